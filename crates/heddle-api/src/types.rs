@@ -1,0 +1,62 @@
+//! Request and response types of every operation. TypeScript bindings are generated from
+//! these into `ui/src/generated` (see `tests/bindings.rs`).
+
+use heddle_workflow::{Diagnostic, Workflow};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Open a workflow file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct OpenWorkflowRequest {
+    /// Path of the `.dot` file.
+    pub path: String,
+}
+
+/// Check unsaved workflow text as if it were the file at `path` (for `@file` resolution).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CheckWorkflowRequest {
+    /// Where the text lives (or will live); `@file` references resolve relative to it.
+    pub path: String,
+    /// The DOT text.
+    pub source: String,
+}
+
+/// A workflow as read and validated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct OpenedWorkflow {
+    /// Absolute path of the file.
+    pub path: String,
+    /// The file's text, exactly as on disk.
+    pub source: String,
+    /// The typed model; `None` only when no graph could be parsed at all.
+    pub workflow: Option<Workflow>,
+    /// Syntax errors and lint findings, sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// List the workflows in a folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ListWorkflowsRequest {
+    /// The folder to scan (recursively, skipping hidden folders, `node_modules` and `target`).
+    pub dir: String,
+}
+
+/// One workflow file found in a folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct WorkflowEntry {
+    /// Absolute path.
+    pub path: String,
+    /// Path relative to the scanned folder, with `/` separators.
+    pub relative_path: String,
+    /// Modification time in milliseconds since the Unix epoch, for "recent first".
+    pub modified_ms: u64,
+}
+
+/// What the app was asked to show at start-up (a path on the command line).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+pub struct LaunchInfo {
+    /// A workflow file to open right away.
+    pub initial_file: Option<String>,
+    /// A folder whose workflows to list.
+    pub workspace_dir: Option<String>,
+}

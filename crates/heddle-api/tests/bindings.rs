@@ -1,0 +1,79 @@
+//! The TypeScript bindings in `ui/src/generated` must match the Rust types. This test
+//! regenerates them into a temporary folder and compares; run it with
+//! `HEDDLE_UPDATE_BINDINGS=1` to rewrite the committed files after changing a type.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use heddle_api::*;
+use ts_rs::{Config, TS};
+
+fn export_roots(dir: &Path) {
+    // JSON numbers arrive in JavaScript as `number`; none of ours exceed 2^53.
+    let cfg = Config::new().with_out_dir(dir).with_large_int("number");
+    let dir = &cfg;
+    OpenWorkflowRequest::export_all(dir).unwrap();
+    CheckWorkflowRequest::export_all(dir).unwrap();
+    OpenedWorkflow::export_all(dir).unwrap();
+    ListWorkflowsRequest::export_all(dir).unwrap();
+    WorkflowEntry::export_all(dir).unwrap();
+    LaunchInfo::export_all(dir).unwrap();
+    ApiError::export_all(dir).unwrap();
+    heddle_dot::Edit::export_all(dir).unwrap();
+}
+
+fn read_tree(dir: &Path) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "ts") {
+                let rel = path.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                files.insert(rel, std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+fn committed_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/generated")
+}
+
+#[test]
+fn typescript_bindings_match_rust_types() {
+    let fresh_dir = tempfile::tempdir().unwrap();
+    export_roots(fresh_dir.path());
+    let fresh = read_tree(fresh_dir.path());
+    assert!(fresh.contains_key("OpenedWorkflow.ts"), "export produced {:?}", fresh.keys());
+
+    let committed_path = committed_dir();
+    if std::env::var_os("HEDDLE_UPDATE_BINDINGS").is_some() {
+        if committed_path.exists() {
+            std::fs::remove_dir_all(&committed_path).unwrap();
+        }
+        std::fs::create_dir_all(&committed_path).unwrap();
+        for (rel, text) in &fresh {
+            let target = committed_path.join(rel);
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(target, text).unwrap();
+        }
+        return;
+    }
+    let committed = if committed_path.exists() { read_tree(&committed_path) } else { BTreeMap::new() };
+    let stale: Vec<_> = fresh
+        .iter()
+        .filter(|(rel, text)| committed.get(*rel) != Some(*text))
+        .map(|(rel, _)| rel.clone())
+        .collect();
+    let extra: Vec<_> = committed.keys().filter(|rel| !fresh.contains_key(*rel)).cloned().collect();
+    assert!(
+        stale.is_empty() && extra.is_empty(),
+        "ui/src/generated is out of date (changed or missing: {stale:?}; no longer generated: {extra:?}). \
+         Run `HEDDLE_UPDATE_BINDINGS=1 cargo nextest run -p heddle-api bindings` and commit the result."
+    );
+}
