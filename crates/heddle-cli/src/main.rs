@@ -1,0 +1,72 @@
+//! The `heddle` binary: a thin door onto heddle-api (and heddle-server for `serve`).
+//! It reads the environment once here and passes what it found down.
+
+mod cli;
+mod graph;
+mod serve;
+mod validate;
+
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::Parser;
+use cli::{Cli, Command};
+
+/// Exit status for "ran, found errors".
+const EXIT_ERRORS: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut err = std::io::stderr();
+    match cli.command {
+        Command::Validate { files, json, color } => {
+            let color = color.resolve(stdout.is_terminal(), std::env::var_os("NO_COLOR").is_some());
+            match validate::run(&files, json, color, &mut out) {
+                Ok(false) => ExitCode::SUCCESS,
+                Ok(true) => ExitCode::from(EXIT_ERRORS),
+                Err(e) => report(&mut err, &format!("cannot write the report: {e}")),
+            }
+        }
+        Command::Graph { file, json } => match graph::run(&file, json, &mut out) {
+            Ok(0) => ExitCode::SUCCESS,
+            Ok(n) => report(
+                &mut err,
+                &format!("{}: {n} error(s); run `heddle validate` for details", file.display()),
+            ),
+            Err(graph::GraphFailure::Api(e)) => report(&mut err, &e.message),
+            Err(graph::GraphFailure::Unparseable(n)) => report(
+                &mut err,
+                &format!("{}: no graph could be read ({n} error(s)); run `heddle validate`", file.display()),
+            ),
+        },
+        Command::Serve { port, bind, workspace, ui_dir, file, open } => {
+            let workspace = match workspace.map_or_else(std::env::current_dir, Ok) {
+                Ok(w) => w,
+                Err(e) => return report(&mut err, &format!("cannot read the current folder: {e}")),
+            };
+            let opts = serve::ServeOptions {
+                addr: SocketAddr::new(bind, port),
+                workspace,
+                ui_dir: ui_dir.or_else(|| serve::default_ui_dir(std::env::var_os("HEDDLE_UI_DIR").map(Into::into))),
+                file,
+                open,
+            };
+            let runtime = match tokio::runtime::Runtime::new() {
+                Ok(r) => r,
+                Err(e) => return report(&mut err, &format!("cannot start the async runtime: {e}")),
+            };
+            match runtime.block_on(serve::run(opts, &mut out, &mut err)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => report(&mut err, &e.to_string()),
+            }
+        }
+    }
+}
+
+fn report(err: &mut dyn Write, message: &str) -> ExitCode {
+    let _ = writeln!(err, "error: {message}");
+    ExitCode::from(EXIT_ERRORS)
+}

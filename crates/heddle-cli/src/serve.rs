@@ -1,0 +1,76 @@
+//! `heddle serve`: the UI and API over HTTP for a browser on this machine.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use heddle_api::LaunchInfo;
+use heddle_server::{ServeError, ServerConfig, bind, serve};
+
+/// Options after the environment has been consulted.
+#[derive(Debug)]
+pub struct ServeOptions {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// Folder of workflows to list.
+    pub workspace: PathBuf,
+    /// Built UI.
+    pub ui_dir: Option<PathBuf>,
+    /// File to open first.
+    pub file: Option<PathBuf>,
+    /// Open a browser.
+    pub open: bool,
+}
+
+/// The repository's built UI, for runs from a checkout.
+pub fn default_ui_dir(env_ui_dir: Option<PathBuf>) -> Option<PathBuf> {
+    env_ui_dir.or_else(|| {
+        let in_repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist");
+        in_repo.join("index.html").is_file().then_some(in_repo)
+    })
+}
+
+/// Binds, prints the URL (the first line of stdout, which scripts wait for), and serves.
+pub async fn run(opts: ServeOptions, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), ServeError> {
+    let remote = !opts.addr.ip().is_loopback();
+    let listener = bind(opts.addr, true).await?;
+    let local = listener.local_addr().map_err(ServeError::Io)?;
+    let url = format!("http://{local}/");
+    let _ = writeln!(out, "Heddle is serving {url}");
+    let _ = out.flush();
+    if remote {
+        let _ = writeln!(
+            err,
+            "warning: listening on {local}, which other machines can reach; anyone who can connect can read your workflow files"
+        );
+    }
+    if opts.ui_dir.is_none() {
+        let _ = writeln!(
+            err,
+            "warning: no built UI found (build it with `npm --prefix ui run build` or pass --ui-dir); serving the API only"
+        );
+    }
+    if opts.open {
+        open_browser(&url, err);
+    }
+    let config = ServerConfig {
+        ui_dir: opts.ui_dir,
+        launch: LaunchInfo {
+            initial_file: opts.file.map(|f| absolute(&f).display().to_string()),
+            workspace_dir: Some(absolute(&opts.workspace).display().to_string()),
+        },
+        allow_any_host: remote,
+    };
+    serve(listener, config).await
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn open_browser(url: &str, err: &mut dyn Write) {
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
+        let _ = writeln!(err, "warning: could not open a browser ({opener}: {e}); open {url} yourself");
+    }
+}

@@ -1,0 +1,50 @@
+//! heddle-server owns the HTTP door onto heddle-api: every operation as `POST /api/{name}`
+//! with a JSON body, and the built UI (`ui/dist`) as static files, so the same UI that runs
+//! in the desktop window also runs in a plain browser. It binds to loopback and rejects
+//! requests whose `Host` is not a loopback name (DNS-rebinding protection).
+
+mod host_check;
+mod operations;
+mod router;
+
+pub use router::{ServerConfig, router};
+
+use std::net::SocketAddr;
+
+/// Serves until the process stops. `on_ready` receives the URL once the socket is bound.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: ServerConfig,
+) -> Result<(), ServeError> {
+    let app = router(config);
+    axum::serve(listener, app).await.map_err(ServeError::Io)
+}
+
+/// Binds `addr`, refusing anything but a loopback address unless `allow_remote` is set.
+pub async fn bind(addr: SocketAddr, allow_remote: bool) -> Result<tokio::net::TcpListener, ServeError> {
+    if !addr.ip().is_loopback() && !allow_remote {
+        return Err(ServeError::NotLoopback(addr));
+    }
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| ServeError::Bind { addr, source })
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// Binding the address failed (port in use, permission…).
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// A non-loopback address was given without the explicit opt-in.
+    #[error("{0} is not a loopback address; Heddle only listens on 127.0.0.1 or ::1 unless told otherwise with --bind")]
+    NotLoopback(SocketAddr),
+    /// The server failed while running.
+    #[error("server stopped: {0}")]
+    Io(std::io::Error),
+}

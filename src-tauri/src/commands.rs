@@ -1,0 +1,34 @@
+//! The Tauri commands: one per heddle-api operation, each a one-line adapter. Each takes its
+//! request as the single argument `req` and returns heddle-api's result unchanged, so the UI
+//! sees the same types and error codes as over HTTP. The file-reading ones are `async` so
+//! Tauri runs them off the UI thread.
+
+use heddle_api::{
+    ApiError, CheckWorkflowRequest, LaunchInfo, ListWorkflowsRequest, OpenWorkflowRequest,
+    OpenedWorkflow, WorkflowEntry,
+};
+use tauri::State;
+
+/// What the command line asked the app to show at start-up.
+#[tauri::command]
+pub fn launch_info(launch: State<'_, LaunchInfo>) -> LaunchInfo {
+    launch.inner().clone()
+}
+
+/// Reads, parses and validates a workflow file.
+#[tauri::command(async)]
+pub fn open_workflow(req: OpenWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
+    heddle_api::open_workflow(&req)
+}
+
+/// Parses and validates unsaved workflow text.
+#[tauri::command(async)]
+pub fn check_workflow(req: CheckWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
+    heddle_api::check_workflow(&req)
+}
+
+/// Lists the workflow files under a folder.
+#[tauri::command(async)]
+pub fn list_workflows(req: ListWorkflowsRequest) -> Result<Vec<WorkflowEntry>, ApiError> {
+    heddle_api::list_workflows(&req)
+}

@@ -1,0 +1,35 @@
+//! The `heddle-desktop` binary: parses the command line and opens the window.
+
+// No console window next to the app in Windows release builds.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+use std::process::ExitCode;
+
+use heddle_desktop::launch::{Invocation, PathKind, USAGE, parse_args};
+
+fn main() -> ExitCode {
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(err) => {
+            eprintln!("heddle-desktop: cannot read the current folder: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match parse_args(std::env::args_os().skip(1), &cwd, PathKind::probe) {
+        Ok(Invocation::Help) => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Ok(Invocation::Launch(launch)) => match heddle_desktop::run(launch) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("heddle-desktop: {err}");
+                ExitCode::FAILURE
+            }
+        },
+        Err(err) => {
+            eprintln!("heddle-desktop: {err}\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
