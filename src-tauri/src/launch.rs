@@ -10,6 +10,10 @@ use heddle_api::LaunchInfo;
 /// One line of help, printed for `--help` and after a usage error.
 pub const USAGE: &str = "usage: heddle-desktop [PATH]   (PATH: a workflow .dot file or a folder of them)";
 
+/// Passed by WebKitWebDriver (the desktop smoke test) ahead of the app's own arguments; the
+/// webview's automation itself is switched on by Tauri from `TAURI_WEBVIEW_AUTOMATION`.
+const AUTOMATION_FLAG: &str = "--automation";
+
 /// What a path on the command line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathKind {
@@ -73,6 +77,8 @@ pub fn parse_args(
         if !options_done && text.starts_with('-') && text.len() > 1 {
             match text.as_ref() {
                 "-h" | "--help" => return Ok(Invocation::Help),
+                // WebKitWebDriver starts the app under test with this flag first.
+                AUTOMATION_FLAG => {}
                 "--" => options_done = true,
                 other => return Err(ArgsError::UnknownOption(other.to_owned())),
             }
@@ -195,6 +201,14 @@ mod tests {
     #[test]
     fn lone_dash_is_a_path() {
         assert_eq!(parse(&["-"]), Ok(launch(Some("/work/-"), None)));
+    }
+
+    #[test]
+    fn webdriver_automation_flag_is_ignored() {
+        assert_eq!(
+            parse(&["--automation", "examples/hello.dot"]),
+            Ok(launch(Some("/work/examples/hello.dot"), Some("/work/examples")))
+        );
     }
 
     #[test]

@@ -194,3 +194,26 @@ impl Id {
         out
     }
 }
+
+impl Stmt {
+    /// The statement's span (without a trailing `;`).
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Node(s) => s.span,
+            Stmt::Edge(s) => s.span,
+            Stmt::Attr(s) => s.span,
+            Stmt::Assign(a) => a.span,
+            Stmt::Subgraph(s) => s.span,
+        }
+    }
+}
+
+impl EdgeOperand {
+    /// The operand's span.
+    pub fn span(&self) -> Span {
+        match self {
+            EdgeOperand::Node(n) => n.span,
+            EdgeOperand::Subgraph(s) => s.span,
+        }
+    }
+}

@@ -17,29 +17,37 @@ pub struct ParseError {
 /// Renders `source`'s line containing `span` with a caret line under the span, e.g.
 ///
 /// ```text
-///   --> flow.dot:3:12
-///    |
-///  3 |   a -> b [label="x"
-///    |            ^^^^^^^^^
+///  --> flow.dot:3:12
+///   |
+/// 3 |   a -> b [label="x"
+///   |          ^^^^^^^^^^^
 /// ```
 ///
-/// `path` is shown in the `-->` line. Tabs are kept so the caret lines up.
+/// `path` is shown in the `-->` line. Tabs are kept so the caret lines up. A span that runs
+/// past its line is underlined to the end of the line; an empty span gets one caret. Never
+/// panics, whatever the span.
 pub fn snippet(source: &str, path: &str, span: Span) -> String {
-    let line_start = source[..span.start.min(source.len())]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
-    let line_end = source[line_start..]
-        .find('\n')
-        .map_or(source.len(), |i| line_start + i);
-    let line_text = source[line_start..line_end].trim_end_matches('\r');
-    let prefix: String = line_text
+    let mut start = span.start.min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let before = source.get(..start).unwrap_or("");
+    let after = source.get(start..).unwrap_or("");
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = after.find('\n').map_or(source.len(), |i| start + i);
+    let line_text = source
+        .get(line_start..line_end)
+        .unwrap_or("")
+        .trim_end_matches('\r');
+    let prefix: String = source
+        .get(line_start..start)
+        .unwrap_or("")
         .chars()
-        .take(span.column.saturating_sub(1) as usize)
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
-    let span_end_on_line = span.end.min(line_start + line_text.len()).max(span.start);
+    let end = span.end.min(line_start + line_text.len()).max(start);
     let width = source
-        .get(span.start.min(source.len())..span_end_on_line.min(source.len()))
+        .get(start..end)
         .map_or(1, |s| s.chars().count().max(1));
     let gutter = span.line.to_string().len();
     let pad = " ".repeat(gutter);

@@ -37,3 +37,65 @@ pub struct Diagnostic {
     /// The edge concerned, so the UI can select it.
     pub edge: Option<EdgeKey>,
 }
+
+impl Diagnostic {
+    /// A diagnostic of `rule` with no location yet.
+    pub fn new(rule: impl Into<String>, severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule: rule.into(),
+            severity,
+            message: message.into(),
+            hint: None,
+            span: None,
+            file: None,
+            node: None,
+            edge: None,
+        }
+    }
+
+    /// Sets where it is.
+    #[must_use]
+    pub fn at(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    /// Sets how to fix it.
+    #[must_use]
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Sets the node concerned.
+    #[must_use]
+    pub fn for_node(mut self, node: impl Into<String>) -> Self {
+        self.node = Some(node.into());
+        self
+    }
+
+    /// Sets the edge concerned.
+    #[must_use]
+    pub fn for_edge(mut self, edge: EdgeKey) -> Self {
+        self.edge = Some(edge);
+        self
+    }
+
+    /// Sets the file the span is in, when not the workflow itself.
+    #[must_use]
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}

@@ -1,9 +1,42 @@
 //! heddle-workflow owns the workflow dialect: the typed model built from a DOT document,
 //! handler kinds, typed attribute values, the condition language, the model stylesheet and
 //! the validation (lint) rules.
+//!
+//! The entry point is [`load_source`]: parse, build the [`Workflow`], validate, and get
+//! [`Diagnostic`]s that [`render_diagnostic`] prints the way rustc does.
 
+mod access;
+mod adjacency;
+mod build;
+pub mod catalog;
+pub mod condition;
 mod diagnostic;
+mod duration;
+mod files;
+mod kind;
+pub mod lint;
+mod load;
+mod locate;
 mod model;
+mod outcome;
+mod render;
+pub mod stylesheet;
+mod suggest;
+mod value;
 
+pub use access::Attrs;
+pub use adjacency::Adjacency;
+pub use build::{class_from_label, split_classes};
+pub use condition::{Condition, ConditionContext, ConditionError};
 pub use diagnostic::{Diagnostic, Severity};
+pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
+pub use duration::{DurationError, format_duration, parse_duration};
+pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
+pub use lint::{RuleInfo, rules};
+pub use load::{Loaded, load_source};
 pub use model::*;
+pub use outcome::{OUTCOME_ALIASES, OUTCOMES, canonical_outcome};
+pub use render::render_diagnostic;
+pub use stylesheet::{Stylesheet, StylesheetError};
+pub use suggest::{closest, edit_distance};
+pub use value::{ValueError, ValueType, format_allowed, parse_value, typed_value};

@@ -26,6 +26,10 @@ pub struct Workflow {
     pub edges: Vec<Edge>,
     /// Subgraphs in document order (index = position in this list).
     pub subgraphs: Vec<SubgraphInfo>,
+    /// The parsed `model_stylesheet` (runtime only; not serialized).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub stylesheet: Option<crate::Stylesheet>,
 }
 
 /// What runs a node.
@@ -99,6 +103,10 @@ pub struct Edge {
     pub attrs: Vec<AttrEntry>,
     /// The edge statement.
     pub span: Span,
+    /// The parsed `condition`, when it parses (runtime only; not serialized).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub parsed_condition: Option<crate::Condition>,
 }
 
 /// A subgraph (cluster or not).

@@ -8,9 +8,10 @@ export type NodeShape =
   | 'parallelogram'
   | 'hexagon'
   | 'diamond'
-  | 'fork'
-  | 'join'
   | 'house';
+
+/** Extra strokes over the outline: a second ring, or a fork bar along the entry side. */
+export type NodeDecoration = 'none' | 'double' | 'bar';
 
 /** Names of the inline SVG icons in `icons/KindIcon.tsx`. */
 export type KindIconName =
@@ -32,22 +33,23 @@ export interface HandlerLook {
   title: string;
   shape: NodeShape;
   icon: KindIconName;
+  decoration: NodeDecoration;
   /** CSS class carrying the kind's colours (see `nodes.css`). */
   tone: string;
 }
 
 const LOOKS: Record<HandlerKind, HandlerLook> = {
-  start: { title: 'Start', shape: 'pill', icon: 'play', tone: 'tone-start' },
-  exit: { title: 'Exit', shape: 'pill', icon: 'stop', tone: 'tone-exit' },
-  agent: { title: 'Agent', shape: 'rect', icon: 'sparkle', tone: 'tone-agent' },
-  prompt: { title: 'Prompt', shape: 'tab', icon: 'message', tone: 'tone-prompt' },
-  command: { title: 'Command', shape: 'parallelogram', icon: 'terminal', tone: 'tone-command' },
-  human: { title: 'Human', shape: 'hexagon', icon: 'person', tone: 'tone-human' },
-  conditional: { title: 'Condition', shape: 'diamond', icon: 'branch', tone: 'tone-conditional' },
-  parallel: { title: 'Parallel', shape: 'fork', icon: 'fork', tone: 'tone-parallel' },
-  fan_in: { title: 'Fan-in', shape: 'join', icon: 'join', tone: 'tone-fan-in' },
-  wait: { title: 'Wait', shape: 'rect', icon: 'hourglass', tone: 'tone-wait' },
-  manager_loop: { title: 'Manager loop', shape: 'house', icon: 'loop', tone: 'tone-manager' },
+  start: { title: 'Start', shape: 'pill', icon: 'play', decoration: 'none', tone: 'tone-start' },
+  exit: { title: 'Exit', shape: 'pill', icon: 'stop', decoration: 'double', tone: 'tone-exit' },
+  agent: { title: 'Agent', shape: 'rect', icon: 'sparkle', decoration: 'none', tone: 'tone-agent' },
+  prompt: { title: 'Prompt', shape: 'tab', icon: 'message', decoration: 'none', tone: 'tone-prompt' },
+  command: { title: 'Command', shape: 'parallelogram', icon: 'terminal', decoration: 'none', tone: 'tone-command' },
+  human: { title: 'Human', shape: 'hexagon', icon: 'person', decoration: 'none', tone: 'tone-human' },
+  conditional: { title: 'Condition', shape: 'diamond', icon: 'branch', decoration: 'none', tone: 'tone-conditional' },
+  parallel: { title: 'Parallel', shape: 'rect', icon: 'fork', decoration: 'bar', tone: 'tone-parallel' },
+  fan_in: { title: 'Fan-in', shape: 'rect', icon: 'join', decoration: 'double', tone: 'tone-fan-in' },
+  wait: { title: 'Wait', shape: 'rect', icon: 'hourglass', decoration: 'none', tone: 'tone-wait' },
+  manager_loop: { title: 'Manager loop', shape: 'house', icon: 'loop', decoration: 'none', tone: 'tone-manager' },
 };
 
 /** The look of a handler kind. */

@@ -4,7 +4,18 @@
 //! statement order, quoting style) stays byte-identical. Values Heddle writes are quoted
 //! whenever Graphviz would need quotes (see [`crate::quote_if_needed`]).
 
+mod attrs;
+mod chain;
+mod edges;
+mod find;
+mod nodes;
+mod text;
+
 use serde::{Deserialize, Serialize};
+
+use crate::token::TokenKind;
+use crate::{Document, Graph, Stmt};
+use text::{Src, TextEdit, render};
 
 /// Identifies one edge `from -> to`. `occurrence` counts from 0 among edges with the same
 /// endpoints, in document order (an edge chain `a -> b -> c` defines `a->b` and `b->c`).
@@ -128,4 +139,103 @@ pub enum EditError {
     /// An id or key that cannot be written as a DOT identifier.
     #[error("`{0}` is not a valid node id: use letters, digits and `_`, not starting with a digit")]
     InvalidId(String),
+    /// The edit cannot be expressed by a minimal change of this file, e.g. removing one of
+    /// the edges that `a -> {b c}` defines.
+    #[error("unsupported edit: {0}")]
+    Unsupported(String),
+}
+
+/// Computes the new text for `edit`, or `None` when nothing changes.
+pub(crate) fn plan(doc: &Document, edit: &Edit) -> Result<Option<String>, EditError> {
+    let graph = doc
+        .graph()
+        .ok_or_else(|| EditError::Unsupported("the file has no graph".to_owned()))?;
+    let ctx = Ctx::new(doc, graph);
+    let edits = match edit {
+        Edit::SetGraphAttr { key, value } => {
+            check_key(key)?;
+            attrs::set_graph_attr(&ctx, key, value)
+        }
+        Edit::RemoveGraphAttr { key } => attrs::remove_graph_attr(&ctx, key),
+        Edit::SetNodeAttr { node, key, value } => nodes::set_attr(&ctx, node, key, value)?,
+        Edit::RemoveNodeAttr { node, key } => nodes::remove_attr(&ctx, node, key)?,
+        Edit::AddNode { id, attrs } => nodes::add(&ctx, id, attrs)?,
+        Edit::RemoveNode { id } => nodes::remove(&ctx, id)?,
+        Edit::RenameNode { from, to } => nodes::rename(&ctx, from, to)?,
+        Edit::AddEdge { from, to, attrs } => edges::add(&ctx, from, to, attrs)?,
+        Edit::SetEdgeAttr { edge, key, value } => {
+            check_key(key)?;
+            return edges::set_attr(&ctx, edge, key, Some(value));
+        }
+        Edit::RemoveEdgeAttr { edge, key } => return edges::set_attr(&ctx, edge, key, None),
+        Edit::RemoveEdge { edge } => edges::remove(&ctx, edge)?,
+    };
+    ctx.finish(&edits)
+}
+
+/// Attribute keys must not be empty.
+fn check_key(key: &str) -> Result<(), EditError> {
+    if key.is_empty() {
+        Err(EditError::InvalidId(key.to_owned()))
+    } else {
+        Ok(())
+    }
+}
+
+/// What every edit works with: the text, its tokens and the graph being edited.
+pub(crate) struct Ctx<'a> {
+    pub src: Src<'a>,
+    pub graph: &'a Graph,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(doc: &'a Document, graph: &'a Graph) -> Self {
+        Ctx {
+            src: Src {
+                text: doc.source(),
+                toks: doc.tokens(),
+            },
+            graph,
+        }
+    }
+
+    /// The new text with `edits` applied, or `None` when there are none.
+    pub(crate) fn finish(&self, edits: &[TextEdit]) -> Result<Option<String>, EditError> {
+        if edits.is_empty() {
+            return Ok(None);
+        }
+        render(self.src.text, 0, self.src.text.len(), edits).map(Some)
+    }
+
+    /// Inserts a statement after `stmt`, in its indentation and `;` style.
+    pub(crate) fn insert_after(&self, stmt: &Stmt, text: &str) -> TextEdit {
+        let span = stmt.span();
+        let end = self.src.with_semi(span.end);
+        self.src.insert_after(span.start, end, text, end != span.end)
+    }
+
+    /// Inserts a statement at the start of the graph's body.
+    pub(crate) fn insert_first(&self, text: &str) -> TextEdit {
+        let open_end = self
+            .src
+            .find_kind(self.graph.span.start, TokenKind::LBrace)
+            .map_or(self.graph.span.start, |t| t.end);
+        let close = self.graph.span.end.saturating_sub(1);
+        let first = self.graph.stmts.first().map(|s| {
+            let span = s.span();
+            (span.start, self.src.with_semi(span.end) != span.end)
+        });
+        self.src.insert_first(open_end, close, first, text)
+    }
+
+    /// Inserts a top-level statement after the last statement matching one of `prefer`
+    /// (tried in order), or first in the body.
+    pub(crate) fn insert_top(&self, prefer: &[fn(&Stmt) -> bool], text: &str) -> TextEdit {
+        for matches in prefer {
+            if let Some(stmt) = self.graph.stmts.iter().rev().find(|s| matches(s)) {
+                return self.insert_after(stmt, text);
+            }
+        }
+        self.insert_first(text)
+    }
 }

@@ -1,0 +1,28 @@
+//! Parses a generated 10,000-node / 20,000-edge workflow with heddle-dot, and with
+//! graphviz-rust as a baseline, in the same run.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn bench_parse(c: &mut Criterion) {
+    let text = heddle_dot::testing::generate_workflow(10_000, 20_000, 42);
+    let parsed = heddle_dot::parse(&text);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors.first());
+    assert!(graphviz_rust::parse(&text).is_ok(), "graphviz-rust rejects the text");
+
+    let mut group = c.benchmark_group("parse_10k_nodes_20k_edges");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("heddle-dot", |b| b.iter(|| heddle_dot::parse(black_box(&text))));
+    group.bench_function("graphviz-rust", |b| {
+        b.iter(|| graphviz_rust::parse(black_box(&text)))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = bench_parse
+}
+criterion_main!(benches);

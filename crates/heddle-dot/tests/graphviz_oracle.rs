@@ -1,0 +1,144 @@
+//! Graphviz as the oracle: for hand-written and generated DOT files, `dot -Tjson0` and
+//! heddle-dot must agree on
+//!
+//! - the set of node names;
+//! - the multiset of edges (tail, head);
+//! - for every node and edge, its attributes from the generator's vocabulary (`k0`..`k5`)
+//!   plus `tailport`/`headport`, with their values, as Graphviz resolves them: `node [..]`
+//!   / `edge [..]` defaults scoped to subgraphs and applied at creation time, ports turned
+//!   into edge attributes, explicit attributes overriding (see `common/resolve.rs`).
+//!
+//! Layout attributes Graphviz adds (`pos`, `width`, `label="\N"`, ...) are outside the
+//! vocabulary and ignored. Graphviz prints no empty value, so empty values count as unset
+//! on both sides. The test fails (it does not skip) when `dot` is missing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::resolve::{Attrs, Resolved, resolve};
+use common::{DotGen, Options};
+use serde_json::Value;
+
+fn compared(key: &str) -> bool {
+    matches!(key, "k0" | "k1" | "k2" | "k3" | "k4" | "k5" | "tailport" | "headport")
+}
+
+fn dot_json(src: &str) -> Value {
+    let child = Command::new("dot")
+        .arg("-Tjson0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => panic!(
+            "cannot run Graphviz `dot` ({e}): install graphviz (apt-get install graphviz) to run the oracle test"
+        ),
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(src.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "dot rejected:\n{src}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn attrs_of(obj: &Value) -> Attrs {
+    obj.as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, _)| compared(k))
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+        .filter(|(_, v)| !v.is_empty())
+        .collect()
+}
+
+fn from_graphviz(json: &Value) -> Resolved {
+    let mut names = BTreeMap::new();
+    let mut r = Resolved::default();
+    // The first `_subgraph_cnt` objects are subgraphs, the rest nodes.
+    let subgraphs = usize::try_from(json["_subgraph_cnt"].as_u64().unwrap_or(0)).unwrap();
+    for obj in json["objects"].as_array().into_iter().flatten().skip(subgraphs) {
+        let name = obj["name"].as_str().unwrap().to_owned();
+        names.insert(obj["_gvid"].as_u64().unwrap(), name.clone());
+        r.nodes.insert(name, attrs_of(obj));
+    }
+    for e in json["edges"].as_array().into_iter().flatten() {
+        let tail = names[&e["tail"].as_u64().unwrap()].clone();
+        let head = names[&e["head"].as_u64().unwrap()].clone();
+        r.edges.push((tail, head, attrs_of(e)));
+    }
+    r.edges.sort();
+    r
+}
+
+fn from_heddle(src: &str) -> Resolved {
+    let parsed = heddle_dot::parse(src);
+    assert!(parsed.errors.is_empty(), "{src}\n{:?}", parsed.errors);
+    let mut r = resolve(parsed.document.graph().unwrap());
+    for attrs in r.nodes.values_mut() {
+        attrs.retain(|k, _| compared(k));
+    }
+    for (_, _, attrs) in &mut r.edges {
+        attrs.retain(|k, _| compared(k));
+    }
+    r
+}
+
+fn check(src: &str) {
+    let ours = from_heddle(src);
+    let theirs = from_graphviz(&dot_json(src));
+    assert_eq!(ours.nodes, theirs.nodes, "nodes differ for:\n{src}");
+    assert_eq!(ours.edges, theirs.edges, "edges differ for:\n{src}");
+}
+
+#[test]
+fn graphviz_is_installed() {
+    let out = Command::new("dot").arg("-V").output();
+    assert!(
+        out.is_ok_and(|o| o.status.success()),
+        "Graphviz `dot` is not installed: install graphviz (apt-get install graphviz); CI installs it"
+    );
+}
+
+#[test]
+fn hand_written_files_agree() {
+    let files = [
+        r#"digraph { a -> b -> c [k0=1]; b [k1="x y"] }"#,
+        r#"digraph G {
+            node [k0=outer]
+            a
+            subgraph cluster_s { node [k0=inner; k1=2] b; a -> c }
+            d -> {e f} [k2=<b<i>x</i>>]
+            edge [k3="dashed"]
+            a:p:n -> b:sw -> {c; subgraph { g -> h }}
+            "x\"y" + "z" [k4="a\\b\
+c"]
+        }"#,
+        "graph U { a -- b -- c; { a b } -- d [k0=-.5] }",
+        "/* head */ digraph {\n# line directive\n 1 -> 2. -> -3 // tail\n}",
+    ];
+    for f in files {
+        check(f);
+    }
+}
+
+#[test]
+fn generated_files_agree() {
+    for seed in 0..40 {
+        let src = DotGen::generate(seed, Options { graphviz: true });
+        check(&src);
+    }
+}

@@ -1,0 +1,174 @@
+//! Attributes as written: known, well-typed, set once per statement.
+
+use super::{LintContext, RuleInfo};
+use crate::build::Occurrence;
+use crate::catalog::{self, AttrSpec};
+use crate::kind::{GRAPHVIZ_SHAPES, TYPE_NAMES, is_graphviz_shape};
+use crate::suggest::closest;
+use crate::value::{ValueType, format_allowed, parse_value};
+use crate::{Diagnostic, HandlerKind, Severity};
+
+const ATTRIBUTE_TYPE: RuleInfo = RuleInfo {
+    id: "attribute_type",
+    severity: Severity::Error,
+    summary: "Each value parses as its attribute's type (duration, integer, boolean, enum, ...).",
+};
+
+const UNKNOWN_ATTRIBUTE: RuleInfo = RuleInfo {
+    id: "unknown_attribute",
+    severity: Severity::Warning,
+    summary: "Each attribute is known to the dialect or Graphviz where it is written.",
+};
+
+const DUPLICATE_ATTRIBUTE: RuleInfo = RuleInfo {
+    id: "duplicate_attribute",
+    severity: Severity::Warning,
+    summary: "An attribute list does not set the same attribute twice.",
+};
+
+const FIDELITY_VALID: RuleInfo = RuleInfo {
+    id: "fidelity_valid",
+    severity: Severity::Error,
+    summary: "`fidelity` and `default_fidelity` name a fidelity mode.",
+};
+
+const TYPE_KNOWN: RuleInfo = RuleInfo {
+    id: "type_known",
+    severity: Severity::Error,
+    summary: "A node's `type` names a handler.",
+};
+
+const SHAPE_KNOWN: RuleInfo = RuleInfo {
+    id: "shape_known",
+    severity: Severity::Warning,
+    summary: "A node's `shape` is a Graphviz shape.",
+};
+
+pub(super) const RULES: &[RuleInfo] = &[
+    ATTRIBUTE_TYPE,
+    UNKNOWN_ATTRIBUTE,
+    DUPLICATE_ATTRIBUTE,
+    FIDELITY_VALID,
+    TYPE_KNOWN,
+    SHAPE_KNOWN,
+];
+
+pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
+    let occurrences = &ctx.built.occurrences;
+    for (i, occurrence) in occurrences.iter().enumerate() {
+        if let Some(diagnostic) = check_one(occurrence) {
+            out.push(ctx.owned(diagnostic, occurrence));
+        }
+        // Occurrences of one statement are adjacent: look ahead within it.
+        let later = occurrences[i + 1..]
+            .iter()
+            .take_while(|o| o.stmt == occurrence.stmt)
+            .find(|o| o.entry.canonical == occurrence.entry.canonical);
+        if let Some(later) = later {
+            let diagnostic = DUPLICATE_ATTRIBUTE
+                .diag(format!(
+                    "`{}` is set again later in this attribute list (to `{}`), so `{}` is ignored",
+                    occurrence.entry.key, later.entry.raw, occurrence.entry.raw
+                ))
+                .at(occurrence.attr.span)
+                .with_hint("remove one of the two");
+            out.push(ctx.owned(diagnostic, occurrence));
+        }
+    }
+}
+
+fn check_one(occurrence: &Occurrence<'_>) -> Option<Diagnostic> {
+    let key = occurrence.entry.key.as_str();
+    let raw = occurrence.entry.raw.as_str();
+    let value_span = occurrence.attr.value.span;
+    let Some(spec) = catalog::lookup(occurrence.scope, key) else {
+        return Some(unknown(occurrence));
+    };
+    match spec.checked_by {
+        Some("fidelity_valid") => {
+            let ValueType::Enum(modes) = spec.ty else { return None };
+            parse_value(spec.ty, raw).err()?;
+            Some(
+                FIDELITY_VALID
+                    .diag(format!("`{raw}` is not a fidelity mode"))
+                    .at(value_span)
+                    .with_hint(enum_hint(raw, modes)),
+            )
+        }
+        Some("type_known") => {
+            HandlerKind::from_type(raw).is_none().then_some(())?;
+            let names = TYPE_NAMES.iter().map(|(n, _)| *n);
+            let hint = match closest(raw.trim(), names) {
+                Some(similar) => format!("did you mean `{similar}`?"),
+                None => format!(
+                    "handler types are {}",
+                    format_allowed(&TYPE_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>())
+                ),
+            };
+            Some(
+                TYPE_KNOWN
+                    .diag(format!("unknown handler type `{raw}`"))
+                    .at(value_span)
+                    .with_hint(hint),
+            )
+        }
+        Some("shape_known") => {
+            (!is_graphviz_shape(raw)).then_some(())?;
+            let hint = match closest(raw.trim(), GRAPHVIZ_SHAPES.iter().copied()) {
+                Some(similar) => format!("did you mean `{similar}`?"),
+                None => "see the shape table in docs/dialect.md".to_owned(),
+            };
+            Some(
+                SHAPE_KNOWN
+                    .diag(format!("`{raw}` is not a Graphviz shape; the node runs as an agent"))
+                    .at(value_span)
+                    .with_hint(hint),
+            )
+        }
+        Some(_) => None,
+        None => type_error(spec, key, raw).map(|d| d.at(value_span)),
+    }
+}
+
+fn type_error(spec: &AttrSpec, key: &str, raw: &str) -> Option<Diagnostic> {
+    let error = parse_value(spec.ty, raw).err()?;
+    let hint = match spec.ty {
+        ValueType::Enum(values) => enum_hint(raw, values),
+        _ => format!("`{key}` takes {}", spec.ty.describe()),
+    };
+    Some(
+        ATTRIBUTE_TYPE
+            .diag(format!("invalid value for `{key}`: {error}"))
+            .with_hint(hint),
+    )
+}
+
+fn enum_hint(raw: &str, values: &[&str]) -> String {
+    match closest(raw.trim(), values.iter().copied()) {
+        Some(similar) => format!("did you mean `{similar}`?"),
+        None => format!("use {}", format_allowed(values)),
+    }
+}
+
+fn unknown(occurrence: &Occurrence<'_>) -> Diagnostic {
+    let key = occurrence.entry.key.as_str();
+    let scope = occurrence.scope;
+    let elsewhere = catalog::other_scopes(scope, key);
+    let hint = if let Some(other) = elsewhere.first() {
+        Some(format!(
+            "`{key}` is {} {} attribute; it has no effect on a {}",
+            if other.noun() == "edge" { "an" } else { "a" },
+            other.noun(),
+            scope.noun()
+        ))
+    } else {
+        catalog::suggest(scope, key).map(|similar| format!("did you mean `{similar}`?"))
+    };
+    let diagnostic = UNKNOWN_ATTRIBUTE
+        .diag(format!("unknown {} attribute `{key}`", scope.noun()))
+        .at(occurrence.attr.key.span);
+    match hint {
+        Some(hint) => diagnostic.with_hint(hint),
+        None => diagnostic,
+    }
+}

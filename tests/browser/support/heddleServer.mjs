@@ -1,0 +1,66 @@
+// Starts the real `heddle serve` on a free port and stops it again.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+const READY = /http:\/\/127\.0\.0\.1:(\d+)\//;
+
+/**
+ * Spawns `bin serve --port 0 --workspace <workspace> --ui-dir <uiDir>` and resolves once it
+ * prints its URL. Rejects (with the server's output) if it exits or stays silent too long.
+ */
+export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_000 }) {
+  const child = spawn(bin, ['serve', '--port', '0', '--workspace', workspace, '--ui-dir', uiDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let output = '';
+  const url = await new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`heddle serve printed no URL within ${timeoutMs} ms; output:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const match = READY.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match[0]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`heddle serve exited (${code ?? signal}) before it was ready; output:\n${output}`));
+    });
+  });
+  // Keep draining the pipes so the server never blocks on a full one.
+  child.stdout.resume();
+  child.stderr.resume();
+
+  return {
+    url,
+    output: () => output,
+    /** Calls one API operation directly, as the UI does. */
+    async call(operation, body) {
+      const response = await fetch(new URL(`api/${operation}`, url), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = await response.json();
+      if (!response.ok) throw new Error(`${operation} failed (${response.status}): ${JSON.stringify(json)}`);
+      return json;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useApi } from '../api/ApiContext';
+import { toApiError } from '../api/apiError';
+import { OpenDialog } from '../open/OpenDialog';
+import { OpenPanel } from '../open/OpenPanel';
+import { useWorkspaceWorkflows } from '../open/useWorkspaceWorkflows';
+import { startupFile, urlWithFile } from './startupFile';
+import { TopBar } from './TopBar';
+import { useLaunchInfo } from './useLaunchInfo';
+import { useWorkflowSession } from './useWorkflowSession';
+import { WorkflowScreen } from './WorkflowScreen';
+import './app.css';
+
+/** The whole app: top bar, then the open workflow or the open panel. */
+export function App() {
+  const api = useApi();
+  const launch = useLaunchInfo(api);
+  const session = useWorkflowSession(api);
+  const listing = useWorkspaceWorkflows(api, launch?.workspace_dir ?? null);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const started = useRef(false);
+  const { open, opened, pendingPath, failure, dismissFailure } = session;
+
+  // Open the start-up file once launch info is known (or known to be unavailable).
+  useEffect(() => {
+    if (launch === undefined || started.current) return;
+    started.current = true;
+    const initial = startupFile(window.location.search, launch);
+    if (initial !== null) void open(initial);
+  }, [launch, open]);
+
+  // Keep `?file=` in the address bar in step with what is shown, so a reload reopens it.
+  useEffect(() => {
+    if (opened === null || api.hasFileDialog) return;
+    const next = urlWithFile(window.location.href, opened.path);
+    if (next !== window.location.href) window.history.replaceState(null, '', next);
+  }, [api, opened]);
+
+  // Close the dialog once the file it asked for is open.
+  useEffect(() => {
+    if (opened !== null) setDialogOpen(false);
+  }, [opened]);
+
+  const openPath = useCallback((path: string) => void open(path), [open]);
+  const pickFile = useCallback(() => {
+    api.pickWorkflowFile().then(
+      (path) => {
+        if (path !== null) void open(path);
+      },
+      (reason: unknown) => window.alert(toApiError(reason).message),
+    );
+  }, [api, open]);
+  const onOpenClick = useCallback(() => {
+    if (api.hasFileDialog) pickFile();
+    else setDialogOpen(true);
+  }, [api, pickFile]);
+  const closeDialog = useCallback(() => {
+    setDialogOpen(false);
+    dismissFailure();
+  }, [dismissFailure]);
+
+  const panelProps = {
+    workspaceDir: launch?.workspace_dir ?? null,
+    listing,
+    hasFileDialog: api.hasFileDialog,
+    pendingPath,
+    failure,
+    onOpenPath: openPath,
+    onPickFile: pickFile,
+  };
+
+  return (
+    <div className="app">
+      <TopBar opened={opened} pendingPath={pendingPath} onOpen={onOpenClick} />
+      <main className="app__main">
+        {opened !== null ? (
+          <WorkflowScreen opened={opened} />
+        ) : launch === undefined ? (
+          <div className="canvas-message" role="status">
+            <span className="spinner" aria-hidden="true" /> Starting…
+          </div>
+        ) : (
+          <div className="app__empty">
+            <OpenPanel {...panelProps} />
+          </div>
+        )}
+        {opened !== null && failure !== null && !dialogOpen ? (
+          <div className="toast banner is-error" role="alert">
+            <strong>Could not open {failure.path}</strong>
+            <span>{failure.error.message}</span>
+            <button type="button" className="button is-small" onClick={dismissFailure}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+      </main>
+      {dialogOpen ? <OpenDialog {...panelProps} onClose={closeDialog} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import type { ApiError } from '../generated/ApiError';
+import { FolderOpenIcon } from '../icons/appIcons';
+import { PathField } from './PathField';
+import type { WorkspaceListing } from './useWorkspaceWorkflows';
+import { WorkflowList } from './WorkflowList';
+import './open.css';
+
+/**
+ * Choosing a workflow: the workspace's workflows, plus a native "Open…" button in the
+ * desktop app or a path field in a browser. Used as the empty state and as the open dialog.
+ */
+export function OpenPanel({
+  workspaceDir,
+  listing,
+  hasFileDialog,
+  pendingPath,
+  failure,
+  onOpenPath,
+  onPickFile,
+  autoFocus = false,
+}: {
+  workspaceDir: string | null;
+  listing: WorkspaceListing;
+  hasFileDialog: boolean;
+  pendingPath: string | null;
+  failure: { path: string; error: ApiError } | null;
+  onOpenPath: (path: string) => void;
+  onPickFile: () => void;
+  autoFocus?: boolean;
+}) {
+  return (
+    <div className="open-panel">
+      <div className="open-panel__intro">
+        <h1>Open a workflow</h1>
+        <p className="muted">
+          Heddle shows a Graphviz <code>.dot</code> workflow as a graph, with every problem the
+          checker finds listed beside it.
+        </p>
+      </div>
+      {failure !== null ? (
+        <div className="banner is-error" role="alert">
+          <strong>Could not open {failure.path}</strong>
+          <span>{failure.error.message}</span>
+        </div>
+      ) : null}
+      {pendingPath !== null ? (
+        <p className="open-panel__pending" role="status">
+          <span className="spinner" aria-hidden="true" /> Opening <code>{pendingPath}</code>…
+        </p>
+      ) : null}
+      {hasFileDialog ? (
+        <button type="button" className="button is-primary is-large" onClick={onPickFile}>
+          <FolderOpenIcon size={16} />
+          Open…
+        </button>
+      ) : (
+        <PathField onOpen={onOpenPath} busy={pendingPath !== null} initialValue={failure?.path ?? ''} autoFocus={autoFocus} />
+      )}
+      {workspaceDir !== null ? (
+        <WorkflowList dir={workspaceDir} listing={listing} onOpen={onOpenPath} />
+      ) : null}
+    </div>
+  );
+}

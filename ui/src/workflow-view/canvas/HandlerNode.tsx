@@ -1,0 +1,85 @@
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { edgeSides } from '../flow/flowDirection';
+import type { HandlerFlowNode } from '../flow/flowTypes';
+import { KindIcon } from '../icons/KindIcon';
+import { DIAMOND_ICON, contentInsets } from '../look/nodeSize';
+import { badgeAnchor, outlineAnchor, outlinePath, type Side } from '../look/shapeGeometry';
+import { DiagnosticBadge } from './DiagnosticBadge';
+
+const POSITION: Record<Side, Position> = {
+  top: Position.Top,
+  right: Position.Right,
+  bottom: Position.Bottom,
+  left: Position.Left,
+};
+
+/** A workflow node: its kind's outline, icon, label lines and subtitle. Read-only. */
+export function HandlerNode({ data, selected }: NodeProps<HandlerFlowNode>) {
+  const { look, box, node, subtitle, direction, diagnostics } = data;
+  const { width: w, height: h } = box;
+  const sides = edgeSides(direction);
+  const inAt = outlineAnchor(look.shape, w, h, sides.target);
+  const outAt = outlineAnchor(look.shape, w, h, sides.source);
+  const badge = badgeAnchor(look.shape, w, h);
+  const insets = contentInsets(look.shape, h);
+  const diamond = look.shape === 'diamond';
+  const classes = [
+    'handler-node',
+    look.tone,
+    `shape-${look.shape}`,
+    selected ? 'is-selected' : '',
+    diagnostics.worst === null ? '' : `has-${diagnostics.worst}`,
+  ];
+
+  return (
+    <div
+      className={classes.join(' ')}
+      style={{ width: w, height: h }}
+      data-node-id={node.id}
+      data-kind={node.kind}
+    >
+      <svg className="handler-node__outline" width={w} height={h} viewBox={`0 0 ${w} ${h}`} aria-hidden="true">
+        <path className="handler-node__shape" d={outlinePath(look.shape, w, h, 1.5)} />
+        {look.decoration === 'double' ? (
+          <path className="handler-node__ring" d={outlinePath(look.shape, w, h, 5)} />
+        ) : null}
+        {look.decoration === 'bar' ? (
+          <path className="handler-node__bar" d={`M18,5 H${w - 18}`} />
+        ) : null}
+      </svg>
+      <div
+        className={diamond ? 'handler-node__content is-stacked' : 'handler-node__content'}
+        style={diamond ? undefined : { paddingLeft: insets.x, paddingRight: insets.x, paddingTop: insets.top }}
+      >
+        <span className="handler-node__icon">
+          <KindIcon name={look.icon} size={diamond ? DIAMOND_ICON - 4 : 16} />
+        </span>
+        <span className="handler-node__text">
+          {box.lines.map((line, i) => (
+            <span key={i} className="handler-node__label">
+              {line}
+            </span>
+          ))}
+          {diamond || subtitle === '' ? null : <span className="handler-node__subtitle">{subtitle}</span>}
+        </span>
+      </div>
+      <DiagnosticBadge diagnostics={diagnostics} x={badge.x} y={badge.y} />
+      <Handle
+        id="in"
+        type="target"
+        position={POSITION[sides.target]}
+        isConnectable={false}
+        className="handler-node__handle"
+        style={{ left: inAt.x, top: inAt.y, right: 'auto', bottom: 'auto' }}
+      />
+      <Handle
+        id="out"
+        type="source"
+        position={POSITION[sides.source]}
+        isConnectable={false}
+        className="handler-node__handle"
+        style={{ left: outAt.x, top: outAt.y, right: 'auto', bottom: 'auto' }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  type EdgeMarker,
+  type EdgeTypes,
+  type FitViewOptions,
+  type NodeTypes,
+} from '@xyflow/react';
+import { useMemo } from 'react';
+import type { CanvasSelection } from '../flow/elementIds';
+import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
+import { HandlerNode } from './HandlerNode';
+import { SelectionContext } from './SelectionContext';
+import { SubgraphNode } from './SubgraphNode';
+import { WorkflowEdge } from './WorkflowEdge';
+import '@xyflow/react/dist/style.css';
+import './canvas.css';
+
+const nodeTypes: NodeTypes = { handler: HandlerNode, subgraph: SubgraphNode };
+const edgeTypes: EdgeTypes = { workflow: WorkflowEdge };
+
+/** Fit with room at the top for the workflow summary card. */
+const FIT_VIEW: FitViewOptions = {
+  padding: { top: '116px', right: '48px', bottom: '48px', left: '48px' },
+  maxZoom: 1.1,
+};
+
+function arrow(color: string): EdgeMarker {
+  return { type: MarkerType.ArrowClosed, width: 16, height: 16, color };
+}
+
+function isSelected(selection: CanvasSelection, type: 'node' | 'edge', id: string): boolean {
+  return selection !== null && selection.type === type && selection.id === id;
+}
+
+function minimapClass(node: WorkflowFlowNode): string {
+  return node.type === 'handler' ? `minimap-node ${node.data.look.tone}` : 'minimap-group';
+}
+
+/** The read-only canvas: a laid-out flow with minimap and zoom controls, fitted on mount. */
+export function WorkflowCanvas({
+  flow,
+  selection,
+  onSelect,
+}: {
+  flow: WorkflowFlow;
+  selection: CanvasSelection;
+  onSelect: (selection: CanvasSelection) => void;
+}) {
+  const nodes = useMemo(
+    () => flow.nodes.map((n) => ({ ...n, selected: isSelected(selection, 'node', n.id) })),
+    [flow.nodes, selection],
+  );
+  const edges = useMemo(
+    () =>
+      flow.edges.map((e): WorkflowFlowEdge => {
+        const selected = isSelected(selection, 'edge', e.id);
+        const worst = e.data?.diagnostics.worst ?? null;
+        const classes = [
+          e.data?.edge.condition ? 'is-conditional' : '',
+          worst === null ? '' : `has-${worst}`,
+        ];
+        return {
+          ...e,
+          selected,
+          className: classes.join(' ').trim(),
+          markerEnd: arrow(selected ? 'var(--accent)' : 'var(--edge-stroke)'),
+        };
+      }),
+    [flow.edges, selection],
+  );
+
+  return (
+    <SelectionContext.Provider value={onSelect}>
+      <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
+        className="workflow-canvas"
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        fitView
+        fitViewOptions={FIT_VIEW}
+        minZoom={0.05}
+        maxZoom={2.5}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        edgesReconnectable={false}
+        elementsSelectable
+        selectNodesOnDrag={false}
+        selectionKeyCode={null}
+        multiSelectionKeyCode={null}
+        deleteKeyCode={null}
+        onNodeClick={(_, node) => {
+          if (node.type === 'handler') onSelect({ type: 'node', id: node.id });
+        }}
+        onEdgeClick={(_, edge) => onSelect({ type: 'edge', id: edge.id })}
+        onPaneClick={() => onSelect(null)}
+        colorMode="system"
+        attributionPosition="bottom-center"
+      >
+        <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />
+        <Controls showInteractive={false} position="bottom-left" />
+        <MiniMap
+          position="bottom-right"
+          pannable
+          zoomable
+          nodeClassName={minimapClass}
+          nodeBorderRadius={6}
+          ariaLabel="Workflow overview"
+        />
+      </ReactFlow>
+    </SelectionContext.Provider>
+  );
+}

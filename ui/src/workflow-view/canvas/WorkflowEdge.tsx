@@ -1,0 +1,81 @@
+import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '@xyflow/react';
+import { SeverityIcon } from '../../diagnostics/SeverityIcon';
+import type { WorkflowFlowEdge } from '../flow/flowTypes';
+import { polylineMidpoint, roundedPolylinePath } from './edgePath';
+import { useSelect } from './SelectionContext';
+
+/**
+ * An edge along its ELK route (a smooth-step path between the handles before layout),
+ * with a chip showing its label and condition.
+ */
+export function WorkflowEdge(props: EdgeProps<WorkflowFlowEdge>) {
+  const { id, data, selected, markerEnd } = props;
+  const select = useSelect();
+  const route = data?.route ?? null;
+  let path: string;
+  let center: { x: number; y: number } | null;
+  if (route !== null) {
+    path = roundedPolylinePath(route, 10);
+    center = data?.labelCenter ?? polylineMidpoint(route);
+  } else {
+    const [stepPath, labelX, labelY] = getSmoothStepPath({
+      sourceX: props.sourceX,
+      sourceY: props.sourceY,
+      sourcePosition: props.sourcePosition,
+      targetX: props.targetX,
+      targetY: props.targetY,
+      targetPosition: props.targetPosition,
+      borderRadius: 10,
+    });
+    path = stepPath;
+    center = { x: labelX, y: labelY };
+  }
+  const box = data?.labelBox ?? null;
+  const worst = data?.diagnostics.worst ?? null;
+  const chipClasses = [
+    'edge-chip',
+    'nodrag',
+    'nopan',
+    selected ? 'is-selected' : '',
+    worst === null ? '' : `has-${worst}`,
+  ];
+
+  return (
+    <>
+      <BaseEdge id={id} path={path} markerEnd={markerEnd} interactionWidth={18} />
+      {center !== null && (box !== null || worst !== null) ? (
+        <EdgeLabelRenderer>
+          <div
+            className={chipClasses.join(' ')}
+            style={{
+              transform: `translate(-50%, -50%) translate(${center.x}px, ${center.y}px)`,
+              minWidth: box?.width,
+            }}
+            data-edge-id={id}
+            onClick={() => select({ type: 'edge', id })}
+          >
+            {worst !== null ? (
+              <span className={`edge-chip__severity severity-${worst}`}>
+                <SeverityIcon severity={worst} size={12} />
+              </span>
+            ) : null}
+            {box !== null ? (
+              <span className="edge-chip__text">
+                {box.labelLines.map((line, i) => (
+                  <span key={`l${i}`} className="edge-chip__label">
+                    {line}
+                  </span>
+                ))}
+                {box.conditionLines.map((line, i) => (
+                  <span key={`c${i}`} className="edge-chip__condition">
+                    {line}
+                  </span>
+                ))}
+              </span>
+            ) : null}
+          </div>
+        </EdgeLabelRenderer>
+      ) : null}
+    </>
+  );
+}

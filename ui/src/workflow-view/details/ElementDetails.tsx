@@ -1,0 +1,122 @@
+import type { ReactNode } from 'react';
+import { CloseIcon } from '../../icons/appIcons';
+import { SeverityIcon } from '../../diagnostics/SeverityIcon';
+import type { CanvasSelection } from '../flow/elementIds';
+import type { AttachedDiagnostics, WorkflowFlow } from '../flow/flowTypes';
+import { KindIcon } from '../icons/KindIcon';
+import { AttributesTable } from './AttributesTable';
+import './details.css';
+
+function Field({ name, children }: { name: string; children: ReactNode }) {
+  return (
+    <div className="details__field">
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function DiagnosticsSummary({ diagnostics }: { diagnostics: AttachedDiagnostics }) {
+  if (diagnostics.list.length === 0) return null;
+  return (
+    <ul className="details__diagnostics">
+      {diagnostics.list.map((d, i) => (
+        <li key={i} className={`severity-${d.severity}`}>
+          <SeverityIcon severity={d.severity} size={13} />
+          <span>{d.message}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A small read-only panel describing the selected node or edge. */
+export function ElementDetails({
+  flow,
+  selection,
+  onClose,
+}: {
+  flow: WorkflowFlow;
+  selection: CanvasSelection;
+  onClose: () => void;
+}) {
+  if (selection === null) return null;
+  const close = (
+    <button type="button" className="icon-button details__close" onClick={onClose} aria-label="Close details">
+      <CloseIcon size={14} />
+    </button>
+  );
+
+  if (selection.type === 'node') {
+    const flowNode = flow.nodes.find((n) => n.id === selection.id);
+    if (flowNode === undefined || flowNode.type !== 'handler') return null;
+    const { node, look, diagnostics } = flowNode.data;
+    return (
+      <section className={`details ${look.tone}`} aria-label="Node details" data-testid="node-details">
+        <header className="details__header">
+          <span className="details__icon">
+            <KindIcon name={look.icon} size={16} />
+          </span>
+          <div className="details__heading">
+            <h2>{node.label}</h2>
+            <span className="details__kind">{look.title}</span>
+          </div>
+          {close}
+        </header>
+        <DiagnosticsSummary diagnostics={diagnostics} />
+        <dl className="details__fields">
+          <Field name="id">
+            <code data-testid="details-node-id">{node.id}</code>
+          </Field>
+          <Field name="kind">
+            <code>{node.kind}</code>
+          </Field>
+          <Field name="shape">
+            <code>{node.shape}</code>
+          </Field>
+          {node.classes.length > 0 ? <Field name="classes">{node.classes.join(', ')}</Field> : null}
+          <Field name="line">
+            {node.span.line}:{node.span.column}
+          </Field>
+        </dl>
+        <h3 className="details__section">Attributes</h3>
+        <AttributesTable attrs={node.attrs} />
+      </section>
+    );
+  }
+
+  const flowEdge = flow.edges.find((e) => e.id === selection.id);
+  const data = flowEdge?.data;
+  if (data === undefined) return null;
+  const { edge, diagnostics } = data;
+  return (
+    <section className="details is-edge" aria-label="Edge details" data-testid="edge-details">
+      <header className="details__header">
+        <div className="details__heading">
+          <h2>
+            <code>{edge.from}</code> → <code>{edge.to}</code>
+          </h2>
+          <span className="details__kind">
+            Edge{edge.occurrence > 0 ? ` · occurrence ${edge.occurrence + 1}` : ''}
+          </span>
+        </div>
+        {close}
+      </header>
+      <DiagnosticsSummary diagnostics={diagnostics} />
+      <dl className="details__fields">
+        {edge.label !== null ? <Field name="label">{edge.label}</Field> : null}
+        {edge.condition !== null ? (
+          <Field name="condition">
+            <code>{edge.condition}</code>
+          </Field>
+        ) : null}
+        <Field name="weight">{edge.weight}</Field>
+        <Field name="line">
+          {edge.span.line}:{edge.span.column}
+        </Field>
+      </dl>
+      <h3 className="details__section">Attributes</h3>
+      <AttributesTable attrs={edge.attrs} />
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+import type { Diagnostic } from '../../generated/Diagnostic';
+import type { Workflow } from '../../generated/Workflow';
+import type { WorkflowFlow } from '../flow/flowTypes';
+import { workflowToFlow } from '../flow/workflowToFlow';
+import { createCanvasMeasure } from '../look/canvasMeasure';
+import type { MeasureText } from '../look/textMetrics';
+import { layoutFlow } from './layoutEngine';
+import { workerElk } from './workerElk';
+
+/** Where laying out a workflow has got to. */
+export type FlowLayoutState =
+  | { status: 'pending' }
+  | { status: 'ready'; flow: WorkflowFlow }
+  | { status: 'failed'; message: string };
+
+let sharedMeasure: MeasureText | null = null;
+
+/** Maps and lays out `workflow` (in ELK's worker) whenever it or its diagnostics change. */
+export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnostic[]): FlowLayoutState {
+  const [state, setState] = useState<FlowLayoutState>({ status: 'pending' });
+  useEffect(() => {
+    let current = true;
+    setState({ status: 'pending' });
+    sharedMeasure ??= createCanvasMeasure();
+    layoutFlow(workflowToFlow(workflow, diagnostics, sharedMeasure), workerElk()).then(
+      (flow) => {
+        if (current) setState({ status: 'ready', flow });
+      },
+      (reason: unknown) => {
+        if (current) {
+          const message = reason instanceof Error ? reason.message : String(reason);
+          setState({ status: 'failed', message });
+        }
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [workflow, diagnostics]);
+  return state;
+}
