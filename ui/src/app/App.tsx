@@ -52,8 +52,9 @@ export function App() {
   }, [api, open]);
   const onOpenClick = useCallback(() => {
     if (api.hasFileDialog) pickFile();
+    else if (opened === null) document.getElementById('workflow-path')?.focus();
     else setDialogOpen(true);
-  }, [api, pickFile]);
+  }, [api, opened, pickFile]);
   const closeDialog = useCallback(() => {
     setDialogOpen(false);
     dismissFailure();

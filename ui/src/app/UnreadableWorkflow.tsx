@@ -1,4 +1,5 @@
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+import { MessageText } from '../diagnostics/MessageText';
 import { SeverityIcon } from '../diagnostics/SeverityIcon';
 
 /** Shown instead of the canvas when the file held no graph the parser could recover. */
@@ -16,7 +17,7 @@ export function UnreadableWorkflow({ opened }: { opened: OpenedWorkflow }) {
                 {firstError.span.line}:{firstError.span.column}
               </code>
             ) : null}{' '}
-            {firstError.message}
+            <MessageText text={firstError.message} />
           </p>
         ) : (
           <p>The file does not contain a <code>digraph</code>.</p>

@@ -9,7 +9,7 @@ export interface WorkflowSession {
   opened: OpenedWorkflow | null;
   /** Path being opened right now. */
   pendingPath: string | null;
-  /** Why the last open failed (the previous workflow, if any, stays shown). */
+  /** Why the last open failed (a workflow already open stays shown). */
   failure: { path: string; error: ApiError } | null;
   open: (path: string) => Promise<void>;
   dismissFailure: () => void;

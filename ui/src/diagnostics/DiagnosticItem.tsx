@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../generated/Diagnostic';
 import { formatLocation } from './diagnosticOrder';
+import { MessageText } from './MessageText';
 import { SeverityIcon } from './SeverityIcon';
 
 /** One diagnostic: icon, rule, location, message and hint. Clickable when it names an element. */
@@ -29,8 +30,14 @@ export function DiagnosticItem({
           {subject ? <span className="diagnostic-item__subject">{subject}</span> : null}
           {where !== '' ? <span className="diagnostic-item__location">{where}</span> : null}
         </span>
-        <span className="diagnostic-item__message">{diagnostic.message}</span>
-        {diagnostic.hint ? <span className="diagnostic-item__hint">{diagnostic.hint}</span> : null}
+        <span className="diagnostic-item__message">
+          <MessageText text={diagnostic.message} />
+        </span>
+        {diagnostic.hint ? (
+          <span className="diagnostic-item__hint">
+            <MessageText text={diagnostic.hint} />
+          </span>
+        ) : null}
       </span>
     </>
   );

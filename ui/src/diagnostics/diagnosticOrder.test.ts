@@ -54,6 +54,7 @@ describe('counts and wording', () => {
   it('formats line:column and pluralises', () => {
     expect(formatLocation(lateError)).toBe('9:4');
     expect(formatLocation(placeless)).toBeNull();
+    expect(formatLocation({ ...placeless, span: { start: 0, end: 0, line: 0, column: 0 } })).toBeNull();
     expect(severityNoun('error', 1)).toBe('error');
     expect(severityNoun('warning', 3)).toBe('warnings');
   });

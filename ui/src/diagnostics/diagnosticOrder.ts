@@ -2,11 +2,14 @@ import type { Diagnostic } from '../generated/Diagnostic';
 import type { Severity } from '../generated/Severity';
 import { SEVERITIES, severityRank } from './severity';
 
+/** Whether a diagnostic has a real place in the source (lines count from 1). */
+function hasPlace(d: Diagnostic): d is Diagnostic & { span: NonNullable<Diagnostic['span']> } {
+  return d.span !== null && d.span.line >= 1;
+}
+
 /** Position for ordering: diagnostics without a place come after those with one. */
 function positionKey(d: Diagnostic): [number, number] {
-  return d.span === null
-    ? [Number.MAX_SAFE_INTEGER, 0]
-    : [d.span.line, d.span.column];
+  return hasPlace(d) ? [d.span.line, d.span.column] : [Number.MAX_SAFE_INTEGER, 0];
 }
 
 /** Most severe first; within a severity by line, column, then rule id. Does not mutate. */
@@ -46,5 +49,5 @@ export function countBySeverity(diagnostics: readonly Diagnostic[]): Record<Seve
 
 /** `line:column` of a diagnostic, or null when it has no place in the source. */
 export function formatLocation(d: Diagnostic): string | null {
-  return d.span === null ? null : `${d.span.line}:${d.span.column}`;
+  return hasPlace(d) ? `${d.span.line}:${d.span.column}` : null;
 }

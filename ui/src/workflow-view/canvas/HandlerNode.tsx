@@ -46,6 +46,9 @@ export function HandlerNode({ data, selected }: NodeProps<HandlerFlowNode>) {
         {look.decoration === 'bar' ? (
           <path className="handler-node__bar" d={`M18,5 H${w - 18}`} />
         ) : null}
+        {look.decoration === 'sides' ? (
+          <path className="handler-node__ring" d={`M7,9 V${h - 9} M${w - 7},9 V${h - 9}`} />
+        ) : null}
       </svg>
       <div
         className={diamond ? 'handler-node__content is-stacked' : 'handler-node__content'}

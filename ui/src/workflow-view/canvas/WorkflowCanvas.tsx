@@ -111,6 +111,7 @@ export function WorkflowCanvas({
           nodeClassName={minimapClass}
           nodeBorderRadius={6}
           ariaLabel="Workflow overview"
+          style={{ width: 176, height: 124 }}
         />
       </ReactFlow>
     </SelectionContext.Provider>

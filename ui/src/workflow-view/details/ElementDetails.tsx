@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { CloseIcon } from '../../icons/appIcons';
+import { MessageText } from '../../diagnostics/MessageText';
 import { SeverityIcon } from '../../diagnostics/SeverityIcon';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { AttachedDiagnostics, WorkflowFlow } from '../flow/flowTypes';
@@ -23,7 +24,9 @@ function DiagnosticsSummary({ diagnostics }: { diagnostics: AttachedDiagnostics 
       {diagnostics.list.map((d, i) => (
         <li key={i} className={`severity-${d.severity}`}>
           <SeverityIcon severity={d.severity} size={13} />
-          <span>{d.message}</span>
+          <span>
+            <MessageText text={d.message} />
+          </span>
         </li>
       ))}
     </ul>

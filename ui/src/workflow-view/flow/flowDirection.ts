@@ -10,7 +10,7 @@ const BY_RANKDIR: Record<string, FlowDirection> = {
   RL: 'LEFT',
 };
 
-/** Maps a DOT `rankdir` (TB, LR, BT, RL; any case) to a direction; unknown values go down. */
+/** Maps a DOT `rankdir` (TB, LR, BT, RL; case-insensitive) to a direction; unknown values go down. */
 export function directionOfRankdir(rankdir: string): FlowDirection {
   return BY_RANKDIR[rankdir.trim().toUpperCase()] ?? 'DOWN';
 }

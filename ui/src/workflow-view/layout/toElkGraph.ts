@@ -23,8 +23,21 @@ export function labelId(edgeId: string): string {
   return `${edgeId}:label`;
 }
 
+/** Spacing, set on the root and on every box (boxes do not inherit it). */
+const SPACING: LayoutOptions = {
+  'elk.layered.spacing.nodeNodeBetweenLayers': '56',
+  'elk.layered.spacing.edgeNodeBetweenLayers': '22',
+  'elk.layered.spacing.edgeEdgeBetweenLayers': '14',
+  'elk.spacing.nodeNode': '44',
+  'elk.spacing.edgeNode': '22',
+  'elk.spacing.edgeEdge': '14',
+  'elk.spacing.edgeLabel': '6',
+  'elk.spacing.labelNode': '8',
+};
+
 function rootOptions(direction: FlowDirection): LayoutOptions {
   return {
+    ...SPACING,
     'elk.algorithm': 'layered',
     'elk.direction': direction,
     'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
@@ -33,14 +46,6 @@ function rootOptions(direction: FlowDirection): LayoutOptions {
     'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
     'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
     'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
-    'elk.layered.spacing.nodeNodeBetweenLayers': '56',
-    'elk.layered.spacing.edgeNodeBetweenLayers': '22',
-    'elk.layered.spacing.edgeEdgeBetweenLayers': '14',
-    'elk.spacing.nodeNode': '44',
-    'elk.spacing.edgeNode': '22',
-    'elk.spacing.edgeEdge': '14',
-    'elk.spacing.edgeLabel': '6',
-    'elk.spacing.labelNode': '8',
     'elk.edgeLabels.placement': 'CENTER',
     'elk.edgeLabels.inline': 'true',
     'elk.padding': '[top=24,left=24,bottom=24,right=24]',
@@ -49,6 +54,7 @@ function rootOptions(direction: FlowDirection): LayoutOptions {
 
 /** Padding inside a subgraph box; the top leaves room for its title. */
 const GROUP_OPTIONS: LayoutOptions = {
+  ...SPACING,
   'elk.padding': '[top=44,left=20,bottom=20,right=20]',
 };
 

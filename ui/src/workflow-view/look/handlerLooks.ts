@@ -10,8 +10,11 @@ export type NodeShape =
   | 'diamond'
   | 'house';
 
-/** Extra strokes over the outline: a second ring, or a fork bar along the entry side. */
-export type NodeDecoration = 'none' | 'double' | 'bar';
+/**
+ * Extra strokes over the outline: a second ring, a fork bar across the top, or short bars
+ * inside both ends (Graphviz's insulator).
+ */
+export type NodeDecoration = 'none' | 'double' | 'bar' | 'sides';
 
 /** Names of the inline SVG icons in `icons/KindIcon.tsx`. */
 export type KindIconName =
@@ -48,7 +51,7 @@ const LOOKS: Record<HandlerKind, HandlerLook> = {
   conditional: { title: 'Condition', shape: 'diamond', icon: 'branch', decoration: 'none', tone: 'tone-conditional' },
   parallel: { title: 'Parallel', shape: 'rect', icon: 'fork', decoration: 'bar', tone: 'tone-parallel' },
   fan_in: { title: 'Fan-in', shape: 'rect', icon: 'join', decoration: 'double', tone: 'tone-fan-in' },
-  wait: { title: 'Wait', shape: 'rect', icon: 'hourglass', decoration: 'none', tone: 'tone-wait' },
+  wait: { title: 'Wait', shape: 'rect', icon: 'hourglass', decoration: 'sides', tone: 'tone-wait' },
   manager_loop: { title: 'Manager loop', shape: 'house', icon: 'loop', decoration: 'none', tone: 'tone-manager' },
 };
 
