@@ -31,14 +31,14 @@ if [[ ! -f ui/dist/index.html ]]; then
 fi
 
 if [[ -z "${HEDDLE_DESKTOP_BIN:-}" && "${HEDDLE_SKIP_BUILD:-0}" != 1 ]]; then
-  cargo build -p heddle-desktop
+  cargo build -p heddle-desktop ${CI:+--locked}
 fi
 
-# WebKitGTK under Xvfb has no GPU: render in software and skip DMA-BUF and compositing,
-# which otherwise leave the window blank.
-export WEBKIT_DISABLE_DMABUF_RENDERER=1
-export WEBKIT_DISABLE_COMPOSITING_MODE=1
+# Xvfb has no GPU: Mesa renders in software. Do NOT set WEBKIT_DISABLE_DMABUF_RENDERER or
+# WEBKIT_DISABLE_COMPOSITING_MODE: with WebKitGTK 2.50 either one makes WebDriver's
+# screenshot hang, while the window draws fine without them.
 export LIBGL_ALWAYS_SOFTWARE=1
+unset WEBKIT_DISABLE_DMABUF_RENDERER WEBKIT_DISABLE_COMPOSITING_MODE
 # No session bus on a CI machine; keep GTK from trying accessibility and portals over it.
 export NO_AT_BRIDGE=1
 export GTK_USE_PORTAL=0

@@ -30,9 +30,12 @@ fn main() -> Result<(), String> {
 
 /// The release window embeds `ui/dist`; without it tauri-build's error is obscure.
 fn check_ui_built() -> Result<(), String> {
+    if tauri_build::is_dev() {
+        return Ok(()); // the window loads `build.devUrl` instead
+    }
     let index = Path::new("../ui/dist/index.html");
     println!("cargo:rerun-if-changed={}", index.display());
-    if tauri_build::is_dev() || index.is_file() {
+    if index.is_file() {
         return Ok(());
     }
     Err(format!(

@@ -8,11 +8,8 @@ use std::path::{Path, PathBuf};
 use heddle_api::LaunchInfo;
 
 /// One line of help, printed for `--help` and after a usage error.
-pub const USAGE: &str = "usage: heddle-desktop [PATH]   (PATH: a workflow .dot file or a folder of them)";
-
-/// Passed by WebKitWebDriver (the desktop smoke test) ahead of the app's own arguments; the
-/// webview's automation itself is switched on by Tauri from `TAURI_WEBVIEW_AUTOMATION`.
-const AUTOMATION_FLAG: &str = "--automation";
+pub const USAGE: &str =
+    "usage: heddle-desktop [PATH]   (PATH: a workflow .dot file or a folder of them)";
 
 /// What a path on the command line names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,8 +74,6 @@ pub fn parse_args(
         if !options_done && text.starts_with('-') && text.len() > 1 {
             match text.as_ref() {
                 "-h" | "--help" => return Ok(Invocation::Help),
-                // WebKitWebDriver starts the app under test with this flag first.
-                AUTOMATION_FLAG => {}
                 "--" => options_done = true,
                 other => return Err(ArgsError::UnknownOption(other.to_owned())),
             }
@@ -128,8 +123,7 @@ mod tests {
     fn disk(path: &Path) -> PathKind {
         if path == Path::new("/work/examples") {
             PathKind::Dir
-        } else if path.starts_with("/work/examples") && path.extension() == Some("dot".as_ref())
-        {
+        } else if path.starts_with("/work/examples") && path.extension() == Some("dot".as_ref()) {
             PathKind::File
         } else {
             PathKind::Missing
@@ -156,7 +150,10 @@ mod tests {
     fn relative_file_opens_it_in_its_folder() {
         assert_eq!(
             parse(&["examples/hello.dot"]),
-            Ok(launch(Some("/work/examples/hello.dot"), Some("/work/examples")))
+            Ok(launch(
+                Some("/work/examples/hello.dot"),
+                Some("/work/examples")
+            ))
         );
     }
 
@@ -201,14 +198,6 @@ mod tests {
     #[test]
     fn lone_dash_is_a_path() {
         assert_eq!(parse(&["-"]), Ok(launch(Some("/work/-"), None)));
-    }
-
-    #[test]
-    fn webdriver_automation_flag_is_ignored() {
-        assert_eq!(
-            parse(&["--automation", "examples/hello.dot"]),
-            Ok(launch(Some("/work/examples/hello.dot"), Some("/work/examples")))
-        );
     }
 
     #[test]

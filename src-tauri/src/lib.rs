@@ -6,6 +6,7 @@
 //! The Tauri configuration is `tauri.conf.json` at the repository root (read by `build.rs`).
 
 mod commands;
+mod context;
 pub mod launch;
 
 use heddle_api::LaunchInfo;
@@ -22,7 +23,7 @@ pub fn run(launch: LaunchInfo) -> tauri::Result<()> {
             commands::check_workflow,
             commands::list_workflows,
         ])
-        .run(tauri::tauri_build_context!())
+        .run(context::generated())
 }
 
 /// Entry point on mobile targets, where there is no command line.

@@ -2,6 +2,7 @@
 // ports, keeps its stderr for failure reports, and stops it again.
 
 import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { isReady } from './webdriver.mjs';
 import { pollUntil } from './poll.mjs';
@@ -17,6 +18,41 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Ids of all processes below `pid` (Linux /proc), children first. */
+function descendants(pid) {
+  const found = [];
+  let children = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const list = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (list) children.push(...list.split(/\s+/).map(Number));
+    }
+  } catch {
+    children = [];
+  }
+  for (const child of children) found.push(child, ...descendants(child));
+  return found;
+}
+
+/** True while `pid` runs (a zombie, exited but not yet reaped, does not count). */
+function alive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A running tauri-driver. */
@@ -60,16 +96,28 @@ export class TauriDriver {
 
   /** Exit status and everything it (and WebKitWebDriver, and the app) printed. */
   describe() {
-    const status = this.exit ? `exit ${JSON.stringify(this.exit)}` : 'running';
+    const status = `tauri-driver: ${this.exit ? `exited ${JSON.stringify(this.exit)}` : 'running'}`;
     return `${status}\n----- tauri-driver output -----\n${this.log || '(none)'}\n-------------------------------`;
   }
 
-  /** Stops the driver (and the native driver it started) and waits for it to exit. */
+  /**
+   * Stops the driver and waits for it to exit. tauri-driver kills WebKitWebDriver, but an app
+   * still open then (a failed or hung session) would be left behind, so every process that was
+   * below the driver and is still alive afterwards is ended too.
+   */
   async stop() {
-    if (this.exit) return;
-    this.child.kill('SIGTERM');
-    const killed = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
-    await this.exited;
-    clearTimeout(killed);
+    const below = descendants(this.child.pid);
+    if (!this.exit) {
+      this.child.kill('SIGTERM');
+      const killed = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+      await this.exited;
+      clearTimeout(killed);
+    }
+    const left = below.filter((pid) => alive(pid) && signal(pid, 'SIGTERM'));
+    if (left.length > 0) {
+      await pollUntil('leftover app processes to exit', () => !left.some(alive), {
+        timeoutMs: 5_000,
+      }).catch(() => left.forEach((pid) => signal(pid, 'SIGKILL')));
+    }
   }
 }

@@ -8,9 +8,13 @@ export class WebDriverError extends Error {
   }
 }
 
+/** How long one command may take; WebKitWebDriver can hang rather than fail (a stuck screenshot). */
+const COMMAND_TIMEOUT_MS = 90_000;
+
 async function send(base, method, path, body) {
   const response = await fetch(`${base}${path}`, {
     method,
+    signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
     headers: body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
