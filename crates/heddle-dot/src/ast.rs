@@ -148,7 +148,8 @@ pub enum IdKind {
     Html,
     /// The workflow dialect's relaxation that Graphviz rejects: adjacent tokens with no
     /// space between them read as one value or key, e.g. `gpt-5.2`, `30s`,
-    /// `human.default_choice`, `claude:latest`.
+    /// `human.default_choice`, `claude:latest`. Also a lone `.`, `-`, `/`, `:` or `@`,
+    /// or a DOT keyword, written as a key or value.
     Bare,
 }
 

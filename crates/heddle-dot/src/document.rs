@@ -46,8 +46,12 @@ pub struct Document {
 
 impl Document {
     /// Prints the document by concatenating its tokens. Unedited, this is exactly the
-    /// parsed input.
+    /// parsed input. (A file over 4 GiB is not tokenized: it is reported as an error and
+    /// printed back as it came.)
     pub fn text(&self) -> String {
+        if self.buffer.len() > crate::lexer::MAX_LEN {
+            return self.buffer.clone();
+        }
         let mut out = String::with_capacity(self.buffer.len());
         for t in &self.tokens {
             out.push_str(self.token_text(t));
@@ -56,7 +60,7 @@ impl Document {
     }
 
     pub(crate) fn token_text(&self, t: &Token) -> &str {
-        self.buffer.get(t.start..t.end).unwrap_or("")
+        self.buffer.get(t.start()..t.end()).unwrap_or("")
     }
 
     /// The source text the spans refer to.
@@ -96,8 +100,11 @@ impl Document {
             let reparsed = parse(&text);
             if !reparsed.errors.is_empty() {
                 return Err(EditError::Unsupported(format!(
-                    "the edit would leave a syntax error: {}",
-                    reparsed.errors.first().map_or(String::new(), |e| e.to_string())
+                    "internal: the edit would leave a syntax error: {}",
+                    reparsed
+                        .errors
+                        .first()
+                        .map_or(String::new(), |e| e.to_string())
                 )));
             }
             *self = reparsed.document;

@@ -24,27 +24,59 @@ const KEYWORDS: [(&[u8], TokenKind); 6] = [
     (b"subgraph", TokenKind::KwSubgraph),
 ];
 
+const SPACE: u8 = 1;
+const IDENT_START: u8 = 2;
+const IDENT_CONTINUE: u8 = 4;
+
+/// Byte classes, looked up instead of compared in the hot loops.
+const CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            table[b] = SPACE;
+        } else if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 {
+            table[b] = IDENT_START | IDENT_CONTINUE;
+        } else if c.is_ascii_digit() {
+            table[b] = IDENT_CONTINUE;
+        }
+        b += 1;
+    }
+    table
+};
+
+fn class(b: u8) -> u8 {
+    CLASSES[b as usize]
+}
+
 fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
+    class(b) & IDENT_START != 0
 }
 
 fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+    class(b) & IDENT_CONTINUE != 0
 }
 
 fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    class(b) & SPACE != 0
 }
 
 fn keyword(text: &[u8]) -> TokenKind {
-    if (4..=8).contains(&text.len()) {
-        for (kw, kind) in KEYWORDS {
-            if text.eq_ignore_ascii_case(kw) {
-                return kind;
-            }
-        }
+    // Most identifiers are not keywords: rule them out by length and first letter.
+    let candidate = match (text.len(), text.first().map(u8::to_ascii_lowercase)) {
+        (4, Some(b'n')) => 3,
+        (4, Some(b'e')) => 4,
+        (5, Some(b'g')) => 1,
+        (6, Some(b's')) => 0,
+        (7, Some(b'd')) => 2,
+        (8, Some(b's')) => 5,
+        _ => return TokenKind::Ident,
+    };
+    match KEYWORDS.get(candidate) {
+        Some(&(kw, kind)) if text.eq_ignore_ascii_case(kw) => kind,
+        _ => TokenKind::Ident,
     }
-    TokenKind::Ident
 }
 
 fn at(bytes: &[u8], i: usize) -> u8 {
@@ -54,15 +86,25 @@ fn at(bytes: &[u8], i: usize) -> u8 {
 /// Index of the end of the line starting the scan at `i`: the position of `\n`, or of the
 /// `\r` of a `\r\n`, or the end of the input.
 fn line_end(bytes: &[u8], i: usize) -> usize {
-    let mut j = i;
-    while j < bytes.len() && bytes[j] != b'\n' {
-        j += 1;
-    }
-    if j < bytes.len() && j > i && bytes[j - 1] == b'\r' {
+    let j = bytes
+        .get(i..)
+        .and_then(|rest| memchr::memchr(b'\n', rest))
+        .map_or(bytes.len(), |k| i + k);
+    if j > i && bytes.get(j - 1) == Some(&b'\r') && j < bytes.len() {
         j - 1
     } else {
         j
     }
+}
+
+/// Characters (not bytes) in `text`.
+fn char_count(text: &[u8]) -> u32 {
+    let n = if text.is_ascii() {
+        text.len()
+    } else {
+        text.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+    };
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// End of a numeral starting at `i` (which holds `-`, `.` or a digit), if it is one.
@@ -114,12 +156,15 @@ fn scan(bytes: &[u8], i: usize, at_line_start: bool) -> (TokenKind, usize) {
         }
         b'"' => {
             let mut j = i + 1;
-            while j < bytes.len() {
-                match bytes[j] {
-                    b'"' => return (TokenKind::Quoted, j + 1),
-                    b'\\' => j += 2,
-                    _ => j += 1,
+            while let Some(k) = bytes
+                .get(j..)
+                .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+            {
+                let p = j + k;
+                if bytes[p] == b'"' {
+                    return (TokenKind::Quoted, p + 1);
                 }
+                j = p + 2;
             }
             (TokenKind::UnterminatedString, bytes.len())
         }
@@ -138,16 +183,13 @@ fn scan(bytes: &[u8], i: usize, at_line_start: bool) -> (TokenKind, usize) {
             (TokenKind::UnterminatedHtml, bytes.len())
         }
         b'/' if next == b'/' => (TokenKind::LineComment, line_end(bytes, i)),
-        b'/' if next == b'*' => {
-            let mut j = i + 2;
-            while j + 1 < bytes.len() {
-                if bytes[j] == b'*' && bytes[j + 1] == b'/' {
-                    return (TokenKind::BlockComment, j + 2);
-                }
-                j += 1;
-            }
-            (TokenKind::UnterminatedComment, bytes.len())
-        }
+        b'/' if next == b'*' => match bytes
+            .get(i + 2..)
+            .and_then(|rest| memchr::memmem::find(rest, b"*/"))
+        {
+            Some(k) => (TokenKind::BlockComment, i + 2 + k + 2),
+            None => (TokenKind::UnterminatedComment, bytes.len()),
+        },
         b'#' if at_line_start => (TokenKind::Preproc, line_end(bytes, i)),
         b'-' if next == b'>' => (TokenKind::Arrow, i + 2),
         b'-' if next == b'-' => (TokenKind::DashDash, i + 2),
@@ -172,20 +214,47 @@ fn scan(bytes: &[u8], i: usize, at_line_start: bool) -> (TokenKind, usize) {
 }
 
 /// Describes a lexical error token, or `None` for valid tokens.
-fn lexical_error(kind: TokenKind, text: &str) -> Option<(String, String)> {
+fn lexical_error<'a>(kind: TokenKind, text: impl FnOnce() -> &'a str) -> Option<(String, String)> {
     let eof = || "end of file".to_owned();
     match kind {
         TokenKind::UnterminatedString => Some(("`\"` to close the string".to_owned(), eof())),
         TokenKind::UnterminatedComment => Some(("`*/` to close the comment".to_owned(), eof())),
         TokenKind::UnterminatedHtml => Some(("`>` to close the HTML string".to_owned(), eof())),
-        TokenKind::Unknown => Some(("a DOT token".to_owned(), crate::parser::describe_text(text))),
+        TokenKind::Unknown => Some((
+            "a DOT token".to_owned(),
+            crate::parser::describe_text(text()),
+        )),
         _ => None,
     }
 }
 
-/// Splits `src` into tokens covering every byte.
+/// Largest input the lexer tokenizes (offsets are `u32`).
+pub(crate) const MAX_LEN: usize = u32::MAX as usize;
+
+/// A byte offset as stored in a token (inputs are at most [`MAX_LEN`] bytes).
+pub(crate) fn offset(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// Splits `src` into tokens covering every byte (none for inputs over [`MAX_LEN`]).
 pub(crate) fn lex(src: &str) -> Lexed {
     let bytes = src.as_bytes();
+    if bytes.len() > MAX_LEN {
+        return Lexed {
+            tokens: Vec::new(),
+            errors: vec![ParseError {
+                span: Span {
+                    start: 0,
+                    end: 0,
+                    line: 1,
+                    column: 1,
+                },
+                expected: "a file of at most 4 GiB".to_owned(),
+                found: "a larger file".to_owned(),
+            }],
+            eof: (1, 1),
+        };
+    }
     let mut tokens = Vec::with_capacity(bytes.len() / 4 + 4);
     let mut errors = Vec::new();
     let (mut line, mut col) = (1u32, 1u32);
@@ -194,8 +263,8 @@ pub(crate) fn lex(src: &str) -> Lexed {
     let mut nl_pending = true;
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         tokens.push(Token {
-            start: 0,
-            end: 3,
+            lo: 0,
+            hi: 3,
             line,
             col,
             kind: TokenKind::Whitespace,
@@ -210,15 +279,19 @@ pub(crate) fn lex(src: &str) -> Lexed {
         let text = bytes.get(i..end).unwrap_or_default();
         let trivia = kind.is_trivia();
         tokens.push(Token {
-            start: i,
-            end,
+            lo: offset(i),
+            hi: offset(end),
             line,
             col,
             kind,
             nl_before: !trivia && nl_pending,
         });
-        if let Some((expected, found)) = lexical_error(kind, src.get(i..end).unwrap_or("")) {
-            let err_end = if kind == TokenKind::Unknown { end } else { i + 1 };
+        if let Some((expected, found)) = lexical_error(kind, || src.get(i..end).unwrap_or("")) {
+            let err_end = if kind == TokenKind::Unknown {
+                end
+            } else {
+                i + 1
+            };
             errors.push(ParseError {
                 span: Span {
                     start: i,
@@ -231,14 +304,29 @@ pub(crate) fn lex(src: &str) -> Lexed {
             });
         }
         let mut saw_newline = false;
-        for &c in text {
-            if c == b'\n' {
-                line = line.saturating_add(1);
-                col = 1;
+        let multiline = matches!(
+            kind,
+            TokenKind::Whitespace
+                | TokenKind::Quoted
+                | TokenKind::Html
+                | TokenKind::BlockComment
+                | TokenKind::UnterminatedString
+                | TokenKind::UnterminatedHtml
+                | TokenKind::UnterminatedComment
+        );
+        let last_newline = match text.len() {
+            _ if !multiline => None,
+            0..=32 => text.iter().rposition(|&c| c == b'\n'),
+            _ => memchr::memrchr(b'\n', text),
+        };
+        match last_newline {
+            Some(last) => {
+                let count = text.iter().filter(|&&c| c == b'\n').count();
+                line = line.saturating_add(u32::try_from(count).unwrap_or(u32::MAX));
+                col = 1 + char_count(text.get(last + 1..).unwrap_or_default());
                 saw_newline = true;
-            } else if c & 0xC0 != 0x80 {
-                col = col.saturating_add(1);
             }
+            None => col = col.saturating_add(char_count(text)),
         }
         if trivia {
             nl_pending |= saw_newline;
@@ -265,7 +353,7 @@ mod tests {
             .tokens
             .iter()
             .filter(|t| t.kind != TokenKind::Whitespace)
-            .map(|t| (t.kind, &src[t.start..t.end]))
+            .map(|t| (t.kind, &src[t.start()..t.end()]))
             .collect()
     }
 

@@ -75,9 +75,9 @@ pub(crate) fn quote(s: &str) -> String {
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
             '\\' => {
-                let kept_verbatim = chars.peek().is_some_and(|&n| {
-                    n.is_ascii_graphic() && !matches!(n, 'n' | 't' | '\\' | '"')
-                });
+                let kept_verbatim = chars
+                    .peek()
+                    .is_some_and(|&n| n.is_ascii_graphic() && !matches!(n, 'n' | 't' | '\\' | '"'));
                 out.push_str(if kept_verbatim { "\\" } else { "\\\\" });
             }
             c => out.push(c),

@@ -115,13 +115,14 @@ impl TokenKind {
     }
 }
 
-/// One token: its kind and where it is.
+/// One token: its kind and where it is. Offsets are `u32` to keep the token list small
+/// (inputs over 4 GiB are not tokenized, see [`crate::parse`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Token {
     /// Byte offset of the first byte.
-    pub start: usize,
+    pub lo: u32,
     /// Byte offset one past the last byte.
-    pub end: usize,
+    pub hi: u32,
     /// 1-based line of `start`.
     pub line: u32,
     /// 1-based column of `start`, in characters.
@@ -131,4 +132,18 @@ pub(crate) struct Token {
     /// A newline (or the start of the file) lies between the previous non-trivia token and
     /// this one. Used for error recovery.
     pub nl_before: bool,
+}
+
+impl Token {
+    /// Byte offset of the first byte.
+    #[inline]
+    pub(crate) fn start(&self) -> usize {
+        self.lo as usize
+    }
+
+    /// Byte offset one past the last byte.
+    #[inline]
+    pub(crate) fn end(&self) -> usize {
+        self.hi as usize
+    }
 }

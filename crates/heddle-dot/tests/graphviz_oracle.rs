@@ -11,7 +11,7 @@
 //! Layout attributes Graphviz adds (`pos`, `width`, `label="\N"`, ...) are outside the
 //! vocabulary and ignored. Graphviz prints no empty value, so empty values count as unset
 //! on both sides. The test fails (it does not skip) when `dot` is missing.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
@@ -24,7 +24,10 @@ use common::{DotGen, Options};
 use serde_json::Value;
 
 fn compared(key: &str) -> bool {
-    matches!(key, "k0" | "k1" | "k2" | "k3" | "k4" | "k5" | "tailport" | "headport")
+    matches!(
+        key,
+        "k0" | "k1" | "k2" | "k3" | "k4" | "k5" | "tailport" | "headport"
+    )
 }
 
 fn dot_json(src: &str) -> Value {
@@ -70,7 +73,12 @@ fn from_graphviz(json: &Value) -> Resolved {
     let mut r = Resolved::default();
     // The first `_subgraph_cnt` objects are subgraphs, the rest nodes.
     let subgraphs = usize::try_from(json["_subgraph_cnt"].as_u64().unwrap_or(0)).unwrap();
-    for obj in json["objects"].as_array().into_iter().flatten().skip(subgraphs) {
+    for obj in json["objects"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .skip(subgraphs)
+    {
         let name = obj["name"].as_str().unwrap().to_owned();
         names.insert(obj["_gvid"].as_u64().unwrap(), name.clone());
         r.nodes.insert(name, attrs_of(obj));
@@ -97,11 +105,16 @@ fn from_heddle(src: &str) -> Resolved {
     r
 }
 
-fn check(src: &str) {
+/// Checks one file; returns how many (node or edge, attribute) values were compared.
+fn check(src: &str) -> usize {
     let ours = from_heddle(src);
     let theirs = from_graphviz(&dot_json(src));
     assert_eq!(ours.nodes, theirs.nodes, "nodes differ for:\n{src}");
     assert_eq!(ours.edges, theirs.edges, "edges differ for:\n{src}");
+    ours.nodes.len()
+        + ours.edges.len()
+        + ours.nodes.values().map(Attrs::len).sum::<usize>()
+        + ours.edges.iter().map(|(_, _, a)| a.len()).sum::<usize>()
 }
 
 #[test]
@@ -130,15 +143,102 @@ c"]
         "graph U { a -- b -- c; { a b } -- d [k0=-.5] }",
         "/* head */ digraph {\n# line directive\n 1 -> 2. -> -3 // tail\n}",
     ];
-    for f in files {
-        check(f);
-    }
+    let compared: usize = files.into_iter().map(check).sum();
+    assert!(compared > 40, "only {compared} facts compared");
 }
 
 #[test]
 fn generated_files_agree() {
-    for seed in 0..40 {
-        let src = DotGen::generate(seed, Options { graphviz: true });
-        check(&src);
+    let mut compared = 0;
+    for seed in 0..60 {
+        compared += check(&DotGen::generate(seed, Options { graphviz: true }));
     }
+    // The comparison must not be vacuous.
+    assert!(compared > 1500, "only {compared} facts compared");
+}
+
+/// What Heddle writes must be DOT that Graphviz reads the same way: edit generated files
+/// with awkward values and keys, then compare again.
+#[test]
+fn edited_files_still_agree() {
+    use heddle_dot::{EdgeKey, Edit};
+    let mut applied = 0;
+    let values = [
+        "gpt-5.2",
+        "a \"quoted\" word",
+        "node",
+        "trailing\\",
+        "two\nlines",
+        "",
+        "-.5",
+    ];
+    for seed in 0..25u64 {
+        let src = DotGen::generate(seed, Options { graphviz: true });
+        let mut doc = heddle_dot::parse(&src).document;
+        let graph = doc.graph().unwrap().clone();
+        let mut names = Vec::new();
+        let mut first_edge = None;
+        for stmt in &graph.stmts {
+            match stmt {
+                heddle_dot::Stmt::Node(n) => names.push(n.node.id.value.clone()),
+                heddle_dot::Stmt::Edge(e) => {
+                    if let [
+                        heddle_dot::EdgeOperand::Node(t),
+                        heddle_dot::EdgeOperand::Node(h),
+                        ..,
+                    ] = e.operands.as_slice()
+                    {
+                        first_edge.get_or_insert((t.id.value.clone(), h.id.value.clone()));
+                        names.push(t.id.value.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let value = values[seed as usize % values.len()];
+        let mut edits = vec![
+            Edit::SetGraphAttr {
+                key: "k0".into(),
+                value: value.into(),
+            },
+            Edit::AddNode {
+                id: "added".into(),
+                attrs: vec![("k1".into(), value.into())],
+            },
+        ];
+        if let Some(n) = names.first() {
+            edits.push(Edit::SetNodeAttr {
+                node: n.clone(),
+                key: "k2".into(),
+                value: value.into(),
+            });
+            edits.push(Edit::AddEdge {
+                from: n.clone(),
+                to: "added".into(),
+                attrs: vec![("k3".into(), value.into())],
+            });
+            edits.push(Edit::RenameNode {
+                from: n.clone(),
+                to: "renamed".into(),
+            });
+        }
+        if let Some((from, to)) = first_edge {
+            let edge = EdgeKey {
+                from,
+                to,
+                occurrence: 0,
+            };
+            edits.push(Edit::SetEdgeAttr {
+                edge,
+                key: "k4".into(),
+                value: value.into(),
+            });
+        }
+        for edit in &edits {
+            // An edit may be refused (say, a name already taken); the file must stay valid.
+            applied += usize::from(doc.apply(edit).is_ok());
+        }
+        check(&doc.text());
+    }
+    assert!(applied >= 100, "only {applied} edits applied");
 }

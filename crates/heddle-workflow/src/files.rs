@@ -53,10 +53,9 @@ impl MemoryFiles {
 
 impl FileSource for MemoryFiles {
     fn read_to_string(&self, path: &Path) -> std::io::Result<String> {
-        self.files
-            .get(path)
-            .cloned()
-            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, path.display().to_string()))
+        self.files.get(path).cloned().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, path.display().to_string())
+        })
     }
 
     fn exists(&self, path: &Path) -> bool {

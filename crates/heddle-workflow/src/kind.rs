@@ -1,6 +1,9 @@
 //! Handler kinds: how `type`, `shape` and the node id select one.
 
+use std::sync::LazyLock;
+
 use crate::HandlerKind;
+use crate::hash::FxHashSet;
 
 /// Every accepted `type` value with its kind: Attractor's names first, then Heddle's.
 pub const TYPE_NAMES: &[(&str, HandlerKind)] = &[
@@ -39,15 +42,67 @@ pub const KIND_SHAPES: &[(&str, HandlerKind)] = &[
 
 /// Every Graphviz node shape (the ones without a kind run as agents).
 pub const GRAPHVIZ_SHAPES: &[&str] = &[
-    "box", "polygon", "ellipse", "oval", "circle", "point", "egg", "triangle", "plaintext",
-    "plain", "diamond", "trapezium", "parallelogram", "house", "pentagon", "hexagon",
-    "septagon", "octagon", "doublecircle", "doubleoctagon", "tripleoctagon", "invtriangle",
-    "invtrapezium", "invhouse", "Mdiamond", "Msquare", "Mcircle", "rect", "rectangle",
-    "square", "star", "none", "underline", "cylinder", "note", "tab", "folder", "box3d",
-    "component", "promoter", "cds", "terminator", "utr", "primersite", "restrictionsite",
-    "fivepoverhang", "threepoverhang", "noverhang", "assembly", "signature", "insulator",
-    "ribosite", "rnastab", "proteasesite", "proteinstab", "rpromoter", "rarrow", "larrow",
-    "lpromoter", "record", "Mrecord",
+    "box",
+    "polygon",
+    "ellipse",
+    "oval",
+    "circle",
+    "point",
+    "egg",
+    "triangle",
+    "plaintext",
+    "plain",
+    "diamond",
+    "trapezium",
+    "parallelogram",
+    "house",
+    "pentagon",
+    "hexagon",
+    "septagon",
+    "octagon",
+    "doublecircle",
+    "doubleoctagon",
+    "tripleoctagon",
+    "invtriangle",
+    "invtrapezium",
+    "invhouse",
+    "Mdiamond",
+    "Msquare",
+    "Mcircle",
+    "rect",
+    "rectangle",
+    "square",
+    "star",
+    "none",
+    "underline",
+    "cylinder",
+    "note",
+    "tab",
+    "folder",
+    "box3d",
+    "component",
+    "promoter",
+    "cds",
+    "terminator",
+    "utr",
+    "primersite",
+    "restrictionsite",
+    "fivepoverhang",
+    "threepoverhang",
+    "noverhang",
+    "assembly",
+    "signature",
+    "insulator",
+    "ribosite",
+    "rnastab",
+    "proteasesite",
+    "proteinstab",
+    "rpromoter",
+    "rarrow",
+    "larrow",
+    "lpromoter",
+    "record",
+    "Mrecord",
 ];
 
 impl HandlerKind {
@@ -129,5 +184,12 @@ impl HandlerKind {
 
 /// Whether Graphviz knows `shape` (compared without case).
 pub fn is_graphviz_shape(shape: &str) -> bool {
-    GRAPHVIZ_SHAPES.iter().any(|s| s.eq_ignore_ascii_case(shape.trim()))
+    let shape = shape.trim();
+    SHAPE_SET.contains(shape)
+        || GRAPHVIZ_SHAPES
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(shape))
 }
+
+static SHAPE_SET: LazyLock<FxHashSet<&'static str>> =
+    LazyLock::new(|| GRAPHVIZ_SHAPES.iter().copied().collect());

@@ -5,7 +5,8 @@ use std::path::Path;
 use heddle_dot::{Document, ParseError};
 
 use crate::files::FileSource;
-use crate::lint::{self, SYNTAX};
+use crate::lint::{self, NOT_TEXT, SYNTAX};
+use crate::locate::LineIndex;
 use crate::{Diagnostic, Workflow, build};
 
 /// Everything known about one workflow file.
@@ -33,13 +34,40 @@ impl Loaded {
 /// Never panics.
 pub fn load_source(source: &str, path: &Path, files: &dyn FileSource) -> Loaded {
     let parse = heddle_dot::parse(source);
-    let mut diagnostics: Vec<Diagnostic> = parse.errors.iter().map(syntax).collect();
+    let mut diagnostics = Vec::new();
+    let lines = LineIndex::new(source);
+    let text_problem = not_text(source, &lines);
+    if let Some(problem) = &text_problem {
+        diagnostics.push(problem.clone());
+    }
+    let limit = if text_problem.is_some() {
+        3
+    } else {
+        MAX_SYNTAX_ERRORS
+    };
+    diagnostics.extend(parse.errors.iter().take(limit).map(syntax));
+    if let Some(next) = parse.errors.get(limit) {
+        let more = parse.errors.len() - limit;
+        diagnostics.push(
+            SYNTAX
+                .diag(format!("{more} more syntax error(s) not shown"))
+                .at(next.span)
+                .with_hint("fix the errors above first; later ones are often caused by them"),
+        );
+    }
     let document = parse.document;
-    let structural = diagnostics.is_empty();
+    let structural = parse.errors.is_empty();
     let workflow = match document.graph() {
         Some(graph) => {
-            let built = build::build(graph, source, path, files);
-            diagnostics.extend(lint::run(graph, &built, source, path, files, structural));
+            let built = build::build(graph, source, &lines, path, files);
+            let input = lint::Input {
+                source,
+                lines: &lines,
+                path,
+                files,
+            };
+            let found = lint::run(document.graphs(), &built, &input, structural);
+            diagnostics.extend(found);
             Some(built.workflow)
         }
         None => {
@@ -61,8 +89,34 @@ pub fn load_source(source: &str, path: &Path, files: &dyn FileSource) -> Loaded 
     }
 }
 
+/// At most this many syntax errors are listed (fewer for binary files).
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// A NUL byte or a replacement character (left by reading invalid UTF-8 lossily) means the
+/// file is not text.
+fn not_text(source: &str, lines: &LineIndex) -> Option<Diagnostic> {
+    let nul = source.find('\0').map(|i| (i, "a NUL byte"));
+    let replacement = source
+        .find('\u{FFFD}')
+        .map(|i| (i, "bytes that are not UTF-8"));
+    let (offset, what) = match (nul, replacement) {
+        (Some(a), Some(b)) => Some(if a.0 < b.0 { a } else { b }),
+        (a, b) => a.or(b),
+    }?;
+    let span = lines.span(source, offset, offset + 1);
+    Some(
+        NOT_TEXT
+            .diag(format!("the file is not UTF-8 text: it contains {what}"))
+            .at(span)
+            .with_hint("a workflow is a UTF-8 text file holding `digraph Name { ... }`"),
+    )
+}
+
 fn syntax(error: &ParseError) -> Diagnostic {
     SYNTAX
-        .diag(format!("expected {}, found {}", error.expected, error.found))
+        .diag(format!(
+            "expected {}, found {}",
+            error.expected, error.found
+        ))
         .at(error.span)
 }

@@ -18,7 +18,10 @@ impl LineIndex {
     pub(crate) fn span(&self, source: &str, start: usize, end: usize) -> Span {
         let start = floor_char_boundary(source, start.min(source.len()));
         let end = end.clamp(start, source.len());
-        let line_index = self.starts.partition_point(|s| *s <= start).saturating_sub(1);
+        let line_index = self
+            .starts
+            .partition_point(|s| *s <= start)
+            .saturating_sub(1);
         let line_start = self.starts.get(line_index).copied().unwrap_or(0);
         let column = source
             .get(line_start..start)

@@ -39,8 +39,11 @@ pub fn render_diagnostic(d: &Diagnostic, source: &str, path: &str, color: bool) 
     };
     let mut out = format!(
         "{}: {}\n",
-        paint(severity_color(d.severity), &format!("{}[{}]", d.severity.as_str(), d.rule)),
-        paint(BOLD, &d.message)
+        paint(
+            severity_color(d.severity),
+            &format!("{}[{}]", d.severity.as_str(), d.rule)
+        ),
+        paint(BOLD, &printable(&d.message))
     );
     let shown_path = d.file.as_deref().unwrap_or(path);
     let pad = match (d.span, &d.file) {
@@ -48,6 +51,8 @@ pub fn render_diagnostic(d: &Diagnostic, source: &str, path: &str, color: bool) 
             let text = snippet(source, shown_path, span);
             let pad = " ".repeat(span.line.to_string().len());
             for line in text.lines() {
+                let line = printable(line);
+                let line = line.as_str();
                 if color {
                     out.push_str(&color_snippet_line(line, &pad, severity_color(d.severity)));
                 } else {
@@ -73,7 +78,11 @@ pub fn render_diagnostic(d: &Diagnostic, source: &str, path: &str, color: bool) 
         }
     };
     if let Some(hint) = &d.hint {
-        out.push_str(&format!("{pad} {} {hint}\n", paint(BOLD, "= help:")));
+        out.push_str(&format!(
+            "{pad} {} {}\n",
+            paint(BOLD, "= help:"),
+            printable(hint)
+        ));
     }
     out
 }
@@ -90,4 +99,18 @@ fn color_snippet_line(line: &str, pad: &str, caret_color: &str) -> String {
         return format!("{gutter}{BLUE} |{RESET}{caret_color}{text}{RESET}");
     }
     format!("{BLUE}{gutter} |{RESET}{text}")
+}
+
+/// Replaces control characters other than tab (a NUL, an escape sequence from a binary
+/// file) with `�`, one for one, so carets stay aligned and terminals stay sane.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }

@@ -81,7 +81,9 @@ impl ValueType {
             ValueType::Integer { min } => format!("a whole number ≥ {min}"),
             ValueType::Float { min } => format!("a number ≥ {min}"),
             ValueType::Boolean => "`true` or `false`".to_owned(),
-            ValueType::Duration => "a duration such as `250ms`, `30s`, `15m`, `2h` or `1d`".to_owned(),
+            ValueType::Duration => {
+                "a duration such as `250ms`, `30s`, `15m`, `2h` or `1d`".to_owned()
+            }
             ValueType::Enum(values) => format!("one of {}", format_allowed(values)),
             ValueType::TextOrFile => "text or `@path/to/file`".to_owned(),
             ValueType::Schema => "`routing` or `@path/to/schema.json`".to_owned(),
@@ -109,10 +111,9 @@ pub fn format_allowed(values: &[&str]) -> String {
 pub fn parse_value(ty: ValueType, raw: &str) -> Result<Value, ValueError> {
     let text = raw.trim();
     match ty {
-        ValueType::String
-        | ValueType::NodeId
-        | ValueType::Condition
-        | ValueType::Stylesheet => Ok(Value::String(raw.to_owned())),
+        ValueType::String | ValueType::NodeId | ValueType::Condition | ValueType::Stylesheet => {
+            Ok(Value::String(raw.to_owned()))
+        }
         ValueType::Integer { min } => {
             let n: i64 = text
                 .parse()

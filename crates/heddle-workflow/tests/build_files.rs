@@ -1,9 +1,11 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! `@file` references through the in-memory and the real file source.
 
 use std::path::{Path, PathBuf};
 
-use heddle_workflow::{Attrs, FileSource, MemoryFiles, OsFiles, Value, load_source, resolve_reference};
+use heddle_workflow::{
+    Attrs, FileSource, MemoryFiles, OsFiles, Value, load_source, resolve_reference,
+};
 
 const FLOW: &str = r#"digraph {
   start -> plan -> exit
@@ -32,7 +34,11 @@ fn references_resolve_relative_to_the_workflow() {
             resolved: Some("schemas/out.schema.json".into())
         }
     );
-    assert!(loaded.diagnostics.iter().all(|d| !d.rule.contains("file")), "{:?}", loaded.diagnostics);
+    assert!(
+        loaded.diagnostics.iter().all(|d| !d.rule.contains("file")),
+        "{:?}",
+        loaded.diagnostics
+    );
 }
 
 #[test]
@@ -48,15 +54,33 @@ fn missing_files_stay_unresolved() {
         }
     );
     let rules: Vec<&str> = loaded.diagnostics.iter().map(|d| d.rule.as_str()).collect();
-    assert_eq!(rules.iter().filter(|r| **r == "unresolved_file_ref").count(), 2);
+    assert_eq!(
+        rules
+            .iter()
+            .filter(|r| **r == "unresolved_file_ref")
+            .count(),
+        2
+    );
 }
 
 #[test]
 fn resolution_rules() {
-    assert_eq!(resolve_reference(Path::new("a/b.dot"), "c.md"), PathBuf::from("a/c.md"));
-    assert_eq!(resolve_reference(Path::new("b.dot"), "./c.md"), PathBuf::from("c.md"));
-    assert_eq!(resolve_reference(Path::new("a/b/c.dot"), "../../d.md"), PathBuf::from("d.md"));
-    assert_eq!(resolve_reference(Path::new("a/b.dot"), "/abs/x.md"), PathBuf::from("/abs/x.md"));
+    assert_eq!(
+        resolve_reference(Path::new("a/b.dot"), "c.md"),
+        PathBuf::from("a/c.md")
+    );
+    assert_eq!(
+        resolve_reference(Path::new("b.dot"), "./c.md"),
+        PathBuf::from("c.md")
+    );
+    assert_eq!(
+        resolve_reference(Path::new("a/b/c.dot"), "../../d.md"),
+        PathBuf::from("d.md")
+    );
+    assert_eq!(
+        resolve_reference(Path::new("a/b.dot"), "/abs/x.md"),
+        PathBuf::from("/abs/x.md")
+    );
 }
 
 #[test]
@@ -68,10 +92,17 @@ fn real_files() {
     let loaded = load_source(FLOW, &flow, &OsFiles);
     let workflow = loaded.workflow.unwrap();
     let prompt = workflow.node("plan").unwrap().attr("prompt").unwrap();
-    let Value::FileRef { resolved: Some(resolved), .. } = &prompt.value else {
+    let Value::FileRef {
+        resolved: Some(resolved),
+        ..
+    } = &prompt.value
+    else {
         panic!("unresolved: {prompt:?}");
     };
-    assert_eq!(OsFiles.read_to_string(Path::new(resolved)).unwrap(), "Plan.");
+    assert_eq!(
+        OsFiles.read_to_string(Path::new(resolved)).unwrap(),
+        "Plan."
+    );
     assert!(!OsFiles.exists(&dir.path().join("nope.md")));
     assert!(!OsFiles.exists(dir.path()), "a directory is not a file");
 }

@@ -31,7 +31,11 @@ fn kinds_by_type() {
         ("stack.manager_loop", HandlerKind::ManagerLoop),
         ("manager_loop", HandlerKind::ManagerLoop),
     ] {
-        assert_eq!(kind(&format!("n [type=\"{ty}\", shape=Msquare]")), expected, "type {ty}");
+        assert_eq!(
+            kind(&format!("n [type=\"{ty}\", shape=Msquare]")),
+            expected,
+            "type {ty}"
+        );
     }
 }
 
@@ -51,7 +55,11 @@ fn kinds_by_shape() {
         ("house", HandlerKind::ManagerLoop),
         ("ellipse", HandlerKind::Agent),
     ] {
-        assert_eq!(kind(&format!("n [shape={shape}]")), expected, "shape {shape}");
+        assert_eq!(
+            kind(&format!("n [shape={shape}]")),
+            expected,
+            "shape {shape}"
+        );
     }
 }
 
@@ -62,8 +70,16 @@ fn kinds_by_id() {
     assert_eq!(kind("exit"), HandlerKind::Exit);
     assert_eq!(kind("end"), HandlerKind::Exit);
     assert_eq!(kind("plan"), HandlerKind::Agent);
-    assert_eq!(kind("node [shape=box]; start"), HandlerKind::Start, "box does not hide the id");
-    assert_eq!(kind("exit [shape=Mdiamond]"), HandlerKind::Start, "shape beats id");
+    assert_eq!(
+        kind("node [shape=box]; start"),
+        HandlerKind::Start,
+        "box does not hide the id"
+    );
+    assert_eq!(
+        kind("exit [shape=Mdiamond]"),
+        HandlerKind::Start,
+        "shape beats id"
+    );
 }
 
 #[test]

@@ -33,16 +33,27 @@ fn node_defaults_are_scoped() {
     let timeout = |id: &str| w.node(id).unwrap().attr_duration_ms("timeout");
     assert_eq!(timeout("a"), Some(10_000));
     assert_eq!(timeout("b"), Some(20_000));
-    assert_eq!(timeout("c"), Some(10_000), "the subgraph's default stays inside");
+    assert_eq!(
+        timeout("c"),
+        Some(10_000),
+        "the subgraph's default stays inside"
+    );
     assert_eq!(timeout("d"), Some(30_000));
     assert_eq!(w.node("c").unwrap().attr("model"), None);
-    assert_eq!(w.node("b").unwrap().attr("timeout").unwrap().origin, AttrOrigin::Default);
+    assert_eq!(
+        w.node("b").unwrap().attr("timeout").unwrap().origin,
+        AttrOrigin::Default
+    );
 }
 
 #[test]
 fn defaults_apply_at_first_appearance_and_explicit_wins() {
     let w = build("digraph { a -> b; node [shape=hexagon]; b; c [shape=tab]; c [label=\"C\"] }");
-    assert_eq!(w.node("b").unwrap().shape, "box", "b existed before the default");
+    assert_eq!(
+        w.node("b").unwrap().shape,
+        "box",
+        "b existed before the default"
+    );
     let c = w.node("c").unwrap();
     assert_eq!(c.shape, "tab");
     assert_eq!(c.label, "C");
@@ -63,7 +74,9 @@ fn chained_edges_share_attributes() {
 
 #[test]
 fn edge_defaults_and_occurrences() {
-    let w = build("digraph { edge [weight=2]; a -> b; a -> b [weight=5]; { edge [fidelity=full]; a -> b } a -> b }");
+    let w = build(
+        "digraph { edge [weight=2]; a -> b; a -> b [weight=5]; { edge [fidelity=full]; a -> b } a -> b }",
+    );
     let weights: Vec<i64> = w.edges.iter().map(|e| e.weight).collect();
     assert_eq!(weights, [2, 5, 2, 2]);
     let occurrences: Vec<usize> = w.edges.iter().map(|e| e.occurrence).collect();
@@ -75,7 +88,11 @@ fn edge_defaults_and_occurrences() {
 #[test]
 fn subgraph_endpoints() {
     let w = build("digraph { a -> {b c} -> d }");
-    let pairs: Vec<(&str, &str)> = w.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())).collect();
+    let pairs: Vec<(&str, &str)> = w
+        .edges
+        .iter()
+        .map(|e| (e.from.as_str(), e.to.as_str()))
+        .collect();
     assert_eq!(pairs, [("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")]);
     assert_eq!(w.subgraphs.len(), 1);
     assert_eq!(w.subgraphs[0].nodes, ["b", "c"]);
@@ -83,12 +100,17 @@ fn subgraph_endpoints() {
 
 #[test]
 fn conditions_are_parsed_once() {
-    let w = build("digraph { a -> b [condition=\"outcome=success\"]; a -> c [condition=\"outcome=\"]; a -> d [condition=\"  \"] }");
+    let w = build(
+        "digraph { a -> b [condition=\"outcome=success\"]; a -> c [condition=\"outcome=\"]; a -> d [condition=\"  \"] }",
+    );
     assert_eq!(w.edges[0].condition.as_deref(), Some("outcome=success"));
     assert!(w.edges[0].parsed_condition.is_some());
     assert_eq!(w.edges[1].condition.as_deref(), Some("outcome="));
     assert!(w.edges[1].parsed_condition.is_none());
-    assert_eq!(w.edges[2].condition, None, "a blank condition is no condition");
+    assert_eq!(
+        w.edges[2].condition, None,
+        "a blank condition is no condition"
+    );
 }
 
 #[test]
@@ -118,7 +140,11 @@ fn stylesheet_precedence() {
 }"#,
     );
     let model = |id: &str| w.node(id).unwrap().attr("model").unwrap().clone();
-    assert_eq!(model("a").raw, "sheet-any", "stylesheet beats node defaults");
+    assert_eq!(
+        model("a").raw,
+        "sheet-any",
+        "stylesheet beats node defaults"
+    );
     assert_eq!(model("a").origin, AttrOrigin::Stylesheet);
     assert_eq!(model("b").raw, "sheet-fast");
     assert_eq!(model("c").raw, "explicit");
@@ -143,13 +169,22 @@ fn labels() {
 
 #[test]
 fn typed_attributes() {
-    let w = build("digraph { a [max_retries=3, goal_gate=true, timeout=\"2h\", retry_policy=Linear, weight=1] }");
+    let w = build(
+        "digraph { a [max_retries=3, goal_gate=true, timeout=\"2h\", retry_policy=Linear, weight=1] }",
+    );
     let a = w.node("a").unwrap();
     assert_eq!(a.attr_int("max_retries"), Some(3));
     assert_eq!(a.attr_bool("goal_gate"), Some(true));
     assert_eq!(a.attr_duration_ms("timeout"), Some(7_200_000));
-    assert_eq!(a.attr("retry_policy").unwrap().value, Value::Enum("linear".into()));
-    assert_eq!(a.attr("weight").unwrap().value, Value::String("1".into()), "unknown on nodes: text");
+    assert_eq!(
+        a.attr("retry_policy").unwrap().value,
+        Value::Enum("linear".into())
+    );
+    assert_eq!(
+        a.attr("weight").unwrap().value,
+        Value::String("1".into()),
+        "unknown on nodes: text"
+    );
 }
 
 #[test]
@@ -161,7 +196,10 @@ fn spans_point_at_declarations() {
     assert_eq!(b.span.line, 3);
     let a = w.node("a").unwrap();
     assert_eq!(&source[a.span.start..a.span.end], "a");
-    assert_eq!(&source[w.edges[0].span.start..w.edges[0].span.end], "a -> b");
+    assert_eq!(
+        &source[w.edges[0].span.start..w.edges[0].span.end],
+        "a -> b"
+    );
 }
 
 #[test]

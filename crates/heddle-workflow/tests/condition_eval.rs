@@ -42,8 +42,16 @@ fn outcome_spellings_are_interchangeable() {
     assert!(!holds("outcome=failed"));
     let mut fabro = HashMap::new();
     fabro.insert("outcome".to_owned(), json!("partially_succeeded"));
-    assert!(Condition::parse("outcome=partial_success").unwrap().evaluate(&fabro));
-    assert!(Condition::parse("context.outcome=partially_succeeded").unwrap().evaluate(&fabro));
+    assert!(
+        Condition::parse("outcome=partial_success")
+            .unwrap()
+            .evaluate(&fabro)
+    );
+    assert!(
+        Condition::parse("context.outcome=partially_succeeded")
+            .unwrap()
+            .evaluate(&fabro)
+    );
 }
 
 #[test]

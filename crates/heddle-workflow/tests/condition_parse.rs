@@ -5,8 +5,14 @@ use heddle_workflow::condition::{Condition, ConditionErrorKind, Expr, Op};
 
 fn shape(expr: &Expr) -> String {
     match expr {
-        Expr::Or(items) => format!("or({})", items.iter().map(shape).collect::<Vec<_>>().join(", ")),
-        Expr::And(items) => format!("and({})", items.iter().map(shape).collect::<Vec<_>>().join(", ")),
+        Expr::Or(items) => format!(
+            "or({})",
+            items.iter().map(shape).collect::<Vec<_>>().join(", ")
+        ),
+        Expr::And(items) => format!(
+            "and({})",
+            items.iter().map(shape).collect::<Vec<_>>().join(", ")
+        ),
         Expr::Not(inner) => format!("not({})", shape(inner)),
         Expr::Clause(c) => match &c.test {
             None => c.key.clone(),
@@ -38,14 +44,21 @@ fn every_operator() {
     assert_eq!(tree("outcome=success"), "outcome=success");
     assert_eq!(tree("outcome == success"), "outcome=success");
     assert_eq!(tree("x!=1"), "x!=1");
-    assert_eq!(tree("x<1 && x>0 && x<=2 && x>=3"), "and(x<1, x>0, x<=2, x>=3)");
+    assert_eq!(
+        tree("x<1 && x>0 && x<=2 && x>=3"),
+        "and(x<1, x>0, x<=2, x>=3)"
+    );
     assert_eq!(tree("log contains 'error'"), "logcontainserror");
-    assert_eq!(tree(r#"branch matches "^feat/.*""#), "branchmatches^feat/.*");
+    assert_eq!(
+        tree(r#"branch matches "^feat/.*""#),
+        "branchmatches^feat/.*"
+    );
 }
 
 #[test]
 fn keys_and_values() {
-    let c = Condition::parse(r#"context.tests_passed = "yes it did" && preferred_label=Approve"#).unwrap();
+    let c = Condition::parse(r#"context.tests_passed = "yes it did" && preferred_label=Approve"#)
+        .unwrap();
     let clauses = c.clauses();
     assert_eq!(clauses.len(), 2);
     assert_eq!(clauses[0].key, "context.tests_passed");
@@ -64,7 +77,10 @@ fn keys_and_values() {
 #[test]
 fn outcome_aliases_are_recognised() {
     let c = Condition::parse("outcome=succeeded").unwrap();
-    assert_eq!(c.clauses()[0].test.as_ref().unwrap().outcome(), Some("success"));
+    assert_eq!(
+        c.clauses()[0].test.as_ref().unwrap().outcome(),
+        Some("success")
+    );
     let c = Condition::parse("outcome=sucess").unwrap();
     assert_eq!(c.clauses()[0].test.as_ref().unwrap().outcome(), None);
 }
@@ -81,7 +97,10 @@ fn errors_carry_columns() {
     assert_eq!(error("   "), (ConditionErrorKind::Empty, 1));
     assert_eq!(error("a & b"), (ConditionErrorKind::SingleOperator('&'), 3));
     assert_eq!(error("a | b"), (ConditionErrorKind::SingleOperator('|'), 3));
-    assert_eq!(error("x = \"abc"), (ConditionErrorKind::UnterminatedString, 5));
+    assert_eq!(
+        error("x = \"abc"),
+        (ConditionErrorKind::UnterminatedString, 5)
+    );
     assert_eq!(
         error("outcome = "),
         (
@@ -94,17 +113,35 @@ fn errors_carry_columns() {
     );
     assert_eq!(
         error("a &&"),
-        (ConditionErrorKind::ExpectedKey("the end of the condition".into()), 5)
+        (
+            ConditionErrorKind::ExpectedKey("the end of the condition".into()),
+            5
+        )
     );
     assert_eq!(
         error("(a || b"),
-        (ConditionErrorKind::ExpectedCloseParen("the end of the condition".into()), 8)
+        (
+            ConditionErrorKind::ExpectedCloseParen("the end of the condition".into()),
+            8
+        )
     );
-    assert_eq!(error("a b"), (ConditionErrorKind::Trailing("`b`".into()), 3));
+    assert_eq!(
+        error("a b"),
+        (ConditionErrorKind::Trailing("`b`".into()), 3)
+    );
     assert_eq!(error("a)"), (ConditionErrorKind::Trailing("`)`".into()), 2));
-    assert_eq!(error("= x"), (ConditionErrorKind::ExpectedKey("`=`".into()), 1));
-    assert_eq!(error("9lives = 1"), (ConditionErrorKind::InvalidKey("9lives".into()), 1));
-    assert_eq!(error("\"quoted\" = 1"), (ConditionErrorKind::ExpectedKey("`\"quoted\"`".into()), 1));
+    assert_eq!(
+        error("= x"),
+        (ConditionErrorKind::ExpectedKey("`=`".into()), 1)
+    );
+    assert_eq!(
+        error("9lives = 1"),
+        (ConditionErrorKind::InvalidKey("9lives".into()), 1)
+    );
+    assert_eq!(
+        error("\"quoted\" = 1"),
+        (ConditionErrorKind::ExpectedKey("`\"quoted\"`".into()), 1)
+    );
 }
 
 #[test]
@@ -119,15 +156,25 @@ fn invalid_regex_is_a_parse_error() {
     let e = Condition::parse("x matches \"(unclosed\"").unwrap_err();
     assert!(matches!(e.kind, ConditionErrorKind::InvalidRegex(_)), "{e}");
     assert_eq!(e.column, 11);
-    assert!(e.to_string().starts_with("column 11: invalid regular expression"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("column 11: invalid regular expression"),
+        "{e}"
+    );
 }
 
 #[test]
 fn nesting_is_bounded() {
     let deep = format!("{}a{}", "(".repeat(100), ")".repeat(100));
-    assert_eq!(Condition::parse(&deep).unwrap_err().kind, ConditionErrorKind::TooDeep(64));
+    assert_eq!(
+        Condition::parse(&deep).unwrap_err().kind,
+        ConditionErrorKind::TooDeep(64)
+    );
     let nots = format!("{}a", "!".repeat(10_000));
-    assert_eq!(Condition::parse(&nots).unwrap_err().kind, ConditionErrorKind::TooDeep(64));
+    assert_eq!(
+        Condition::parse(&nots).unwrap_err().kind,
+        ConditionErrorKind::TooDeep(64)
+    );
     let fine = format!("{}a{}", "(".repeat(20), ")".repeat(20));
     assert!(Condition::parse(&fine).is_ok());
 }

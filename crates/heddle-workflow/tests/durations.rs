@@ -22,7 +22,10 @@ fn parses_sums_and_trims() {
 
 #[test]
 fn rejects_missing_unit() {
-    assert_eq!(parse_duration("30"), Err(DurationError::MissingUnit("30".into())));
+    assert_eq!(
+        parse_duration("30"),
+        Err(DurationError::MissingUnit("30".into()))
+    );
     let message = parse_duration("30").unwrap_err().to_string();
     assert!(message.contains("`30s`"), "{message}");
 }
@@ -36,18 +39,36 @@ fn rejects_unknown_unit() {
             unit: "x".into()
         })
     );
-    assert!(matches!(parse_duration("5sec"), Err(DurationError::UnknownUnit { .. })));
-    assert!(matches!(parse_duration("5S"), Err(DurationError::UnknownUnit { .. })));
+    assert!(matches!(
+        parse_duration("5sec"),
+        Err(DurationError::UnknownUnit { .. })
+    ));
+    assert!(matches!(
+        parse_duration("5S"),
+        Err(DurationError::UnknownUnit { .. })
+    ));
 }
 
 #[test]
 fn rejects_malformed() {
     assert_eq!(parse_duration(""), Err(DurationError::Empty));
     assert_eq!(parse_duration("   "), Err(DurationError::Empty));
-    assert_eq!(parse_duration("s"), Err(DurationError::Malformed("s".into())));
-    assert_eq!(parse_duration("-5s"), Err(DurationError::Malformed("-5s".into())));
-    assert_eq!(parse_duration("1.5h"), Err(DurationError::Malformed("1.5h".into())));
-    assert_eq!(parse_duration("5 s"), Err(DurationError::Malformed("5 s".into())));
+    assert_eq!(
+        parse_duration("s"),
+        Err(DurationError::Malformed("s".into()))
+    );
+    assert_eq!(
+        parse_duration("-5s"),
+        Err(DurationError::Malformed("-5s".into()))
+    );
+    assert_eq!(
+        parse_duration("1.5h"),
+        Err(DurationError::Malformed("1.5h".into()))
+    );
+    assert_eq!(
+        parse_duration("5 s"),
+        Err(DurationError::Malformed("5 s".into()))
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Lint rules about the graph's shape: each fires on a bad example and stays quiet on a fixed one.
 
 use std::path::Path;
@@ -23,7 +23,10 @@ fn fires(rule: &str, source: &str) -> Diagnostic {
 
 fn quiet(rule: &str, source: &str) {
     let all = rules(source);
-    assert!(!all.iter().any(|r| r == rule), "`{rule}` fired on {source}: {all:?}");
+    assert!(
+        !all.iter().any(|r| r == rule),
+        "`{rule}` fired on {source}: {all:?}"
+    );
 }
 
 const GOOD: &str = "digraph t { start [shape=Mdiamond]; exit [shape=Msquare]; a [prompt=\"do\"]; start -> a -> exit }";
@@ -35,10 +38,16 @@ fn a_good_workflow_is_clean() {
 
 #[test]
 fn start_node() {
-    let d = fires("start_node", "digraph t { a [prompt=x]; exit [shape=Msquare]; a -> exit }");
+    let d = fires(
+        "start_node",
+        "digraph t { a [prompt=x]; exit [shape=Msquare]; a -> exit }",
+    );
     assert_eq!(d.severity, Severity::Error);
     assert_eq!(d.span.unwrap().column, 9, "points at the graph name");
-    let d = fires("start_node", "digraph t { start; s2 [shape=Mdiamond]; exit; start -> exit; s2 -> exit }");
+    let d = fires(
+        "start_node",
+        "digraph t { start; s2 [shape=Mdiamond]; exit; start -> exit; s2 -> exit }",
+    );
     assert_eq!(d.node.as_deref(), Some("s2"));
     quiet("start_node", GOOD);
 }
@@ -46,15 +55,24 @@ fn start_node() {
 #[test]
 fn terminal_node() {
     fires("terminal_node", "digraph { start -> a; a [prompt=x] }");
-    quiet("terminal_node", "digraph { start -> done; done [type=exit] }");
+    quiet(
+        "terminal_node",
+        "digraph { start -> done; done [type=exit] }",
+    );
     quiet("terminal_node", "digraph { start -> end }");
 }
 
 #[test]
 fn start_no_incoming_and_exit_no_outgoing() {
-    let d = fires("start_no_incoming", "digraph { start -> a -> start; a -> exit; a [prompt=x] }");
+    let d = fires(
+        "start_no_incoming",
+        "digraph { start -> a -> start; a -> exit; a [prompt=x] }",
+    );
     assert_eq!(d.edge.unwrap().to, "start");
-    let d = fires("exit_no_outgoing", "digraph { start -> exit -> a; a [prompt=x] }");
+    let d = fires(
+        "exit_no_outgoing",
+        "digraph { start -> exit -> a; a [prompt=x] }",
+    );
     assert_eq!(d.edge.unwrap().from, "exit");
     quiet("start_no_incoming", GOOD);
     quiet("exit_no_outgoing", GOOD);
@@ -62,7 +80,10 @@ fn start_no_incoming_and_exit_no_outgoing() {
 
 #[test]
 fn reachability() {
-    let d = fires("reachability", "digraph { start -> exit; island [prompt=x]; island -> exit }");
+    let d = fires(
+        "reachability",
+        "digraph { start -> exit; island [prompt=x]; island -> exit }",
+    );
     assert_eq!(d.severity, Severity::Warning);
     assert_eq!(d.node.as_deref(), Some("island"));
     quiet("reachability", GOOD);
@@ -77,14 +98,23 @@ fn edge_target_exists() {
     assert_eq!(d.node.as_deref(), Some("review"));
     assert_eq!(d.hint.as_deref(), Some("did you mean `reveiw`?"));
     quiet("edge_target_exists", GOOD);
-    quiet("edge_target_exists", "digraph { start -> {a b} -> exit; a [prompt=x]; b [prompt=y] }");
+    quiet(
+        "edge_target_exists",
+        "digraph { start -> {a b} -> exit; a [prompt=x]; b [prompt=y] }",
+    );
 }
 
 #[test]
 fn human_gate_has_choices() {
-    let d = fires("human_gate_has_choices", "digraph { start -> ask; ask [shape=hexagon]; exit }");
+    let d = fires(
+        "human_gate_has_choices",
+        "digraph { start -> ask; ask [shape=hexagon]; exit }",
+    );
     assert_eq!(d.severity, Severity::Error);
-    let d = fires("human_gate_has_choices", "digraph { start -> ask -> exit; ask [shape=hexagon] }");
+    let d = fires(
+        "human_gate_has_choices",
+        "digraph { start -> ask -> exit; ask [shape=hexagon] }",
+    );
     assert_eq!(d.severity, Severity::Warning);
     let d = fires(
         "human_gate_has_choices",
@@ -100,7 +130,10 @@ fn human_gate_has_choices() {
 
 #[test]
 fn conditional_has_conditions() {
-    fires("conditional_has_conditions", "digraph { start -> c -> exit; c [shape=diamond] }");
+    fires(
+        "conditional_has_conditions",
+        "digraph { start -> c -> exit; c [shape=diamond] }",
+    );
     quiet(
         "conditional_has_conditions",
         "digraph { start -> c -> exit [condition=\"outcome=success\"]; c [shape=diamond]; c -> start2; start2 [prompt=x]; start2 -> exit }",
@@ -109,7 +142,10 @@ fn conditional_has_conditions() {
 
 #[test]
 fn dead_end() {
-    let d = fires("dead_end", "digraph { start -> a; a [prompt=x]; start -> exit }");
+    let d = fires(
+        "dead_end",
+        "digraph { start -> a; a [prompt=x]; start -> exit }",
+    );
     assert_eq!(d.node.as_deref(), Some("a"));
     quiet("dead_end", GOOD);
 }
@@ -137,7 +173,11 @@ fn directed_and_strict() {
 
 #[test]
 fn nesting_depth() {
-    let deep = format!("digraph {{ start -> exit {} a {} }}", "{ ".repeat(150), "} ".repeat(150));
+    let deep = format!(
+        "digraph {{ start -> exit {} a {} }}",
+        "{ ".repeat(150),
+        "} ".repeat(150)
+    );
     let d = fires("nesting_depth", &deep);
     assert!(d.message.contains("100"));
     quiet("nesting_depth", GOOD);
@@ -152,7 +192,9 @@ fn syntax_errors_skip_whole_graph_rules() {
 
 #[test]
 fn diagnostics_are_sorted_by_position() {
-    let all = diagnostics("digraph { a [promt=x, timeout=1x]; b [modle=y] ; start -> a -> exit; start -> b -> exit }");
+    let all = diagnostics(
+        "digraph { a [promt=x, timeout=1x]; b [modle=y] ; start -> a -> exit; start -> b -> exit }",
+    );
     let starts: Vec<usize> = all.iter().map(|d| d.span.map_or(0, |s| s.start)).collect();
     let mut sorted = starts.clone();
     sorted.sort_unstable();

@@ -31,16 +31,19 @@ impl<'g> StmtAttrs<'g> {
         let mut lists = Vec::new();
         let mut open = None;
         let mut offset = from;
-        while let Some(t) = src.next_sig(offset).filter(|t| t.start < end) {
+        while let Some(t) = src.next_sig(offset).filter(|t| t.start() < end) {
             match t.kind {
-                TokenKind::LBracket => open = Some(t.start),
+                TokenKind::LBracket => open = Some(t.start()),
                 TokenKind::RBracket => {
                     if let Some(open) = open.take() {
                         let first = attrs.partition_point(|a| a.span.start < open);
-                        let len = attrs.get(first..).unwrap_or(&[]).partition_point(|a| a.span.start < t.start);
+                        let len = attrs
+                            .get(first..)
+                            .unwrap_or(&[])
+                            .partition_point(|a| a.span.start < t.start());
                         lists.push(List {
                             open,
-                            close_end: t.end,
+                            close_end: t.end(),
                             first,
                             len,
                         });
@@ -48,7 +51,7 @@ impl<'g> StmtAttrs<'g> {
                 }
                 _ => {}
             }
-            offset = t.end;
+            offset = t.end();
         }
         StmtAttrs {
             attrs,
@@ -67,7 +70,7 @@ impl<'g> StmtAttrs<'g> {
     }
 
     pub(crate) fn attr_stmt(src: &Src, s: &'g AttrStmt) -> Self {
-        let from = src.next_sig(s.span.start).map_or(s.span.start, |t| t.end);
+        let from = src.next_sig(s.span.start).map_or(s.span.start, |t| t.end());
         Self::new(src, &s.attrs, from, s.span.end)
     }
 
@@ -109,7 +112,11 @@ pub(crate) fn set_in_stmt(src: &Src, sa: &StmtAttrs, key: &str, value: &str) -> 
         let kv = key_value(src, None, key, value);
         return vec![TextEdit::insert(sa.list_anchor, format!(" [{kv}]"))];
     };
-    let Some(last) = list.len.checked_sub(1).and_then(|i| sa.attrs.get(list.first + i)) else {
+    let Some(last) = list
+        .len
+        .checked_sub(1)
+        .and_then(|i| sa.attrs.get(list.first + i))
+    else {
         let kv = key_value(src, None, key, value);
         return vec![TextEdit::insert(list.open + 1, kv)];
     };
@@ -123,15 +130,15 @@ pub(crate) fn set_in_stmt(src: &Src, sa: &StmtAttrs, key: &str, value: &str) -> 
         let indent = src.indent(last.span.start);
         let nl = src.newline();
         if let Some(sep) = trailing {
-            let sep_text = src.get(sep.start, sep.end);
+            let sep_text = src.get(sep.start(), sep.end());
             return vec![TextEdit::insert(
-                sep.end,
+                sep.end(),
                 format!("{nl}{indent}{kv}{sep_text}"),
             )];
         }
         let sep = prev
             .and_then(|p| src.next_sig_is(p.span.end, &[TokenKind::Comma, TokenKind::Semi]))
-            .map_or("", |t| src.get(t.start, t.end));
+            .map_or("", |t| src.get(t.start(), t.end()));
         return vec![TextEdit::insert(
             last.span.end,
             format!("{sep}{nl}{indent}{kv}"),
@@ -153,16 +160,18 @@ pub(crate) fn remove_in_stmt(src: &Src, sa: &StmtAttrs, key: &str) -> (Vec<TextE
         return (edits, false);
     }
     for list in &sa.lists {
-        let items = sa.attrs.get(list.first..list.first + list.len).unwrap_or(&[]);
+        let items = sa
+            .attrs
+            .get(list.first..list.first + list.len)
+            .unwrap_or(&[]);
         let gone: Vec<bool> = items.iter().map(|a| a.key.value == key).collect();
         if !gone.contains(&true) {
             continue;
         }
         if gone.iter().all(|&g| g) {
-            edits.push(TextEdit::delete((
-                src.whitespace_before(list.open),
-                list.close_end,
-            )));
+            edits.push(TextEdit::delete(
+                src.spaces_around(list.open, list.close_end),
+            ));
             continue;
         }
         let mut i = 0;
@@ -193,8 +202,17 @@ fn remove_run(src: &Src, first: &Attr, last: &Attr, prev: Option<&Attr>, more: b
     match prev {
         _ if whole_line => TextEdit::delete(src.removal(start, end)),
         _ if more => TextEdit::delete((start, src.spaces_after(end))),
-        Some(p) => TextEdit::delete((p.span.end, last.span.end)),
-        None => TextEdit::delete(src.removal(start, end)),
+        // The last attributes of a list: take the separator before them along, unless a
+        // comment or a line break sits there.
+        Some(p)
+            if src
+                .get(p.span.end, start)
+                .bytes()
+                .all(|b| b" \t,;".contains(&b)) =>
+        {
+            TextEdit::delete((p.span.end, last.span.end))
+        }
+        _ => TextEdit::delete(src.spaces_around(start, end)),
     }
 }
 
@@ -228,7 +246,9 @@ pub(crate) fn set_graph_attr(ctx: &Ctx, key: &str, value: &str) -> Vec<TextEdit>
         _ => false,
     });
     match last_graph_stmt {
-        Some(Stmt::Attr(s)) => set_in_stmt(&ctx.src, &StmtAttrs::attr_stmt(&ctx.src, s), key, value),
+        Some(Stmt::Attr(s)) => {
+            set_in_stmt(&ctx.src, &StmtAttrs::attr_stmt(&ctx.src, s), key, value)
+        }
         Some(stmt @ Stmt::Assign(a)) => {
             let text = key_value(&ctx.src, Some(a), key, value);
             vec![ctx.insert_after(stmt, &text)]
@@ -243,7 +263,8 @@ pub(crate) fn remove_graph_attr(ctx: &Ctx, key: &str) -> Vec<TextEdit> {
         match stmt {
             Stmt::Assign(a) if a.key.value == key => edits.push(remove_stmt(&ctx.src, stmt.span())),
             Stmt::Attr(s) if s.target == AttrTarget::Graph => {
-                let (mut e, empty) = remove_in_stmt(&ctx.src, &StmtAttrs::attr_stmt(&ctx.src, s), key);
+                let (mut e, empty) =
+                    remove_in_stmt(&ctx.src, &StmtAttrs::attr_stmt(&ctx.src, s), key);
                 if empty {
                     e = vec![remove_stmt(&ctx.src, stmt.span())];
                 }

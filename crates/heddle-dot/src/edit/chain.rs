@@ -1,13 +1,11 @@
 //! Rewriting edge statements: cutting links out of a chain `a -> b -> c`, splitting a link
 //! out into a statement of its own, and keeping nodes that would otherwise disappear.
 
-use std::collections::HashMap;
-
 use super::Ctx;
 use super::attrs::{StmtAttrs, remove_stmt};
 use super::find::mentions;
 use super::text::{TextEdit, render};
-use crate::{EdgeOperand, EdgeStmt, EditError};
+use crate::{EdgeOperand, EdgeStmt, EditError, Stmt};
 
 /// A part of a rewritten edge statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +19,9 @@ pub(crate) enum Piece {
 /// How one edge statement is rewritten.
 pub(crate) struct Rewrite<'g> {
     pub edge: &'g EdgeStmt,
+    /// The statement list holding `edge`: whether a node stays a member of it (and so of
+    /// the subgraphs around it) decides which singles are kept.
+    pub body: &'g [Stmt],
     pub pieces: Vec<Piece>,
 }
 
@@ -29,6 +30,7 @@ impl<'g> Rewrite<'g> {
     /// disappear, the others survive in chains or (for now) as singles.
     pub(crate) fn cut(
         edge: &'g EdgeStmt,
+        body: &'g [Stmt],
         link_removed: impl Fn(usize) -> bool,
         dropped: impl Fn(usize) -> bool,
     ) -> Self {
@@ -45,11 +47,11 @@ impl<'g> Rewrite<'g> {
                 run_start = k + 1;
             }
         }
-        Rewrite { edge, pieces }
+        Rewrite { edge, body, pieces }
     }
 
     /// Splits link `link` out of the chain into a statement of its own.
-    pub(crate) fn split_out(edge: &'g EdgeStmt, link: usize) -> Self {
+    pub(crate) fn split_out(edge: &'g EdgeStmt, body: &'g [Stmt], link: usize) -> Self {
         let last = edge.operands.len().saturating_sub(1);
         let mut pieces = Vec::new();
         if link > 0 {
@@ -59,7 +61,7 @@ impl<'g> Rewrite<'g> {
         if link + 1 < last {
             pieces.push(Piece::Chain(link + 1, last));
         }
-        Rewrite { edge, pieces }
+        Rewrite { edge, body, pieces }
     }
 }
 
@@ -70,49 +72,65 @@ fn node_id(op: Option<&EdgeOperand>) -> Option<&str> {
     }
 }
 
-/// Keeps a single node only when the node would otherwise vanish from the graph (and it
-/// is not `removed`); subgraph singles are always kept.
-pub(crate) fn keep_lost_nodes(ctx: &Ctx, rewrites: &mut [Rewrite], removed: Option<&str>) {
-    let mut surviving: HashMap<&str, isize> = HashMap::new();
-    for rw in rewrites.iter() {
-        for op in &rw.edge.operands {
-            if let Some(id) = node_id(Some(op)) {
-                let count = surviving.entry(id).or_insert_with(|| {
-                    isize::try_from(mentions(&ctx.graph.stmts, id)).unwrap_or(isize::MAX)
-                });
-                *count -= 1;
-            }
-        }
+/// Decides which single nodes to keep: a single stays (as a node statement) when nothing
+/// else in the body around its statement would mention the node once every rewrite is
+/// done, so the node keeps existing and stays a member of the same subgraphs. The
+/// `removed` node and subgraph singles are settled (dropped, kept) without counting.
+pub(crate) fn keep_lost_nodes(rewrites: &mut [Rewrite], removed: Option<&str>) {
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    for (i, rw) in rewrites.iter().enumerate() {
         for piece in &rw.pieces {
-            if let Piece::Chain(a, b) = *piece {
-                for op in rw.edge.operands.get(a..=b).unwrap_or(&[]) {
-                    if let Some(id) = node_id(Some(op)) {
-                        *surviving.entry(id).or_insert(0) += 1;
-                    }
-                }
-            }
-        }
-    }
-    for rw in rewrites.iter_mut() {
-        let edge = rw.edge;
-        rw.pieces.retain(|piece| {
-            let Piece::Single(k) = *piece else {
-                return true;
-            };
-            let Some(id) = node_id(edge.operands.get(k)) else {
-                return true;
+            let Piece::Single(k) = *piece else { continue };
+            let Some(id) = node_id(rw.edge.operands.get(k)) else {
+                continue;
             };
             if removed == Some(id) {
-                return false;
+                continue;
             }
-            let count = surviving.entry(id).or_insert(0);
-            if *count > 0 {
-                return false;
+            if surviving(rewrites, &kept, rw.body, id) <= 0 {
+                kept.push((i, k));
             }
-            *count += 1;
-            true
+        }
+    }
+    for (i, rw) in rewrites.iter_mut().enumerate() {
+        let edge = rw.edge;
+        rw.pieces.retain(|piece| match *piece {
+            Piece::Single(k) if node_id(edge.operands.get(k)).is_some() => kept.contains(&(i, k)),
+            _ => true,
         });
     }
+}
+
+/// Mentions of `id` left in `body` after the rewrites inside it (with the singles kept
+/// so far).
+fn surviving(rewrites: &[Rewrite], kept: &[(usize, usize)], body: &[Stmt], id: &str) -> isize {
+    let (Some(first), Some(last)) = (body.first(), body.last()) else {
+        return 0;
+    };
+    let (start, end) = (first.span().start, last.span().end);
+    let count = |ops: &[EdgeOperand]| {
+        ops.iter()
+            .filter(|op| node_id(Some(op)) == Some(id))
+            .count()
+    };
+    let mut left = mentions(body, id);
+    let mut gone = 0;
+    for (j, rw) in rewrites.iter().enumerate() {
+        if rw.edge.span.start < start || rw.edge.span.end > end {
+            continue;
+        }
+        gone += count(&rw.edge.operands);
+        for piece in &rw.pieces {
+            if let Piece::Chain(a, b) = *piece {
+                left += count(rw.edge.operands.get(a..=b).unwrap_or(&[]));
+            }
+        }
+        left += kept
+            .iter()
+            .filter(|&&(kj, kk)| kj == j && node_id(rw.edge.operands.get(kk)) == Some(id))
+            .count();
+    }
+    isize::try_from(left).unwrap_or(isize::MAX) - isize::try_from(gone).unwrap_or(isize::MAX)
 }
 
 /// Turns rewrites into text edits. `edits` are edits already planned; those inside a

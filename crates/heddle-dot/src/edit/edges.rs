@@ -1,12 +1,12 @@
 //! Edge edits: attributes on one edge (splitting it out of a chain when the whole chain
 //! cannot take the change), add and remove.
 
+use super::Ctx;
 use super::attrs::{StmtAttrs, remove_in_stmt, set_in_stmt};
 use super::chain::{Rewrite, apply_rewrites, keep_lost_nodes};
 use super::find::{EdgeLoc, find_edge, first_ref};
 use super::nodes::{attr_list_text, is_edge, is_node, is_setting};
 use super::text::TextEdit;
-use super::Ctx;
 use crate::{EdgeKey, EdgeOperand, EdgeStmt, EditError, parse};
 
 fn locate<'g>(ctx: &Ctx<'g>, key: &EdgeKey) -> Result<EdgeLoc<'g>, EditError> {
@@ -59,7 +59,11 @@ pub(crate) fn set_attr(
     if !plain_link(loc.stmt, loc.link) {
         return Err(unsupported("cannot change the edge", edge));
     }
-    let split = apply_rewrites(ctx, vec![Rewrite::split_out(loc.stmt, loc.link)], Vec::new())?;
+    let split = apply_rewrites(
+        ctx,
+        vec![Rewrite::split_out(loc.stmt, loc.body, loc.link)],
+        Vec::new(),
+    )?;
     let Some(text) = ctx.finish(&split)? else {
         return Ok(None);
     };
@@ -68,13 +72,17 @@ pub(crate) fn set_attr(
         .document
         .graph()
         .filter(|_| reparsed.errors.is_empty())
-        .ok_or_else(|| EditError::Unsupported("splitting the chain failed".to_owned()))?;
+        .ok_or_else(|| EditError::Unsupported("internal: splitting the chain failed".to_owned()))?;
     let ctx = Ctx::new(&reparsed.document, graph);
     let loc = locate(&ctx, edge)?;
     if loc.edges_in_stmt != 1 {
-        return Err(EditError::Unsupported("splitting the chain failed".to_owned()));
+        return Err(EditError::Unsupported(
+            "internal: splitting the chain failed".to_owned(),
+        ));
     }
-    Ok(ctx.finish(&set_or_remove(&ctx, loc.stmt, key, value))?.or(Some(text)))
+    Ok(ctx
+        .finish(&set_or_remove(&ctx, loc.stmt, key, value))?
+        .or(Some(text)))
 }
 
 pub(crate) fn add(
@@ -101,7 +109,12 @@ pub(crate) fn remove(ctx: &Ctx, edge: &EdgeKey) -> Result<Vec<TextEdit>, EditErr
     if loc.edges_in_stmt > 1 && !plain_link(loc.stmt, loc.link) {
         return Err(unsupported("cannot remove the edge", edge));
     }
-    let mut rewrites = vec![Rewrite::cut(loc.stmt, |k| k == loc.link, |_| false)];
-    keep_lost_nodes(ctx, &mut rewrites, None);
+    let mut rewrites = vec![Rewrite::cut(
+        loc.stmt,
+        loc.body,
+        |k| k == loc.link,
+        |_| false,
+    )];
+    keep_lost_nodes(&mut rewrites, None);
     apply_rewrites(ctx, rewrites, Vec::new())
 }

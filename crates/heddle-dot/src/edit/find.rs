@@ -99,6 +99,8 @@ pub(crate) fn operand_nodes(op: &EdgeOperand) -> Vec<&str> {
 pub(crate) struct EdgeLoc<'g> {
     /// The statement defining it.
     pub stmt: &'g EdgeStmt,
+    /// The body (graph, subgraph or subgraph endpoint) holding that statement.
+    pub body: &'g [Stmt],
     /// Which link of the chain (`operands[link] -> operands[link + 1]`).
     pub link: usize,
     /// How many edges the statement defines in all.
@@ -119,51 +121,69 @@ fn edges_of(stmt: &EdgeStmt) -> Vec<(usize, &str, &str)> {
     out
 }
 
-struct EdgeSearch<'k> {
-    key: &'k EdgeKey,
-    seen: usize,
-}
-
-impl EdgeSearch<'_> {
-    fn in_stmts<'g>(&mut self, stmts: &'g [Stmt]) -> Option<EdgeLoc<'g>> {
-        for stmt in stmts {
-            match stmt {
-                Stmt::Subgraph(s) => {
-                    if let Some(found) = self.in_stmts(&s.stmts) {
-                        return Some(found);
+/// Calls `f(body, stmt, link, tail, head, edges_in_stmt)` for every edge in document order
+/// (edges inside subgraph endpoints come before the edges of the statement using them, as
+/// Graphviz creates them) until `f` returns true. Returns whether it did.
+fn walk_edges<'g>(
+    stmts: &'g [Stmt],
+    f: &mut impl FnMut(&'g [Stmt], &'g EdgeStmt, usize, &'g str, &'g str, usize) -> bool,
+) -> bool {
+    for stmt in stmts {
+        match stmt {
+            Stmt::Subgraph(s) if walk_edges(&s.stmts, f) => return true,
+            Stmt::Edge(e) => {
+                for op in &e.operands {
+                    if let EdgeOperand::Subgraph(s) = op
+                        && walk_edges(&s.stmts, f)
+                    {
+                        return true;
                     }
                 }
-                Stmt::Edge(e) => {
-                    for op in &e.operands {
-                        if let EdgeOperand::Subgraph(s) = op
-                            && let Some(found) = self.in_stmts(&s.stmts)
-                        {
-                            return Some(found);
-                        }
-                    }
-                    let edges = edges_of(e);
-                    for &(link, t, h) in &edges {
-                        if t == self.key.from && h == self.key.to {
-                            if self.seen == self.key.occurrence {
-                                return Some(EdgeLoc {
-                                    stmt: e,
-                                    link,
-                                    edges_in_stmt: edges.len(),
-                                });
-                            }
-                            self.seen += 1;
-                        }
+                let edges = edges_of(e);
+                for &(link, t, h) in &edges {
+                    if f(stmts, e, link, t, h, edges.len()) {
+                        return true;
                     }
                 }
-                _ => {}
             }
+            _ => {}
         }
-        None
     }
+    false
 }
 
-/// Finds the edge `key` in document order (edges inside subgraph endpoints come before
-/// the edges of the statement using them, as Graphviz creates them).
+/// Finds the edge `key` (see [`walk_edges`] for the order).
 pub(crate) fn find_edge<'g>(graph: &'g Graph, key: &EdgeKey) -> Option<EdgeLoc<'g>> {
-    EdgeSearch { key, seen: 0 }.in_stmts(&graph.stmts)
+    let mut seen = 0;
+    let mut found = None;
+    walk_edges(
+        &graph.stmts,
+        &mut |body, stmt, link, t, h, edges_in_stmt| {
+            if t != key.from || h != key.to {
+                return false;
+            }
+            if seen == key.occurrence {
+                found = Some(EdgeLoc {
+                    stmt,
+                    body,
+                    link,
+                    edges_in_stmt,
+                });
+                return true;
+            }
+            seen += 1;
+            false
+        },
+    );
+    found
+}
+
+/// Every edge `(tail, head)` in document order.
+pub(crate) fn all_edges(graph: &Graph) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    walk_edges(&graph.stmts, &mut |_, _, _, t, h, _| {
+        out.push((t.to_owned(), h.to_owned()));
+        false
+    });
+    out
 }

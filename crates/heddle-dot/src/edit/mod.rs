@@ -7,7 +7,7 @@
 mod attrs;
 mod chain;
 mod edges;
-mod find;
+pub(crate) mod find;
 mod nodes;
 mod text;
 
@@ -140,7 +140,8 @@ pub enum EditError {
     #[error("`{0}` is not a valid node id: use letters, digits and `_`, not starting with a digit")]
     InvalidId(String),
     /// The edit cannot be expressed by a minimal change of this file, e.g. removing one of
-    /// the edges that `a -> {b c}` defines.
+    /// the edges that `a -> {b c}` defines. (Messages starting with `internal:` report a
+    /// bug: the edit would have produced invalid DOT and was refused.)
     #[error("unsupported edit: {0}")]
     Unsupported(String),
 }
@@ -149,7 +150,7 @@ pub enum EditError {
 pub(crate) fn plan(doc: &Document, edit: &Edit) -> Result<Option<String>, EditError> {
     let graph = doc
         .graph()
-        .ok_or_else(|| EditError::Unsupported("the file has no graph".to_owned()))?;
+        .ok_or_else(|| EditError::Unsupported("cannot edit a file without a graph".to_owned()))?;
     let ctx = Ctx::new(doc, graph);
     let edits = match edit {
         Edit::SetGraphAttr { key, value } => {
@@ -211,7 +212,8 @@ impl<'a> Ctx<'a> {
     pub(crate) fn insert_after(&self, stmt: &Stmt, text: &str) -> TextEdit {
         let span = stmt.span();
         let end = self.src.with_semi(span.end);
-        self.src.insert_after(span.start, end, text, end != span.end)
+        self.src
+            .insert_after(span.start, end, text, end != span.end)
     }
 
     /// Inserts a statement at the start of the graph's body.
@@ -219,7 +221,7 @@ impl<'a> Ctx<'a> {
         let open_end = self
             .src
             .find_kind(self.graph.span.start, TokenKind::LBrace)
-            .map_or(self.graph.span.start, |t| t.end);
+            .map_or(self.graph.span.start, |t| t.end());
         let close = self.graph.span.end.saturating_sub(1);
         let first = self.graph.stmts.first().map(|s| {
             let span = s.span();

@@ -47,13 +47,17 @@ pub(crate) fn set_attr(
     let existing = stmts
         .iter()
         .flat_map(|s| s.attrs.iter())
-        .filter(|a| a.key.value == key)
-        .last();
+        .rfind(|a| a.key.value == key);
     if let Some(attr) = existing {
         return Ok(replace_value(attr, value));
     }
     if let Some(first) = stmts.first() {
-        return Ok(set_in_stmt(&ctx.src, &StmtAttrs::node(&ctx.src, first), key, value));
+        return Ok(set_in_stmt(
+            &ctx.src,
+            &StmtAttrs::node(&ctx.src, first),
+            key,
+            value,
+        ));
     }
     // Only mentioned in edges: a new node statement right after the first mention keeps
     // the node's creation point (and so the defaults it gets).
@@ -133,7 +137,7 @@ pub(crate) fn remove(ctx: &Ctx, id: &str) -> Result<Vec<TextEdit>, EditError> {
     let mut edits = Vec::new();
     let mut rewrites = Vec::new();
     collect_removal(ctx, &ctx.graph.stmts, id, &mut edits, &mut rewrites);
-    keep_lost_nodes(ctx, &mut rewrites, Some(id));
+    keep_lost_nodes(&mut rewrites, Some(id));
     apply_rewrites(ctx, rewrites, edits)
 }
 
@@ -154,11 +158,9 @@ fn collect_removal<'g>(
                         collect_removal(ctx, &s.stmts, id, edits, rewrites);
                     }
                 }
-                let is_id = |k: usize| {
-                    matches!(e.operands.get(k), Some(EdgeOperand::Node(n)) if n.id.value == id)
-                };
+                let is_id = |k: usize| matches!(e.operands.get(k), Some(EdgeOperand::Node(n)) if n.id.value == id);
                 if (0..e.operands.len()).any(is_id) {
-                    rewrites.push(Rewrite::cut(e, |k| is_id(k) || is_id(k + 1), is_id));
+                    rewrites.push(Rewrite::cut(e, stmts, |k| is_id(k) || is_id(k + 1), is_id));
                 }
             }
             _ => {}

@@ -30,7 +30,8 @@ impl TextEdit {
     }
 }
 
-/// Applies non-overlapping edits to `src`, keeping only those inside `start..end`.
+/// Applies edits to `src`, keeping only those inside `start..end`. Deletions may overlap
+/// (they merge); any other overlap is refused.
 pub(crate) fn render(
     src: &str,
     start: usize,
@@ -45,22 +46,39 @@ pub(crate) fn render(
     let mut out = String::with_capacity(end.saturating_sub(start));
     let mut pos = start;
     for e in inside {
+        if e.start < pos && e.text.is_empty() {
+            // Overlapping deletions (say, the spaces between two removed statements) merge.
+            pos = pos.max(e.end);
+            continue;
+        }
         if e.start < pos || e.end < e.start {
             return Err(EditError::Unsupported(
-                "two changes of this edit overlap".to_owned(),
+                "internal: two changes of this edit overlap".to_owned(),
             ));
         }
         out.push_str(slice(src, pos, e.start)?);
         out.push_str(&e.text);
         pos = e.end;
+        let next = src.as_bytes().get(pos).copied();
+        if e.text.is_empty() && out.bytes().last().is_some_and(glues) && next.is_some_and(glues) {
+            // Deleting what separated two tokens must not fuse them (`42 graph [..];x`).
+            out.push(' ');
+        }
     }
     out.push_str(slice(src, pos, end)?);
     Ok(out)
 }
 
+/// Bytes that can fuse with a neighbour into one token (identifiers, numerals, the
+/// dialect's bare runs, `->`, `//`, `/*`).
+fn glues(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b >= 0x80 || b"_.-:/@*>".contains(&b)
+}
+
 fn slice(src: &str, start: usize, end: usize) -> Result<&str, EditError> {
-    src.get(start..end)
-        .ok_or_else(|| EditError::Unsupported("an edit range is out of bounds".to_owned()))
+    src.get(start..end).ok_or_else(|| {
+        EditError::Unsupported("internal: an edit range is out of bounds".to_owned())
+    })
 }
 
 /// What follows a position on its line.
@@ -88,7 +106,7 @@ impl<'a> Src<'a> {
 
     /// Index of the first token starting at or after `offset`.
     fn first_at(&self, offset: usize) -> usize {
-        self.toks.partition_point(|t| t.start < offset)
+        self.toks.partition_point(|t| t.start() < offset)
     }
 
     /// The first non-trivia token starting at or after `offset`.
@@ -116,13 +134,13 @@ impl<'a> Src<'a> {
     /// End of a statement whose span ends at `end`, including a trailing `;`.
     pub(crate) fn with_semi(&self, end: usize) -> usize {
         self.next_sig_is(end, &[TokenKind::Semi])
-            .map_or(end, |t| t.end)
+            .map_or(end, |t| t.end())
     }
 
     /// End of a list item ending at `end`, including a trailing `,` or `;`.
     pub(crate) fn with_sep(&self, end: usize) -> usize {
         self.next_sig_is(end, &[TokenKind::Comma, TokenKind::Semi])
-            .map_or(end, |t| t.end)
+            .map_or(end, |t| t.end())
     }
 
     /// `\r\n` when the file's first line break is one, else `\n`.
@@ -150,7 +168,10 @@ impl<'a> Src<'a> {
     pub(crate) fn indent(&self, offset: usize) -> &'a str {
         let start = self.line_start(offset);
         let line = self.get(start, self.text.len());
-        let len = line.bytes().take_while(|&b| b == b' ' || b == b'\t').count();
+        let len = line
+            .bytes()
+            .take_while(|&b| b == b' ' || b == b'\t')
+            .count();
         self.get(start, start + len)
     }
 
@@ -174,11 +195,11 @@ impl<'a> Src<'a> {
     /// What follows `offset` (a token boundary) on its line.
     pub(crate) fn tail(&self, offset: usize) -> Tail {
         for t in self.toks.iter().skip(self.first_at(offset)) {
-            let text = self.get(t.start, t.end);
+            let text = self.get(t.start(), t.end());
             match t.kind {
                 TokenKind::Whitespace => {
                     if let Some(i) = text.find('\n') {
-                        let nl = t.start + i;
+                        let nl = t.start() + i;
                         let cr = i > 0 && text.as_bytes().get(i - 1) == Some(&b'\r');
                         return Tail::Newline {
                             nl: if cr { nl - 1 } else { nl },
@@ -188,7 +209,7 @@ impl<'a> Src<'a> {
                 }
                 TokenKind::LineComment | TokenKind::Preproc => {}
                 TokenKind::BlockComment if !text.contains('\n') => {}
-                _ => return Tail::Code(t.start),
+                _ => return Tail::Code(t.start()),
             }
         }
         Tail::Eof
@@ -214,14 +235,15 @@ impl<'a> Src<'a> {
         i
     }
 
-    /// Start of the whitespace (newlines included) right before `offset`.
-    pub(crate) fn whitespace_before(&self, offset: usize) -> usize {
-        let bytes = self.text.as_bytes();
-        let mut i = offset.min(bytes.len());
-        while i > 0 && bytes.get(i - 1).is_some_and(|b| b.is_ascii_whitespace()) {
-            i -= 1;
+    /// `start..end` widened by the spaces and tabs before it, or when there are none, by
+    /// those after it. Line breaks are never included (one may end a `//` comment).
+    pub(crate) fn spaces_around(&self, start: usize, end: usize) -> (usize, usize) {
+        let before = self.spaces_before(start);
+        if before < start {
+            (before, end)
+        } else {
+            (start, self.spaces_after(end))
         }
-        i
     }
 
     /// The range to delete to remove the item `start..end` (separator included): its whole
@@ -243,33 +265,30 @@ impl<'a> Src<'a> {
                 (prev, self.text.len())
             }
             _ if first_on_line => (start, self.spaces_after(end)),
-            _ => (self.spaces_before(start), end),
+            _ => self.spaces_around(start, end),
         }
     }
 
     /// Inserts the statement `stmt` after the statement `start..end` (`end` past its `;`):
-    /// on a new line with the same indentation when that statement starts its line,
-    /// otherwise on the same line. `semi` ends it with `;` like its neighbour.
-    pub(crate) fn insert_after(&self, start: usize, end: usize, stmt: &str, semi: bool) -> TextEdit {
+    /// on a new line with the indentation of that statement's line when the line ends
+    /// there (comments aside), otherwise on the same line. `semi` ends it with `;` like its neighbour.
+    pub(crate) fn insert_after(
+        &self,
+        start: usize,
+        end: usize,
+        stmt: &str,
+        semi: bool,
+    ) -> TextEdit {
         let term = if semi { ";" } else { "" };
-        if self.starts_line(start) {
-            let indent = self.indent(start);
-            let nl = self.newline();
-            match self.tail(end) {
-                Tail::Newline { nl: at, .. } => {
-                    return TextEdit::insert(at, format!("{nl}{indent}{stmt}{term}"));
-                }
-                Tail::Eof => {
-                    return TextEdit::insert(
-                        self.text.len(),
-                        format!("{nl}{indent}{stmt}{term}"),
-                    );
-                }
-                Tail::Code(_) => {}
+        let line = format!("{}{}{stmt}{term}", self.newline(), self.indent(start));
+        match self.tail(end) {
+            Tail::Newline { nl, .. } => TextEdit::insert(nl, line),
+            Tail::Eof => TextEdit::insert(self.text.len(), line),
+            Tail::Code(_) => {
+                let sep = if semi { " " } else { "; " };
+                TextEdit::insert(end, format!("{sep}{stmt}{term}"))
             }
         }
-        let sep = if semi { " " } else { "; " };
-        TextEdit::insert(end, format!("{sep}{stmt}{term}"))
     }
 
     /// Inserts `stmt` as the first statement of a body `{ ... }` whose `{` ends at

@@ -50,7 +50,11 @@ impl Parser<'_> {
         let kind = self.tok(i).kind;
         let mut last = i;
         if kind.in_bare_run() {
-            while self.toks.get(last + 1).is_some_and(|t| t.kind.in_bare_run()) {
+            while self
+                .toks
+                .get(last + 1)
+                .is_some_and(|t| t.kind.in_bare_run())
+            {
                 last += 1;
             }
         } else if is_string(kind) {
@@ -110,7 +114,7 @@ impl Parser<'_> {
         let first_tok = self.tok(first);
         let last_tok = self.tok(last);
         self.pos = last + 1;
-        self.prev_end = last_tok.end;
+        self.prev_end = last_tok.end();
         let kind = match first_tok.kind {
             _ if last != first => IdKind::Bare,
             TokenKind::Ident => IdKind::Identifier,
@@ -119,7 +123,7 @@ impl Parser<'_> {
         };
         let value = self
             .src
-            .get(first_tok.start..last_tok.end)
+            .get(first_tok.start()..last_tok.end())
             .unwrap_or("")
             .to_owned();
         Some(self.make_id(kind, first, value))
@@ -131,7 +135,7 @@ impl Parser<'_> {
         let close = usize::from(t.kind == TokenKind::Html);
         let value = self
             .src
-            .get(t.start + 1..t.end - close)
+            .get(t.start() + 1..t.end() - close)
             .unwrap_or("")
             .to_owned();
         Some(self.make_id(IdKind::Html, i, value))
@@ -140,12 +144,15 @@ impl Parser<'_> {
     /// `"a"` or `"a" + "b" + ...`.
     fn parse_quoted(&mut self) -> Option<Id> {
         let first = self.bump()?;
-        let mut value = String::new();
+        let mut value = String::with_capacity(self.tok(first).end() - self.tok(first).start());
         let mut part = first;
         loop {
             let t = self.tok(part);
             let close = usize::from(t.kind == TokenKind::Quoted);
-            push_quoted_value(self.src.get(t.start + 1..t.end - close).unwrap_or(""), &mut value);
+            push_quoted_value(
+                self.src.get(t.start() + 1..t.end() - close).unwrap_or(""),
+                &mut value,
+            );
             if !self.at(TokenKind::Plus) {
                 break;
             }
@@ -189,13 +196,42 @@ impl Parser<'_> {
         })
     }
 
-    /// Zero or more `[...]` lists; attributes are appended to `attrs`.
-    pub(super) fn parse_attr_lists(&mut self, attrs: &mut Vec<Attr>) {
+    /// Zero or more `[...]` lists, their attributes flattened. The `=` signs ahead are
+    /// counted first so the vector is allocated once, at its size.
+    pub(super) fn parse_attr_lists(&mut self) -> Vec<Attr> {
+        let Some(first) = self.cur().filter(|_| self.at(TokenKind::LBracket)) else {
+            return Vec::new();
+        };
+        let mut attrs = Vec::with_capacity(self.count_attrs_from(first));
         while self.at(TokenKind::LBracket) {
-            if !self.parse_attr_list(attrs) {
-                return;
+            if !self.parse_attr_list(&mut attrs) {
+                break;
             }
         }
+        attrs
+    }
+
+    /// How many `=` the attribute lists starting at token `i` hold: an estimate, from at
+    /// most 512 tokens ahead.
+    fn count_attrs_from(&self, i: usize) -> usize {
+        let (mut count, mut depth) = (0, 0usize);
+        let ahead = self
+            .toks
+            .iter()
+            .skip(i)
+            .take(512)
+            .filter(|t| !t.kind.is_trivia());
+        for t in ahead {
+            match t.kind {
+                TokenKind::LBracket => depth += 1,
+                TokenKind::RBracket => depth = depth.saturating_sub(1),
+                TokenKind::Eq if depth > 0 => count += 1,
+                TokenKind::LBrace | TokenKind::RBrace => break,
+                _ if depth == 0 => break,
+                _ => {}
+            }
+        }
+        count
     }
 
     /// One `[...]` list. Returns false when the list was left unterminated.

@@ -42,6 +42,8 @@ pub(crate) struct Parser<'a> {
     depth: usize,
     directed: bool,
     eof: (u32, u32),
+    /// Expected statement count for the first graph body (then 0).
+    line_hint: Option<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -55,14 +57,15 @@ impl<'a> Parser<'a> {
             depth: 0,
             directed: true,
             eof,
+            line_hint: None,
         }
     }
 
     /// The token at `i`; past the end, an empty whitespace token at the end of the source.
     fn tok(&self, i: usize) -> Token {
         self.toks.get(i).copied().unwrap_or(Token {
-            start: self.src.len(),
-            end: self.src.len(),
+            lo: crate::lexer::offset(self.src.len()),
+            hi: crate::lexer::offset(self.src.len()),
             line: self.eof.0,
             col: self.eof.1,
             kind: TokenKind::Whitespace,
@@ -71,7 +74,7 @@ impl<'a> Parser<'a> {
     }
 
     fn text(&self, t: Token) -> &'a str {
-        self.src.get(t.start..t.end).unwrap_or("")
+        self.src.get(t.start()..t.end()).unwrap_or("")
     }
 
     /// Skips trivia and returns the index of the current token, `None` at the end.
@@ -97,7 +100,7 @@ impl<'a> Parser<'a> {
     fn bump(&mut self) -> Option<usize> {
         let i = self.cur()?;
         self.pos = i + 1;
-        self.prev_end = self.tok(i).end;
+        self.prev_end = self.tok(i).end();
         Some(i)
     }
 
@@ -133,8 +136,8 @@ impl<'a> Parser<'a> {
     fn tok_span(&self, i: usize) -> Span {
         let t = self.tok(i);
         Span {
-            start: t.start,
-            end: t.end,
+            start: t.start(),
+            end: t.end(),
             line: t.line,
             column: t.col,
         }
@@ -144,8 +147,8 @@ impl<'a> Parser<'a> {
     fn span_from(&self, first: usize) -> Span {
         let t = self.tok(first);
         Span {
-            start: t.start,
-            end: self.prev_end.max(t.end),
+            start: t.start(),
+            end: self.prev_end.max(t.end()),
             line: t.line,
             column: t.col,
         }
@@ -160,7 +163,15 @@ impl<'a> Parser<'a> {
         self.error(span, expected, found);
     }
 
+    /// Records an error, unless one was already reported at the same place (a cascade).
     fn error(&mut self, span: Span, expected: &str, found: String) {
+        if self
+            .errors
+            .last()
+            .is_some_and(|e| e.span.start == span.start)
+        {
+            return;
+        }
         self.errors.push(ParseError {
             span,
             expected: expected.to_owned(),
@@ -229,7 +240,12 @@ impl<'a> Parser<'a> {
             self.error_at_cur("`{`");
             return None;
         }
-        let mut stmts = Vec::new();
+        // Most statements start a line: size the first graph's body for that many.
+        let capacity = match self.line_hint.replace(0) {
+            Some(n) => n,
+            None => self.toks.iter().filter(|t| t.nl_before).count(),
+        };
+        let mut stmts = Vec::with_capacity(capacity.min(1 << 20));
         self.parse_stmt_list(&mut stmts);
         if self.eat(TokenKind::RBrace).is_none() {
             self.error_at_cur("`}`");

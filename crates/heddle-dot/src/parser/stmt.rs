@@ -4,9 +4,12 @@
 use super::id::attr;
 use super::{MAX_DEPTH, Parser};
 use crate::token::TokenKind;
-use crate::{
-    AttrStmt, AttrTarget, EdgeOperand, EdgeStmt, Id, NodeRef, NodeStmt, Stmt, Subgraph,
-};
+use crate::{AttrStmt, AttrTarget, EdgeOperand, EdgeStmt, Id, NodeRef, NodeStmt, Stmt, Subgraph};
+
+// Subgraphs recurse through `parse_stmt_list` -> `parse_stmt` -> (`parse_edge_rest` ->
+// `parse_operand`) -> `parse_subgraph_into`. Those functions push results into
+// caller-owned vectors and leave building large values to non-recursive helpers, so each
+// nesting level costs little stack even in debug builds.
 
 impl Parser<'_> {
     /// Statements up to a `}` (not consumed) or the end of the file.
@@ -19,8 +22,7 @@ impl Parser<'_> {
                     self.bump();
                 }
                 _ => {
-                    if let Some(stmt) = self.parse_stmt(i) {
-                        stmts.push(stmt);
+                    if self.parse_stmt(i, stmts) {
                         self.eat(TokenKind::Semi);
                     }
                     if self.pos <= i {
@@ -71,56 +73,61 @@ impl Parser<'_> {
         }
     }
 
-    fn parse_stmt(&mut self, i: usize) -> Option<Stmt> {
+    /// Parses one statement starting at token `i` into `out`. Returns false when nothing
+    /// was added (an error was reported and recovered from).
+    fn parse_stmt(&mut self, i: usize, out: &mut Vec<Stmt>) -> bool {
         let kind = self.tok(i).kind;
         match kind {
             TokenKind::KwGraph | TokenKind::KwNode | TokenKind::KwEdge => {
                 match self.kind_after(i) {
-                    Some(TokenKind::LBracket) => Some(self.parse_attr_stmt(i, kind)),
-                    Some(TokenKind::Eq) => self.parse_assign(),
+                    Some(TokenKind::LBracket) => self.parse_attr_stmt(i, kind, out),
+                    Some(TokenKind::Eq) => self.parse_assign(out),
                     _ => {
                         self.bump();
                         self.error_at_cur("`[`");
                         self.recover_stmt();
-                        None
+                        false
                     }
                 }
             }
             TokenKind::KwSubgraph | TokenKind::LBrace => {
-                let sub = self.parse_subgraph()?;
+                let mut operands = Vec::with_capacity(2);
+                if !self.parse_subgraph_into(&mut operands) {
+                    return false;
+                }
                 if self.at_edge_op() {
-                    self.parse_edge_rest(i, EdgeOperand::Subgraph(sub))
-                } else {
-                    Some(Stmt::Subgraph(sub))
+                    return self.parse_edge_rest(i, operands, out);
                 }
+                match operands.pop() {
+                    Some(EdgeOperand::Subgraph(sub)) => out.push(Stmt::Subgraph(sub)),
+                    _ => return false,
+                }
+                true
             }
-            TokenKind::Quoted
-            | TokenKind::UnterminatedString
-            | TokenKind::Html
-            | TokenKind::UnterminatedHtml => {
-                if self.kind_after(self.id_end(i)) == Some(TokenKind::Eq) {
-                    return self.parse_assign();
-                }
-                let id = self.parse_node_id()?;
-                self.finish_node_or_edge(i, id)
+            k if self.kind_after(self.id_end(i)) == Some(TokenKind::Eq)
+                && (k.in_bare_run() || is_id_start(k)) =>
+            {
+                self.parse_assign(out)
             }
-            k if k.in_bare_run() => {
-                if self.kind_after(self.id_end(i)) == Some(TokenKind::Eq) {
-                    return self.parse_assign();
+            k if is_id_start(k) || k.in_bare_run() => {
+                let Some(node) = self.parse_node_ref(true) else {
+                    return false;
+                };
+                if self.at_edge_op() {
+                    let mut operands = Vec::with_capacity(2);
+                    operands.push(EdgeOperand::Node(node));
+                    return self.parse_edge_rest(i, operands, out);
                 }
-                match self.parse_node_id() {
-                    Some(id) => self.finish_node_or_edge(i, id),
-                    None => self.stmt_error(),
-                }
+                self.finish_node_stmt(i, node, out)
             }
             _ => self.stmt_error(),
         }
     }
 
-    fn stmt_error(&mut self) -> Option<Stmt> {
+    fn stmt_error(&mut self) -> bool {
         self.error_at_cur("a statement or `}`");
         self.recover_stmt();
-        None
+        false
     }
 
     fn at_edge_op(&mut self) -> bool {
@@ -131,47 +138,79 @@ impl Parser<'_> {
     }
 
     /// `graph|node|edge [..][..]`
-    fn parse_attr_stmt(&mut self, start: usize, kind: TokenKind) -> Stmt {
+    fn parse_attr_stmt(&mut self, start: usize, kind: TokenKind, out: &mut Vec<Stmt>) -> bool {
         self.bump();
         let target = match kind {
             TokenKind::KwGraph => AttrTarget::Graph,
             TokenKind::KwNode => AttrTarget::Node,
             _ => AttrTarget::Edge,
         };
-        let mut attrs = Vec::new();
-        self.parse_attr_lists(&mut attrs);
-        Stmt::Attr(AttrStmt {
+        let attrs = self.parse_attr_lists();
+        out.push(Stmt::Attr(AttrStmt {
             target,
             attrs,
             span: self.span_from(start),
-        })
+        }));
+        true
     }
 
     /// `key = value` at statement level. The key may be a bare run or even a keyword.
-    fn parse_assign(&mut self) -> Option<Stmt> {
-        let key = self.parse_relaxed_id()?;
-        self.eat(TokenKind::Eq)?;
+    fn parse_assign(&mut self, out: &mut Vec<Stmt>) -> bool {
+        let Some(key) = self.parse_relaxed_id() else {
+            return self.stmt_error();
+        };
+        if self.eat(TokenKind::Eq).is_none() {
+            return self.stmt_error();
+        }
         let Some(value) = self.parse_relaxed_id() else {
             self.error_at_cur("a value");
             self.recover_stmt();
-            return None;
+            return false;
         };
-        Some(Stmt::Assign(attr(key, value)))
+        out.push(Stmt::Assign(attr(key, value)));
+        true
     }
 
-    /// After a node id at `start`: its port, then either an edge chain or attribute lists.
-    fn finish_node_or_edge(&mut self, start: usize, id: Id) -> Option<Stmt> {
-        let node = self.finish_node_ref(start, id)?;
-        if self.at_edge_op() {
-            return self.parse_edge_rest(start, EdgeOperand::Node(node));
-        }
-        let mut attrs = Vec::new();
-        self.parse_attr_lists(&mut attrs);
-        Some(Stmt::Node(NodeStmt {
+    /// A node statement: the node, then attribute lists.
+    fn finish_node_stmt(&mut self, start: usize, node: NodeRef, out: &mut Vec<Stmt>) -> bool {
+        let attrs = self.parse_attr_lists();
+        out.push(Stmt::Node(NodeStmt {
             node,
             attrs,
             span: self.span_from(start),
-        }))
+        }));
+        true
+    }
+
+    /// A node id and its optional port, pushed as an edge operand. On errors, recovers
+    /// and returns false.
+    fn parse_node_operand(&mut self, operands: &mut Vec<EdgeOperand>) -> bool {
+        match self.parse_node_ref(false) {
+            Some(node) => {
+                operands.push(EdgeOperand::Node(node));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A node id and its optional port (`at_start`: heading a statement). On errors,
+    /// recovers and returns `None`.
+    fn parse_node_ref(&mut self, at_start: bool) -> Option<NodeRef> {
+        let start = self.cur();
+        let id = self.parse_node_id();
+        match (start, id) {
+            (Some(start), Some(id)) => self.finish_node_ref(start, id),
+            _ => {
+                self.error_at_cur(if at_start {
+                    "a statement or `}`"
+                } else {
+                    "a node or subgraph"
+                });
+                self.recover_stmt();
+                None
+            }
+        }
     }
 
     /// A node id's optional port; on a broken port, recovers and returns `None`.
@@ -192,53 +231,66 @@ impl Parser<'_> {
     }
 
     /// The rest of an edge statement after its first operand: `-> b -> c [..]`.
-    fn parse_edge_rest(&mut self, start: usize, first: EdgeOperand) -> Option<Stmt> {
-        let mut operands = vec![first];
+    fn parse_edge_rest(
+        &mut self,
+        start: usize,
+        mut operands: Vec<EdgeOperand>,
+        out: &mut Vec<Stmt>,
+    ) -> bool {
         let mut directed_ops = Vec::new();
-        while let Some(op) = self.cur().filter(|_| self.at_edge_op()) {
-            let arrow = self.tok(op).kind == TokenKind::Arrow;
-            if arrow != self.directed {
-                let expected = if self.directed {
-                    "`->` (in a digraph)"
-                } else {
-                    "`--` (in an undirected graph)"
-                };
-                self.error_at_cur(expected);
-            }
-            self.bump();
-            directed_ops.push(arrow);
-            let operand = match self.cur_kind() {
+        while self.at_edge_op() {
+            self.check_edge_op(&mut directed_ops);
+            let ok = match self.cur_kind() {
                 Some(TokenKind::KwSubgraph | TokenKind::LBrace) => {
-                    EdgeOperand::Subgraph(self.parse_subgraph()?)
+                    self.parse_subgraph_into(&mut operands)
                 }
-                _ => {
-                    let Some(op_start) = self.cur() else {
-                        self.error_at_cur("a node or subgraph");
-                        return None;
-                    };
-                    let Some(id) = self.parse_node_id() else {
-                        self.error_at_cur("a node or subgraph");
-                        self.recover_stmt();
-                        return None;
-                    };
-                    EdgeOperand::Node(self.finish_node_ref(op_start, id)?)
-                }
+                _ => self.parse_node_operand(&mut operands),
             };
-            operands.push(operand);
+            if !ok {
+                return false;
+            }
         }
-        let mut attrs = Vec::new();
-        self.parse_attr_lists(&mut attrs);
-        Some(Stmt::Edge(EdgeStmt {
+        self.finish_edge_stmt(start, operands, directed_ops, out);
+        true
+    }
+
+    /// Consumes an edge operator, checking it against the graph's kind.
+    fn check_edge_op(&mut self, directed_ops: &mut Vec<bool>) {
+        let arrow = self.at(TokenKind::Arrow);
+        if arrow != self.directed {
+            let expected = if self.directed {
+                "`->` (in a digraph)"
+            } else {
+                "`--` (in an undirected graph)"
+            };
+            self.error_at_cur(expected);
+        }
+        self.bump();
+        directed_ops.push(arrow);
+    }
+
+    fn finish_edge_stmt(
+        &mut self,
+        start: usize,
+        operands: Vec<EdgeOperand>,
+        directed_ops: Vec<bool>,
+        out: &mut Vec<Stmt>,
+    ) {
+        let attrs = self.parse_attr_lists();
+        out.push(Stmt::Edge(EdgeStmt {
             operands,
             directed_ops,
             attrs,
             span: self.span_from(start),
-        }))
+        }));
     }
 
-    /// `subgraph [id] { .. }` or `{ .. }`.
-    pub(super) fn parse_subgraph(&mut self) -> Option<Subgraph> {
-        let start = self.cur()?;
+    /// `subgraph [id] { .. }` or `{ .. }`, pushed as an edge operand. Returns false after
+    /// an error.
+    fn parse_subgraph_into(&mut self, operands: &mut Vec<EdgeOperand>) -> bool {
+        let Some(start) = self.cur() else {
+            return false;
+        };
         let mut id = None;
         if self.eat(TokenKind::KwSubgraph).is_some() && !self.at(TokenKind::LBrace) {
             id = self.parse_node_id();
@@ -246,18 +298,14 @@ impl Parser<'_> {
         if !self.at(TokenKind::LBrace) {
             self.error_at_cur("`{`");
             self.recover_stmt();
-            return None;
+            return false;
         }
-        let brace = self.bump()?;
+        let Some(brace) = self.bump() else {
+            return false;
+        };
         if self.depth >= MAX_DEPTH {
-            let span = self.tok_span(brace);
-            self.error(
-                span,
-                "at most 256 nested subgraphs",
-                "a deeper `{`".to_owned(),
-            );
-            self.skip_block();
-            return None;
+            self.too_deep(brace);
+            return false;
         }
         self.depth += 1;
         let mut stmts = Vec::new();
@@ -266,10 +314,29 @@ impl Parser<'_> {
         if self.eat(TokenKind::RBrace).is_none() {
             self.error_at_cur("`}`");
         }
-        Some(Subgraph {
-            id,
-            stmts,
-            span: self.span_from(start),
-        })
+        let span = self.span_from(start);
+        operands.push(EdgeOperand::Subgraph(Subgraph { id, stmts, span }));
+        true
     }
+
+    fn too_deep(&mut self, brace: usize) {
+        let span = self.tok_span(brace);
+        self.error(
+            span,
+            "at most 256 nested subgraphs",
+            "a deeper `{`".to_owned(),
+        );
+        self.skip_block();
+    }
+}
+
+/// Tokens that start a node id (besides bare-run tokens).
+fn is_id_start(kind: TokenKind) -> bool {
+    matches!(
+        kind,
+        TokenKind::Quoted
+            | TokenKind::UnterminatedString
+            | TokenKind::Html
+            | TokenKind::UnterminatedHtml
+    )
 }

@@ -3,6 +3,10 @@
 
 use std::fmt::Write as _;
 
+mod check;
+
+pub use check::check_source;
+
 /// A tiny xorshift64* generator: deterministic, no dependencies.
 #[derive(Debug, Clone)]
 pub struct XorShift(u64);
@@ -42,7 +46,14 @@ impl XorShift {
     }
 }
 
-const SHAPES: [&str; 6] = ["box", "tab", "parallelogram", "hexagon", "diamond", "component"];
+const SHAPES: [&str; 6] = [
+    "box",
+    "tab",
+    "parallelogram",
+    "hexagon",
+    "diamond",
+    "component",
+];
 const MODELS: [&str; 3] = ["gpt-5.2", "claude-sonnet-4-5", "gemini-2.5-pro"];
 const OUTCOMES: [&str; 4] = ["success", "fail", "partial_success", "retry"];
 
@@ -58,7 +69,9 @@ pub fn generate_workflow(nodes: usize, edges: usize, seed: u64) -> String {
         out,
         "    graph [goal=\"Generated workflow with {nodes} nodes\", rankdir=LR, default_max_retries=2]"
     );
-    out.push_str("    model_stylesheet=\"* { model: gpt-5.2; } .review { reasoning_effort: high; }\"\n");
+    out.push_str(
+        "    model_stylesheet=\"* { model: gpt-5.2; } .review { reasoning_effort: high; }\"\n",
+    );
     out.push_str("    node [shape=box, timeout=\"30s\"]\n\n");
     out.push_str("    start [shape=Mdiamond, label=\"Start\"]\n");
     out.push_str("    exit [shape=Msquare, label=\"Exit\"]\n");

@@ -1,9 +1,88 @@
 //! Shared test support: a seeded generator of random valid DOT.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod resolve;
 
 use heddle_dot::testing::XorShift;
+use heddle_dot::{Document, EdgeKey, Edit, parse};
+
+/// Parses `src` (which must be valid), applies `edit` and returns the new text, after
+/// checking that it parses cleanly, that the document's graph reflects the re-parse, and
+/// that only the 1-based lines `changed` of `src` were touched (the lines before and after
+/// the changed region are byte-identical).
+pub fn apply(src: &str, edit: &Edit, changed: &[usize]) -> String {
+    let parsed = parse(src);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let mut doc = parsed.document;
+    doc.apply(edit)
+        .unwrap_or_else(|e| panic!("{edit:?} failed: {e}"));
+    let out = doc.text();
+    let reparsed = parse(&out);
+    assert!(
+        reparsed.errors.is_empty(),
+        "{edit:?} broke the file:\n{out}\n{:?}",
+        reparsed.errors
+    );
+    assert_eq!(reparsed.document.graph(), doc.graph(), "graph() is stale");
+    assert_only_lines_changed(src, &out, changed);
+    out
+}
+
+/// The before/after text of an edit, for snapshots.
+pub fn before_after(src: &str, edit: &Edit, changed: &[usize]) -> String {
+    let out = apply(src, edit, changed);
+    format!("{edit:?}\n---- before ----\n{src}\n---- after ----\n{out}")
+}
+
+/// Applies an edit that must fail, and checks the document is unchanged.
+pub fn apply_err(src: &str, edit: &Edit) -> heddle_dot::EditError {
+    let mut doc: Document = parse(src).document;
+    let err = doc.apply(edit).expect_err("the edit should fail");
+    assert_eq!(doc.text(), src, "a failed edit changed the document");
+    err
+}
+
+/// Every line of `before` (1-based) that is not kept, unchanged and in order, in `after`
+/// (by a longest-common-subsequence line diff) must be listed in `changed`.
+pub fn assert_only_lines_changed(before: &str, after: &str, changed: &[usize]) {
+    let b: Vec<&str> = before.split_inclusive('\n').collect();
+    let a: Vec<&str> = after.split_inclusive('\n').collect();
+    // lcs[i][j]: LCS length of b[i..] and a[j..].
+    let mut lcs = vec![vec![0usize; a.len() + 1]; b.len() + 1];
+    for i in (0..b.len()).rev() {
+        for j in (0..a.len()).rev() {
+            lcs[i][j] = if b[i] == a[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < b.len() {
+        if j < a.len() && b[i] == a[j] {
+            i += 1;
+            j += 1;
+        } else if j < a.len() && lcs[i][j + 1] >= lcs[i + 1][j] {
+            j += 1;
+        } else {
+            assert!(
+                changed.contains(&(i + 1)),
+                "line {} changed but only {changed:?} may:\n{before}\n=>\n{after}",
+                i + 1
+            );
+            i += 1;
+        }
+    }
+}
+
+pub fn key(from: &str, to: &str, occurrence: usize) -> EdgeKey {
+    EdgeKey {
+        from: from.into(),
+        to: to.into(),
+        occurrence,
+    }
+}
 
 /// What the generator may use.
 #[derive(Debug, Clone, Copy)]
@@ -58,8 +137,14 @@ const BARE_VALUES: [&str; 7] = [
 const KEYS: [&str; 6] = ["k0", "k1", "k2", "k3", "k4", r#""k5""#];
 const BARE_KEYS: [&str; 2] = ["human.default_choice", "stack.child_workflow"];
 const COMPASS: [&str; 5] = ["n", "se", "w", "c", "_"];
-const SPACES: [&str; 11] = [
+const SPACES: [&str; 17] = [
     " ",
+    " ",
+    " ",
+    " ",
+    "\n    ",
+    "\n    ",
+    "\n  ",
     "  ",
     "\t",
     "\n",
@@ -112,7 +197,7 @@ impl DotGen {
     }
 
     fn ws_opt(&mut self) {
-        if self.rng.chance(50) {
+        if self.rng.chance(35) {
             self.ws_req();
         }
     }
@@ -122,7 +207,11 @@ impl DotGen {
             0 => self.push(&kw.to_uppercase()),
             1 => {
                 let mut chars = kw.chars();
-                let first: String = chars.next().map(|c| c.to_ascii_uppercase()).into_iter().collect();
+                let first: String = chars
+                    .next()
+                    .map(|c| c.to_ascii_uppercase())
+                    .into_iter()
+                    .collect();
                 self.push(&first);
                 self.push(chars.as_str());
             }

@@ -2,17 +2,23 @@
 
 use heddle_dot::Attr;
 
+use super::decoded;
 use super::walk::Builder;
-use crate::catalog::{self, Scope};
+use crate::catalog::{self, AttrSpec, Scope};
 use crate::files::resolve_reference;
-use crate::value::{ValueType, typed_value};
+use crate::value::typed_value;
 use crate::{AttrEntry, AttrOrigin, Value};
 
 impl Builder<'_, '_> {
-    /// The typed entry for `attr` written in `scope`.
-    pub(super) fn entry(&self, scope: Scope, attr: &Attr, origin: AttrOrigin) -> AttrEntry {
-        let key = attr.key.unescaped();
-        let raw = attr.value.unescaped();
+    /// The typed entry for `attr` written in `scope`, and its catalog entry.
+    pub(super) fn entry(
+        &self,
+        scope: Scope,
+        attr: &Attr,
+        origin: AttrOrigin,
+    ) -> (AttrEntry, Option<&'static AttrSpec>) {
+        let key = decoded(&attr.key).into_owned();
+        let raw = decoded(&attr.value).into_owned();
         let spec = catalog::lookup(scope, &key);
         let canonical = match spec {
             Some(spec) if !spec.name.ends_with('*') => spec.name.to_owned(),
@@ -22,14 +28,15 @@ impl Builder<'_, '_> {
             Some(spec) => self.resolve_files(typed_value(spec.ty, &raw)),
             None => Value::String(raw.clone()),
         };
-        AttrEntry {
+        let entry = AttrEntry {
             key,
             canonical,
             value,
             raw,
             origin,
             span: attr.span,
-        }
+        };
+        (entry, spec)
     }
 
     /// Fills in `resolved` of a file reference when the file exists.
@@ -37,20 +44,12 @@ impl Builder<'_, '_> {
         match value {
             Value::FileRef { path, .. } => {
                 let full = resolve_reference(self.path, &path);
-                let resolved = self
-                    .files
-                    .exists(&full)
-                    .then(|| full.display().to_string());
+                let resolved = self.files.exists(&full).then(|| full.display().to_string());
                 Value::FileRef { path, resolved }
             }
             other => other,
         }
     }
-}
-
-/// Whether a spec's values are conditions.
-pub(super) fn is_condition(scope: Scope, key: &str) -> bool {
-    catalog::lookup(scope, key).is_some_and(|s| s.ty == ValueType::Condition)
 }
 
 /// Sets `entry` in `attrs`, replacing an entry with the same canonical key.

@@ -1,12 +1,11 @@
 //! Turning the drafts into the final model: labels, shapes, kinds, classes, stylesheet.
 
-use std::collections::HashMap;
-
 use super::Built;
 use super::entries::{find, set_entry};
 use super::walk::Builder;
 use crate::catalog::{self, Scope};
 use crate::condition::Condition;
+use crate::hash::FxHashMap;
 use crate::locate::value_range;
 use crate::stylesheet::Stylesheet;
 use crate::value::typed_value;
@@ -40,6 +39,23 @@ pub fn split_classes(value: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty())
 }
 
+/// Defaults (cloned) overlaid with the node's own entries: an own entry takes the place of
+/// the default it overrides; the others follow in order.
+fn effective(defaults: &[AttrEntry], mut own: Vec<AttrEntry>) -> Vec<AttrEntry> {
+    if defaults.is_empty() {
+        return own;
+    }
+    let mut attrs = Vec::with_capacity(defaults.len() + own.len());
+    for default in defaults {
+        match own.iter().position(|e| e.canonical == default.canonical) {
+            Some(i) => attrs.push(own.remove(i)),
+            None => attrs.push(default.clone()),
+        }
+    }
+    attrs.append(&mut own);
+    attrs
+}
+
 impl<'g> Builder<'g, '_> {
     pub(super) fn finish(mut self) -> Built<'g> {
         let declarations = self.declarations();
@@ -53,19 +69,28 @@ impl<'g> Builder<'g, '_> {
                     class: label.as_deref().and_then(class_from_label),
                     label,
                     parent: draft.parent,
-                    nodes: draft.nodes.iter().map(|&i| self.nodes[i].id.clone()).collect(),
+                    nodes: draft
+                        .nodes
+                        .iter()
+                        .map(|&i| self.nodes[i].id.clone())
+                        .collect(),
                     span: draft.span,
                 }
             })
             .collect();
         let stylesheet = self.stylesheet();
         let mut nodes = Vec::with_capacity(self.nodes.len());
-        for draft in std::mem::take(&mut self.nodes) {
-            let raw = |key: &str| find(&draft.attrs, key).map(|e| e.raw.trim().to_owned());
-            let shape_attr = raw("shape");
-            let kind = HandlerKind::resolve(raw("type").as_deref(), shape_attr.as_deref(), &draft.id);
+        for mut draft in std::mem::take(&mut self.nodes) {
+            draft.attrs = effective(&draft.defaults, std::mem::take(&mut draft.attrs));
+            let shape_attr = find(&draft.attrs, "shape").map(|e| e.raw.trim().to_owned());
+            let type_attr = find(&draft.attrs, "type").map(|e| e.raw.as_str());
+            let kind = HandlerKind::resolve(type_attr, shape_attr.as_deref(), &draft.id);
             let label = match find(&draft.attrs, "label") {
-                Some(entry) => entry.raw.replace("\\N", &draft.id).replace("\\G", &self.graph_name),
+                Some(entry) if entry.raw.contains('\\') => entry
+                    .raw
+                    .replace("\\N", &draft.id)
+                    .replace("\\G", &self.graph_name),
+                Some(entry) => entry.raw.clone(),
                 None => draft.id.clone(),
             };
             let mut classes: Vec<String> = Vec::new();
@@ -98,11 +123,11 @@ impl<'g> Builder<'g, '_> {
             }
             nodes.push(node);
         }
-        let conditions: HashMap<usize, &Condition> = self
+        let conditions: FxHashMap<usize, &Condition> = self
             .occurrences
             .iter()
             .filter_map(|o| match &o.condition {
-                Some(Ok(condition)) => Some((o.entry.span.start, condition)),
+                Some(Ok(condition)) => Some((o.attr.span.start, condition)),
                 _ => None,
             })
             .collect();
@@ -146,7 +171,7 @@ impl<'g> Builder<'g, '_> {
             .occurrences
             .iter()
             .rev()
-            .find(|o| o.scope == Scope::Graph && o.entry.span == entry.span)?;
+            .find(|o| o.scope == Scope::Graph && o.attr.span == entry.span)?;
         let (sheet, _errors) = Stylesheet::parse_recovering(&entry.raw);
         Some((sheet, occurrence.attr.value.clone()))
     }

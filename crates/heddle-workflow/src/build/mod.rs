@@ -13,18 +13,20 @@ pub use finish::{class_from_label, split_classes};
 
 use std::path::Path;
 
-use heddle_dot::{Attr, EdgeKey, Graph};
+use std::borrow::Cow;
+
+use heddle_dot::{Attr, Graph};
 
 pub(crate) use walk::MAX_NESTING;
 
-use crate::catalog::Scope;
+use crate::Workflow;
+use crate::catalog::{AttrSpec, Scope};
 use crate::condition::{Condition, ConditionError};
 use crate::files::FileSource;
 use crate::locate::LineIndex;
-use crate::{AttrEntry, Workflow};
 
 /// What an attribute occurrence belongs to.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Owner {
     /// The top-level graph.
     Graph,
@@ -34,13 +36,30 @@ pub(crate) enum Owner {
     NodeDefaults,
     /// `edge [..]` defaults.
     EdgeDefaults,
-    /// A node statement.
-    Node(String),
-    /// An edge statement; the first edge it made, if any.
-    Edge(Option<EdgeKey>),
+    /// A node statement (index into [`Workflow::nodes`]).
+    Node(usize),
+    /// An edge statement: the first edge it made (index into [`Workflow::edges`]), if any.
+    Edge(Option<usize>),
 }
 
-/// One `key=value` as written in the file, typed for its scope.
+/// What the typed value of an occurrence tells validation.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Typed {
+    /// Fits its type (or the attribute is unknown).
+    Valid,
+    /// Does not fit its type.
+    Invalid,
+    /// A file reference (resolved when the file exists).
+    File {
+        /// The path as written, without `@`.
+        path: String,
+        /// The resolved path.
+        resolved: Option<String>,
+    },
+}
+
+/// One `key=value` as written in the file, with what building learnt about it. Kept light:
+/// the text is read from the syntax tree when a rule needs it.
 #[derive(Debug, Clone)]
 pub(crate) struct Occurrence<'g> {
     /// Where it is written.
@@ -51,10 +70,41 @@ pub(crate) struct Occurrence<'g> {
     pub attr: &'g Attr,
     /// Counts statements: occurrences in the same attribute list share it.
     pub stmt: usize,
-    /// The typed entry (file references resolved).
-    pub entry: AttrEntry,
+    /// The catalog entry, when the key is known in its scope.
+    pub spec: Option<&'static AttrSpec>,
+    /// Whether the value fits.
+    pub typed: Typed,
     /// For `condition`-typed attributes, the parse result.
     pub condition: Option<Result<Condition, ConditionError>>,
+}
+
+impl Occurrence<'_> {
+    /// The key as written.
+    pub fn key(&self) -> Cow<'_, str> {
+        decoded(&self.attr.key)
+    }
+
+    /// The value as written (decoded).
+    pub fn raw(&self) -> Cow<'_, str> {
+        decoded(&self.attr.value)
+    }
+
+    /// Heddle's name for the key (the key itself when unknown).
+    pub fn canonical(&self) -> &str {
+        match self.spec {
+            Some(spec) if !spec.name.ends_with('*') => spec.name,
+            _ => &self.attr.key.value,
+        }
+    }
+}
+
+/// An id's dialect value, borrowed when it has no escapes.
+pub(crate) fn decoded(id: &heddle_dot::Id) -> Cow<'_, str> {
+    if id.kind == heddle_dot::IdKind::Quoted && id.value.contains('\\') {
+        Cow::Owned(id.unescaped())
+    } else {
+        Cow::Borrowed(&id.value)
+    }
 }
 
 /// The model plus what validation needs beyond it.
@@ -75,11 +125,11 @@ pub(crate) struct Built<'g> {
 pub(crate) fn build<'g>(
     graph: &'g Graph,
     source: &str,
+    lines: &LineIndex,
     path: &Path,
     files: &dyn FileSource,
 ) -> Built<'g> {
-    let lines = LineIndex::new(source);
-    let mut builder = walk::Builder::new(source, &lines, path, files, graph);
+    let mut builder = walk::Builder::new(source, lines, path, files, graph);
     builder.run(graph);
     builder.finish()
 }

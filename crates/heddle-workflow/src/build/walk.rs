@@ -1,17 +1,19 @@
 //! Walking statements in document order with scoped defaults.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{FxHashMap, FxHashSet};
 use std::path::Path;
+use std::rc::Rc;
 
-use heddle_dot::{Attr, AttrTarget, EdgeKey, EdgeOperand, Graph, NodeRef, Span, Stmt, Subgraph};
+use heddle_dot::{Attr, AttrTarget, EdgeOperand, Graph, NodeRef, Span, Stmt, Subgraph};
 
-use super::entries::{is_condition, set_entry};
-use super::{Built, Occurrence, Owner};
+use super::entries::set_entry;
+use super::{Built, Occurrence, Owner, Typed};
 use crate::catalog::Scope;
-use crate::condition::Condition;
+use crate::condition::{Condition, ConditionError};
 use crate::files::FileSource;
 use crate::locate::LineIndex;
-use crate::{AttrEntry, AttrOrigin, Edge};
+use crate::value::ValueType;
+use crate::{AttrEntry, AttrOrigin, Edge, Value};
 
 /// Subgraphs nested deeper than this are not entered (their content is ignored).
 pub(crate) const MAX_NESTING: usize = 100;
@@ -19,6 +21,9 @@ pub(crate) const MAX_NESTING: usize = 100;
 /// A node while the walk is under way.
 pub(super) struct NodeDraft {
     pub id: String,
+    /// The `node [..]` defaults in scope where it first appeared (shared, not copied).
+    pub defaults: Rc<Vec<AttrEntry>>,
+    /// Its own attributes, in order, each key once.
     pub attrs: Vec<AttrEntry>,
     pub subgraph: Option<usize>,
     pub member_of: Vec<usize>,
@@ -33,14 +38,14 @@ pub(super) struct SubgraphDraft {
     pub attrs: Vec<AttrEntry>,
     pub parent: Option<usize>,
     pub nodes: Vec<usize>,
-    pub members: HashSet<usize>,
+    pub members: FxHashSet<usize>,
     pub span: Span,
 }
 
 /// The defaults in force in one (sub)graph body.
 #[derive(Clone, Default)]
 struct Frame {
-    node_defaults: Vec<AttrEntry>,
+    node_defaults: Rc<Vec<AttrEntry>>,
     edge_defaults: Vec<AttrEntry>,
     /// Open subgraphs, outermost first.
     ancestors: Vec<usize>,
@@ -54,13 +59,15 @@ pub(crate) struct Builder<'g, 's> {
     pub(super) graph_name: String,
     pub(super) graph_attrs: Vec<AttrEntry>,
     pub(super) nodes: Vec<NodeDraft>,
-    node_index: HashMap<String, usize>,
+    node_index: FxHashMap<&'g str, usize>,
     pub(super) edges: Vec<Edge>,
-    edge_counts: HashMap<(usize, usize), usize>,
+    edge_counts: FxHashMap<(usize, usize), usize>,
     pub(super) subgraphs: Vec<SubgraphDraft>,
     pub(super) occurrences: Vec<Occurrence<'g>>,
     stmt_counter: usize,
     pub(super) too_deep: Option<Span>,
+    /// Conditions by text: workflows repeat the same few (`outcome=success`).
+    conditions: FxHashMap<String, Result<Condition, ConditionError>>,
 }
 
 impl<'g, 's> Builder<'g, 's> {
@@ -76,20 +83,29 @@ impl<'g, 's> Builder<'g, 's> {
             lines,
             path,
             files,
-            graph_name: graph.id.as_ref().map(|id| id.unescaped()).unwrap_or_default(),
+            graph_name: graph
+                .id
+                .as_ref()
+                .map(|id| id.unescaped())
+                .unwrap_or_default(),
             graph_attrs: Vec::new(),
             nodes: Vec::new(),
-            node_index: HashMap::new(),
+            node_index: FxHashMap::default(),
             edges: Vec::new(),
-            edge_counts: HashMap::new(),
+            edge_counts: FxHashMap::default(),
             subgraphs: Vec::new(),
             occurrences: Vec::new(),
             stmt_counter: 0,
             too_deep: None,
+            conditions: FxHashMap::default(),
         }
     }
 
     pub(super) fn run(&mut self, graph: &'g Graph) {
+        let statements = graph.stmts.len();
+        self.nodes.reserve(statements);
+        self.edges.reserve(statements);
+        self.occurrences.reserve(statements * 4);
         let mut frame = Frame::default();
         self.walk(&graph.stmts, &mut frame);
     }
@@ -123,8 +139,7 @@ impl<'g, 's> Builder<'g, 's> {
                         self.nodes[index].span = node.span;
                         self.nodes[index].id_span = node.node.span;
                     }
-                    let owner = Owner::Node(self.nodes[index].id.clone());
-                    for entry in self.record(Scope::Node, owner, &node.attrs) {
+                    for entry in self.record(Scope::Node, Owner::Node(index), &node.attrs) {
                         set_entry(&mut self.nodes[index].attrs, entry);
                     }
                 }
@@ -132,12 +147,17 @@ impl<'g, 's> Builder<'g, 's> {
                 Stmt::Attr(attr_stmt) => match attr_stmt.target {
                     AttrTarget::Graph => self.graph_attrs(&attr_stmt.attrs, frame),
                     AttrTarget::Node => {
-                        for entry in self.record(Scope::Node, Owner::NodeDefaults, &attr_stmt.attrs) {
-                            set_entry(&mut frame.node_defaults, default_origin(entry));
+                        for entry in self.record(Scope::Node, Owner::NodeDefaults, &attr_stmt.attrs)
+                        {
+                            set_entry(
+                                Rc::make_mut(&mut frame.node_defaults),
+                                default_origin(entry),
+                            );
                         }
                     }
                     AttrTarget::Edge => {
-                        for entry in self.record(Scope::Edge, Owner::EdgeDefaults, &attr_stmt.attrs) {
+                        for entry in self.record(Scope::Edge, Owner::EdgeDefaults, &attr_stmt.attrs)
+                        {
                             set_entry(&mut frame.edge_defaults, default_origin(entry));
                         }
                     }
@@ -177,7 +197,7 @@ impl<'g, 's> Builder<'g, 's> {
             attrs: Vec::new(),
             parent: frame.ancestors.last().copied(),
             nodes: Vec::new(),
-            members: HashSet::new(),
+            members: FxHashSet::default(),
             span: subgraph.span,
         });
         let mut inner = frame.clone();
@@ -191,17 +211,27 @@ impl<'g, 's> Builder<'g, 's> {
         self.stmt_counter += 1;
         let mut entries = Vec::with_capacity(attrs.len());
         for attr in attrs {
-            let entry = self.entry(scope, attr, AttrOrigin::Explicit);
-            let condition = is_condition(scope, &entry.key)
-                .then(|| entry.raw.trim())
+            let (entry, spec) = self.entry(scope, attr, AttrOrigin::Explicit);
+            let condition = spec
+                .filter(|s| s.ty == ValueType::Condition)
+                .map(|_| entry.raw.trim())
                 .filter(|text| !text.is_empty())
-                .map(Condition::parse);
+                .map(|text| self.condition(text));
+            let typed = match &entry.value {
+                Value::Invalid(_) => Typed::Invalid,
+                Value::FileRef { path, resolved } => Typed::File {
+                    path: path.clone(),
+                    resolved: resolved.clone(),
+                },
+                _ => Typed::Valid,
+            };
             self.occurrences.push(Occurrence {
                 scope,
-                owner: owner.clone(),
+                owner,
                 attr,
                 stmt: self.stmt_counter,
-                entry: entry.clone(),
+                spec,
+                typed,
                 condition,
             });
             entries.push(entry);
@@ -209,16 +239,27 @@ impl<'g, 's> Builder<'g, 's> {
         entries
     }
 
+    /// Parses condition text, once per distinct text.
+    fn condition(&mut self, text: &str) -> Result<Condition, ConditionError> {
+        if let Some(parsed) = self.conditions.get(text) {
+            return parsed.clone();
+        }
+        let parsed = Condition::parse(text);
+        self.conditions.insert(text.to_owned(), parsed.clone());
+        parsed
+    }
+
     /// The node's index, creating it (with the defaults in scope) on first appearance.
-    fn touch(&mut self, node: &NodeRef, frame: &Frame) -> usize {
+    fn touch(&mut self, node: &'g NodeRef, frame: &Frame) -> usize {
         let index = match self.node_index.get(node.id.value.as_str()) {
             Some(&index) => index,
             None => {
                 let index = self.nodes.len();
-                self.node_index.insert(node.id.value.clone(), index);
+                self.node_index.insert(node.id.value.as_str(), index);
                 self.nodes.push(NodeDraft {
                     id: node.id.value.clone(),
-                    attrs: frame.node_defaults.clone(),
+                    defaults: Rc::clone(&frame.node_defaults),
+                    attrs: Vec::new(),
                     subgraph: frame.ancestors.last().copied(),
                     member_of: Vec::new(),
                     span: node.span,
@@ -238,62 +279,63 @@ impl<'g, 's> Builder<'g, 's> {
     }
 
     fn edge_stmt(&mut self, edge: &'g heddle_dot::EdgeStmt, frame: &mut Frame) {
-        let mut ends: Vec<Vec<usize>> = Vec::with_capacity(edge.operands.len());
+        // Every (tail, head) pair, link by link; subgraph operands stand for their nodes.
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut previous: Option<Ends> = None;
         for operand in &edge.operands {
-            match operand {
-                EdgeOperand::Node(node) => ends.push(vec![self.touch(node, frame)]),
-                EdgeOperand::Subgraph(subgraph) => {
-                    let nodes = self
-                        .subgraph(subgraph, frame)
+            let ends = match operand {
+                EdgeOperand::Node(node) => Ends::One(self.touch(node, frame)),
+                EdgeOperand::Subgraph(subgraph) => Ends::Many(
+                    self.subgraph(subgraph, frame)
                         .map(|i| self.subgraphs[i].nodes.clone())
-                        .unwrap_or_default();
-                    ends.push(nodes);
+                        .unwrap_or_default(),
+                ),
+            };
+            if let Some(previous) = &previous {
+                for &from in previous.as_slice() {
+                    pairs.extend(ends.as_slice().iter().map(|&to| (from, to)));
                 }
             }
+            previous = Some(ends);
         }
-        let mut explicit = Vec::new();
-        let mut record_later = true;
-        for pair in ends.windows(2) {
-            for &from in &pair[0] {
-                for &to in &pair[1] {
-                    if record_later {
-                        // Type the attributes once the first edge (the owner) exists.
-                        record_later = false;
-                        let key = self.edge_key(from, to, false);
-                        explicit = self.record(Scope::Edge, Owner::Edge(Some(key)), &edge.attrs);
-                    }
-                    self.push_edge(from, to, frame, &explicit, edge.span);
-                }
-            }
-        }
-        if record_later {
-            let _ = self.record(Scope::Edge, Owner::Edge(None), &edge.attrs);
+        // The statement's attributes belong to its first edge.
+        let owner = Owner::Edge((!pairs.is_empty()).then_some(self.edges.len()));
+        let mut explicit = self.record(Scope::Edge, owner, &edge.attrs);
+        let last = pairs.len().saturating_sub(1);
+        for (i, (from, to)) in pairs.into_iter().enumerate() {
+            let attrs = if i == last {
+                std::mem::take(&mut explicit)
+            } else {
+                explicit.clone()
+            };
+            self.push_edge(from, to, frame, attrs, edge.span);
         }
     }
 
-    fn edge_key(&mut self, from: usize, to: usize, count: bool) -> EdgeKey {
+    fn push_edge(
+        &mut self,
+        from: usize,
+        to: usize,
+        frame: &Frame,
+        explicit: Vec<AttrEntry>,
+        span: Span,
+    ) {
         let counter = self.edge_counts.entry((from, to)).or_insert(0);
         let occurrence = *counter;
-        if count {
-            *counter += 1;
-        }
-        EdgeKey {
+        *counter += 1;
+        let attrs = if frame.edge_defaults.is_empty() {
+            explicit
+        } else {
+            let mut attrs = frame.edge_defaults.clone();
+            for entry in explicit {
+                set_entry(&mut attrs, entry);
+            }
+            attrs
+        };
+        self.edges.push(Edge {
             from: self.nodes[from].id.clone(),
             to: self.nodes[to].id.clone(),
             occurrence,
-        }
-    }
-
-    fn push_edge(&mut self, from: usize, to: usize, frame: &Frame, explicit: &[AttrEntry], span: Span) {
-        let key = self.edge_key(from, to, true);
-        let mut attrs = frame.edge_defaults.clone();
-        for entry in explicit {
-            set_entry(&mut attrs, entry.clone());
-        }
-        self.edges.push(Edge {
-            from: key.from,
-            to: key.to,
-            occurrence: key.occurrence,
             label: None,
             condition: None,
             weight: 0,
@@ -301,6 +343,21 @@ impl<'g, 's> Builder<'g, 's> {
             span,
             parsed_condition: None,
         });
+    }
+}
+
+/// The nodes at one end of an edge link.
+enum Ends {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Ends {
+    fn as_slice(&self) -> &[usize] {
+        match self {
+            Ends::One(node) => std::slice::from_ref(node),
+            Ends::Many(nodes) => nodes,
+        }
     }
 }
 

@@ -5,9 +5,9 @@
 mod dialect;
 mod graphviz;
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use crate::hash::FxHashMap;
 use crate::suggest::closest;
 use crate::value::ValueType;
 
@@ -95,12 +95,12 @@ pub fn all() -> impl Iterator<Item = &'static AttrSpec> {
 }
 
 struct Index {
-    by_key: HashMap<&'static str, Vec<&'static AttrSpec>>,
+    by_key: FxHashMap<&'static str, Vec<&'static AttrSpec>>,
     wildcards: Vec<&'static AttrSpec>,
 }
 
 static INDEX: LazyLock<Index> = LazyLock::new(|| {
-    let mut by_key: HashMap<&'static str, Vec<&'static AttrSpec>> = HashMap::new();
+    let mut by_key: FxHashMap<&'static str, Vec<&'static AttrSpec>> = FxHashMap::default();
     let mut wildcards = Vec::new();
     for spec in all() {
         if spec.name.ends_with('*') {

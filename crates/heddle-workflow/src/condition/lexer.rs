@@ -34,7 +34,11 @@ impl Token {
 }
 
 fn is_word_char(c: char) -> bool {
-    !c.is_whitespace() && !matches!(c, '(' | ')' | '!' | '=' | '<' | '>' | '&' | '|' | '"' | '\'')
+    !c.is_whitespace()
+        && !matches!(
+            c,
+            '(' | ')' | '!' | '=' | '<' | '>' | '&' | '|' | '"' | '\''
+        )
 }
 
 /// Tokenizes `source`.
@@ -45,7 +49,11 @@ pub(super) fn lex(source: &str) -> Result<Vec<Token>, ConditionError> {
         let next = chars.peek().map(|(_, c)| *c);
         let mut two = |tok: Tok, tokens: &mut Vec<Token>| {
             chars.next();
-            tokens.push(Token { tok, start, end: start + 2 });
+            tokens.push(Token {
+                tok,
+                start,
+                end: start + 2,
+            });
         };
         match (c, next) {
             (c, _) if c.is_whitespace() => {}
@@ -74,10 +82,18 @@ pub(super) fn lex(source: &str) -> Result<Vec<Token>, ConditionError> {
                     _ => None,
                 };
                 if let Some(tok) = single {
-                    tokens.push(Token { tok, start, end: start + 1 });
+                    tokens.push(Token {
+                        tok,
+                        start,
+                        end: start + 1,
+                    });
                 } else if c == '"' || c == '\'' {
                     let (text, end) = string(source, start, c, &mut chars)?;
-                    tokens.push(Token { tok: Tok::Str(text), start, end });
+                    tokens.push(Token {
+                        tok: Tok::Str(text),
+                        start,
+                        end,
+                    });
                 } else {
                     let mut end = start + c.len_utf8();
                     while let Some((i, w)) = chars.peek().copied() {

@@ -22,21 +22,28 @@ mod parser;
 pub use error::{ConditionError, ConditionErrorKind};
 pub use eval::ConditionContext;
 
+use std::sync::Arc;
+
 use regex::Regex;
 
 /// How deep parentheses and `!` may nest.
 pub const MAX_DEPTH: usize = 64;
 
-/// A parsed condition.
+/// A parsed condition. Cheap to clone (the tree is shared).
 #[derive(Debug, Clone)]
 pub struct Condition {
+    inner: Arc<Parsed>,
+}
+
+#[derive(Debug)]
+struct Parsed {
     source: String,
     expr: Expr,
 }
 
 impl PartialEq for Condition {
     fn eq(&self, other: &Self) -> bool {
-        self.source == other.source
+        self.inner.source == other.inner.source
     }
 }
 
@@ -135,25 +142,27 @@ impl Condition {
     pub fn parse(source: &str) -> Result<Condition, ConditionError> {
         let expr = parser::parse(source)?;
         Ok(Condition {
-            source: source.to_owned(),
-            expr,
+            inner: Arc::new(Parsed {
+                source: source.to_owned(),
+                expr,
+            }),
         })
     }
 
     /// The text it was parsed from.
     pub fn source(&self) -> &str {
-        &self.source
+        &self.inner.source
     }
 
     /// The expression tree.
     pub fn expr(&self) -> &Expr {
-        &self.expr
+        &self.inner.expr
     }
 
     /// Every clause, left to right.
     pub fn clauses(&self) -> Vec<&Clause> {
         let mut out = Vec::new();
-        let mut stack = vec![&self.expr];
+        let mut stack = vec![&self.inner.expr];
         while let Some(expr) = stack.pop() {
             match expr {
                 Expr::Or(items) | Expr::And(items) => stack.extend(items.iter().rev()),
@@ -166,7 +175,7 @@ impl Condition {
 
     /// Evaluates the condition against `context`.
     pub fn evaluate(&self, context: &dyn ConditionContext) -> bool {
-        eval::evaluate(&self.expr, context)
+        eval::evaluate(&self.inner.expr, context)
     }
 }
 

@@ -13,7 +13,12 @@ const REGEX_SIZE_LIMIT: usize = 1 << 20;
 pub(super) fn parse(source: &str) -> Result<Expr, ConditionError> {
     let tokens = lex(source)?;
     if tokens.is_empty() {
-        return Err(ConditionError::new(source, ConditionErrorKind::Empty, 0, source.len()));
+        return Err(ConditionError::new(
+            source,
+            ConditionErrorKind::Empty,
+            0,
+            source.len(),
+        ));
     }
     let mut parser = Parser {
         source,
@@ -42,9 +47,10 @@ impl Parser<'_> {
     }
 
     fn describe(&self, index: usize) -> String {
-        self.tokens
-            .get(index)
-            .map_or_else(|| "the end of the condition".to_owned(), |t| t.describe(self.source))
+        self.tokens.get(index).map_or_else(
+            || "the end of the condition".to_owned(),
+            |t| t.describe(self.source),
+        )
     }
 
     fn error_at(&self, kind: ConditionErrorKind, index: usize) -> ConditionError {
@@ -60,7 +66,11 @@ impl Parser<'_> {
             self.pos += 1;
             items.push(self.and()?);
         }
-        Ok(if items.len() == 1 { items.remove(0) } else { Expr::Or(items) })
+        Ok(if items.len() == 1 {
+            items.remove(0)
+        } else {
+            Expr::Or(items)
+        })
     }
 
     fn and(&mut self) -> Result<Expr, ConditionError> {
@@ -69,7 +79,11 @@ impl Parser<'_> {
             self.pos += 1;
             items.push(self.unary()?);
         }
-        Ok(if items.len() == 1 { items.remove(0) } else { Expr::And(items) })
+        Ok(if items.len() == 1 {
+            items.remove(0)
+        } else {
+            Expr::And(items)
+        })
     }
 
     fn unary(&mut self) -> Result<Expr, ConditionError> {
@@ -112,7 +126,11 @@ impl Parser<'_> {
 
     fn clause(&mut self) -> Result<Expr, ConditionError> {
         let key_index = self.pos;
-        let Some(Token { tok: Tok::Word(key), start, end }) = self.tokens.get(key_index).cloned()
+        let Some(Token {
+            tok: Tok::Word(key),
+            start,
+            end,
+        }) = self.tokens.get(key_index).cloned()
         else {
             let found = self.describe(key_index);
             return Err(self.error_at(ConditionErrorKind::ExpectedKey(found), key_index));
@@ -144,8 +162,16 @@ impl Parser<'_> {
     fn comparison(&mut self, key: &str, op: Op) -> Result<Comparison, ConditionError> {
         let index = self.pos;
         let (value, quoted, span) = match self.tokens.get(index) {
-            Some(Token { tok: Tok::Word(w), start, end }) => (w.clone(), false, (*start, *end)),
-            Some(Token { tok: Tok::Str(s), start, end }) => (s.clone(), true, (*start, *end)),
+            Some(Token {
+                tok: Tok::Word(w),
+                start,
+                end,
+            }) => (w.clone(), false, (*start, *end)),
+            Some(Token {
+                tok: Tok::Str(s),
+                start,
+                end,
+            }) => (s.clone(), true, (*start, *end)),
             _ => {
                 let found = self.describe(index);
                 let kind = ConditionErrorKind::ExpectedValue {
@@ -191,7 +217,9 @@ fn regex_message(error: &regex::Error) -> String {
     text.lines()
         .rev()
         .find(|l| !l.trim().is_empty())
-        .map_or(text.clone(), |l| l.trim().trim_start_matches("error: ").to_owned())
+        .map_or(text.clone(), |l| {
+            l.trim().trim_start_matches("error: ").to_owned()
+        })
 }
 
 fn cmp_op(text: &str) -> Op {

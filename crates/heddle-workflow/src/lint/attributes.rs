@@ -1,7 +1,7 @@
 //! Attributes as written: known, well-typed, set once per statement.
 
 use super::{LintContext, RuleInfo};
-use crate::build::Occurrence;
+use crate::build::{Occurrence, Typed};
 use crate::catalog::{self, AttrSpec};
 use crate::kind::{GRAPHVIZ_SHAPES, TYPE_NAMES, is_graphviz_shape};
 use crate::suggest::closest;
@@ -63,12 +63,14 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
         let later = occurrences[i + 1..]
             .iter()
             .take_while(|o| o.stmt == occurrence.stmt)
-            .find(|o| o.entry.canonical == occurrence.entry.canonical);
+            .find(|o| o.canonical() == occurrence.canonical());
         if let Some(later) = later {
             let diagnostic = DUPLICATE_ATTRIBUTE
                 .diag(format!(
                     "`{}` is set again later in this attribute list (to `{}`), so `{}` is ignored",
-                    occurrence.entry.key, later.entry.raw, occurrence.entry.raw
+                    occurrence.key(),
+                    later.raw(),
+                    occurrence.raw()
                 ))
                 .at(occurrence.attr.span)
                 .with_hint("remove one of the two");
@@ -78,15 +80,22 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
 }
 
 fn check_one(occurrence: &Occurrence<'_>) -> Option<Diagnostic> {
-    let key = occurrence.entry.key.as_str();
-    let raw = occurrence.entry.raw.as_str();
-    let value_span = occurrence.attr.value.span;
-    let Some(spec) = catalog::lookup(occurrence.scope, key) else {
+    let Some(spec) = occurrence.spec else {
         return Some(unknown(occurrence));
     };
+    if spec.checked_by.is_none() && occurrence.typed != Typed::Invalid {
+        return None;
+    }
+    let key = occurrence.key();
+    let key = key.as_ref();
+    let raw = occurrence.raw();
+    let raw = raw.as_ref();
+    let value_span = occurrence.attr.value.span;
     match spec.checked_by {
         Some("fidelity_valid") => {
-            let ValueType::Enum(modes) = spec.ty else { return None };
+            let ValueType::Enum(modes) = spec.ty else {
+                return None;
+            };
             parse_value(spec.ty, raw).err()?;
             Some(
                 FIDELITY_VALID
@@ -120,7 +129,9 @@ fn check_one(occurrence: &Occurrence<'_>) -> Option<Diagnostic> {
             };
             Some(
                 SHAPE_KNOWN
-                    .diag(format!("`{raw}` is not a Graphviz shape; the node runs as an agent"))
+                    .diag(format!(
+                        "`{raw}` is not a Graphviz shape; the node runs as an agent"
+                    ))
                     .at(value_span)
                     .with_hint(hint),
             )
@@ -151,15 +162,15 @@ fn enum_hint(raw: &str, values: &[&str]) -> String {
 }
 
 fn unknown(occurrence: &Occurrence<'_>) -> Diagnostic {
-    let key = occurrence.entry.key.as_str();
+    let key = occurrence.key();
+    let key = key.as_ref();
     let scope = occurrence.scope;
     let elsewhere = catalog::other_scopes(scope, key);
     let hint = if let Some(other) = elsewhere.first() {
         Some(format!(
-            "`{key}` is {} {} attribute; it has no effect on a {}",
-            if other.noun() == "edge" { "an" } else { "a" },
-            other.noun(),
-            scope.noun()
+            "`{key}` is {} attribute; it has no effect on {}",
+            with_article(other.noun()),
+            with_article(scope.noun())
         ))
     } else {
         catalog::suggest(scope, key).map(|similar| format!("did you mean `{similar}`?"))
@@ -170,5 +181,13 @@ fn unknown(occurrence: &Occurrence<'_>) -> Diagnostic {
     match hint {
         Some(hint) => diagnostic.with_hint(hint),
         None => diagnostic,
+    }
+}
+
+fn with_article(noun: &str) -> String {
+    if noun.starts_with('e') {
+        format!("an {noun}")
+    } else {
+        format!("a {noun}")
     }
 }

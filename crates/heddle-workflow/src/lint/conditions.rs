@@ -27,7 +27,7 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let value = &occurrence.attr.value;
-        let raw = &occurrence.entry.raw;
+        let raw = occurrence.raw();
         // Parsing trimmed the text; offsets are relative to the trimmed start.
         let lead = raw.len() - raw.trim_start().len();
         match result {

@@ -1,8 +1,9 @@
 //! `@file` references point at files; schema files are JSON.
 
 use super::{LintContext, RuleInfo};
+use crate::build::Typed;
 use crate::files::resolve_reference;
-use crate::{Diagnostic, Severity, Value};
+use crate::{Diagnostic, Severity};
 
 const UNRESOLVED_FILE_REF: RuleInfo = RuleInfo {
     id: "unresolved_file_ref",
@@ -20,21 +21,24 @@ pub(super) const RULES: &[RuleInfo] = &[UNRESOLVED_FILE_REF, OUTPUT_SCHEMA_JSON]
 
 pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     for occurrence in &ctx.built.occurrences {
-        let Value::FileRef { path, resolved } = &occurrence.entry.value else {
+        let Typed::File { path, resolved } = &occurrence.typed else {
             continue;
         };
         let span = occurrence.attr.value.span;
-        let key = &occurrence.entry.key;
+        let key = occurrence.key();
         let Some(resolved) = resolved else {
             let full = resolve_reference(ctx.path, path);
             let diagnostic = UNRESOLVED_FILE_REF
-                .diag(format!("`{key}` refers to `@{path}`, but there is no file `{}`", full.display()))
+                .diag(format!(
+                    "`{key}` refers to `@{path}`, but there is no file `{}`",
+                    full.display()
+                ))
                 .at(span)
                 .with_hint("paths are relative to the workflow file's directory");
             out.push(ctx.owned(diagnostic, occurrence));
             continue;
         };
-        if occurrence.entry.canonical != "output_schema" {
+        if occurrence.canonical() != "output_schema" {
             continue;
         }
         let problem = match ctx.files.read_to_string(std::path::Path::new(resolved)) {

@@ -1,7 +1,5 @@
 //! The kind of graph: `digraph`, not `strict`, not absurdly nested.
 
-use heddle_dot::Stmt;
-
 use super::{LintContext, RuleInfo};
 use crate::build::MAX_NESTING;
 use crate::{Diagnostic, Severity};
@@ -9,7 +7,7 @@ use crate::{Diagnostic, Severity};
 const DIRECTED_GRAPH: RuleInfo = RuleInfo {
     id: "directed_graph",
     severity: Severity::Error,
-    summary: "The file is a `digraph` and its edges use `->`.",
+    summary: "The file is a `digraph` (the parser reports `--` edges inside one).",
 };
 
 const STRICT_GRAPH: RuleInfo = RuleInfo {
@@ -24,7 +22,13 @@ const NESTING_DEPTH: RuleInfo = RuleInfo {
     summary: "Subgraphs nest at most 100 deep.",
 };
 
-pub(super) const RULES: &[RuleInfo] = &[DIRECTED_GRAPH, STRICT_GRAPH, NESTING_DEPTH];
+const SINGLE_GRAPH: RuleInfo = RuleInfo {
+    id: "single_graph",
+    severity: Severity::Error,
+    summary: "A file holds one graph.",
+};
+
+pub(super) const RULES: &[RuleInfo] = &[DIRECTED_GRAPH, STRICT_GRAPH, NESTING_DEPTH, SINGLE_GRAPH];
 
 pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     let graph = ctx.graph;
@@ -35,8 +39,6 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
                 .at(ctx.graph_span())
                 .with_hint("write `digraph` instead of `graph`, and `->` instead of `--`"),
         );
-    } else {
-        undirected_edges(ctx, &graph.stmts, out);
     }
     if graph.strict {
         out.push(
@@ -46,42 +48,35 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
                 .with_hint("remove `strict`"),
         );
     }
+    for extra in ctx.extra_graphs {
+        let name = extra
+            .id
+            .as_ref()
+            .map_or_else(String::new, |id| format!(" `{}`", id.value));
+        out.push(
+            SINGLE_GRAPH
+                .diag(format!(
+                    "a second graph{name} in the file; a workflow file holds one graph and only the first is used"
+                ))
+                .at(extra.id.as_ref().map_or(extra.span, |id| id.span))
+                .with_hint("move it to a file of its own"),
+        );
+    }
     if let Some(span) = ctx.built.too_deep {
         out.push(
             NESTING_DEPTH
                 .diag(format!(
                     "subgraphs are nested more than {MAX_NESTING} levels deep; the deeper ones are ignored"
                 ))
-                .at(span)
+                .at(head(ctx, span))
                 .with_hint("flatten the subgraphs"),
         );
     }
 }
 
-/// Reports `--` edges inside a `digraph`.
-fn undirected_edges(_ctx: &LintContext<'_, '_>, stmts: &[Stmt], out: &mut Vec<Diagnostic>) {
-    let mut stack: Vec<&[Stmt]> = vec![stmts];
-    while let Some(stmts) = stack.pop() {
-        for stmt in stmts {
-            match stmt {
-                Stmt::Edge(edge) => {
-                    if edge.directed_ops.iter().any(|directed| !directed) {
-                        out.push(
-                            DIRECTED_GRAPH
-                                .diag("`--` is an undirected edge; a workflow's edges use `->`")
-                                .at(edge.span)
-                                .with_hint("write `->`"),
-                        );
-                    }
-                    for operand in &edge.operands {
-                        if let heddle_dot::EdgeOperand::Subgraph(sub) = operand {
-                            stack.push(&sub.stmts);
-                        }
-                    }
-                }
-                Stmt::Subgraph(sub) => stack.push(&sub.stmts),
-                _ => {}
-            }
-        }
-    }
+/// The head of a subgraph (`subgraph name {` or `{`), for a caret that fits on a line.
+fn head(ctx: &LintContext<'_, '_>, span: heddle_dot::Span) -> heddle_dot::Span {
+    let text = ctx.source.get(span.start..span.end).unwrap_or_default();
+    let len = text.find('{').map_or(text.len(), |i| i + 1);
+    ctx.span(span.start, span.start + len)
 }

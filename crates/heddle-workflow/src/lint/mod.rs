@@ -51,9 +51,16 @@ pub const SYNTAX: RuleInfo = RuleInfo {
     summary: "The file is not valid DOT.",
 };
 
+/// Files that are not UTF-8 text.
+pub const NOT_TEXT: RuleInfo = RuleInfo {
+    id: "not_text",
+    severity: Severity::Error,
+    summary: "The file is UTF-8 text without NUL bytes.",
+};
+
 /// Every rule, in the order `docs/lint-rules.md` lists them.
 pub fn rules() -> Vec<RuleInfo> {
-    let mut all = vec![SYNTAX];
+    let mut all = vec![SYNTAX, NOT_TEXT];
     all.extend_from_slice(graph_kind::RULES);
     all.extend_from_slice(structure::RULES);
     all.extend_from_slice(reach::RULES);
@@ -70,13 +77,17 @@ pub fn rules() -> Vec<RuleInfo> {
 /// What the rules look at.
 pub(crate) struct LintContext<'a, 'g> {
     pub graph: &'g Graph,
+    /// Graphs after the first in the same file.
+    pub extra_graphs: &'g [Graph],
     pub built: &'a Built<'g>,
     pub workflow: &'a Workflow,
-    pub adjacency: Adjacency,
+    pub adjacency: Adjacency<'a>,
     pub source: &'a str,
-    pub lines: LineIndex,
+    pub lines: &'a LineIndex,
     pub path: &'a Path,
     pub files: &'a dyn FileSource,
+    /// Per node: reachable from the (first) start node; `None` without a start.
+    pub reachable: Option<Vec<bool>>,
 }
 
 impl LintContext<'_, '_> {
@@ -109,33 +120,56 @@ impl LintContext<'_, '_> {
 
     /// Fills in `node`/`edge` of a diagnostic about an occurrence.
     pub fn owned(&self, diagnostic: Diagnostic, occurrence: &Occurrence<'_>) -> Diagnostic {
-        match &occurrence.owner {
-            Owner::Node(id) => diagnostic.for_node(id.clone()),
-            Owner::Edge(Some(key)) => diagnostic.for_edge(key.clone()),
+        match occurrence.owner {
+            Owner::Node(index) => match self.workflow.nodes.get(index) {
+                Some(node) => diagnostic.for_node(node.id.clone()),
+                None => diagnostic,
+            },
+            Owner::Edge(Some(index)) => match self.workflow.edges.get(index) {
+                Some(edge) => diagnostic.for_edge(edge.key()),
+                None => diagnostic,
+            },
             _ => diagnostic,
         }
     }
 }
 
-/// Runs every rule. `structural` is false when the file has syntax errors.
+/// The file being validated and how to reach the files it refers to.
+pub(crate) struct Input<'a> {
+    /// The workflow's text.
+    pub source: &'a str,
+    /// Its line starts.
+    pub lines: &'a LineIndex,
+    /// Its path (`@file` references are relative to it).
+    pub path: &'a Path,
+    /// File access.
+    pub files: &'a dyn FileSource,
+}
+
+/// Runs every rule on the first graph (`graphs[0]`). `structural` is false when the file
+/// has syntax errors.
 pub(crate) fn run(
-    graph: &Graph,
+    graphs: &[Graph],
     built: &Built<'_>,
-    source: &str,
-    path: &Path,
-    files: &dyn FileSource,
+    input: &Input<'_>,
     structural: bool,
 ) -> Vec<Diagnostic> {
-    let ctx = LintContext {
+    let Some((graph, extra_graphs)) = graphs.split_first() else {
+        return Vec::new();
+    };
+    let mut ctx = LintContext {
         graph,
+        extra_graphs,
         built,
         workflow: &built.workflow,
         adjacency: Adjacency::new(&built.workflow),
-        source,
-        lines: LineIndex::new(source),
-        path,
-        files,
+        source: input.source,
+        lines: input.lines,
+        path: input.path,
+        files: input.files,
+        reachable: None,
     };
+    ctx.reachable = reach::from_start(&ctx);
     let mut out = Vec::new();
     graph_kind::check(&ctx, &mut out);
     conditions::check(&ctx, &mut out);
@@ -156,8 +190,11 @@ pub(crate) fn run(
 /// duplicates.
 pub(crate) fn sort(diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.sort_by(|a, b| {
-        let key = |d: &Diagnostic| (d.span.map(|s| (s.start, s.end)), d.severity, d.rule.clone());
-        key(a).cmp(&key(b))
+        let place = |d: &Diagnostic| d.span.map(|s| (s.start, s.end));
+        place(a)
+            .cmp(&place(b))
+            .then(a.severity.cmp(&b.severity))
+            .then_with(|| a.rule.cmp(&b.rule))
     });
     diagnostics.dedup();
 }

@@ -52,7 +52,8 @@ pub(super) const RULES: &[RuleInfo] = &[
 pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     let graph_fidelity = ctx.workflow.attr_str("default_fidelity").map(str::trim);
     for (index, node) in ctx.workflow.nodes.iter().enumerate() {
-        requirements(node, ctx.node_span(&node.id), out);
+        let declared = ctx.built.declared.get(index).copied().unwrap_or(true);
+        requirements(node, declared, ctx.node_span(&node.id), out);
         if !valid_id(&node.id) {
             out.push(
                 NODE_ID_VALID
@@ -71,7 +72,10 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
                 ctx.workflow.edges[e].attr_str("fidelity").map(str::trim) == Some("full")
             });
             if fidelity != Some("full") && !full_edge_in {
-                out.push(thread_warning(&format!("node `{}`", node.id), fidelity, thread.span).for_node(node.id.clone()));
+                out.push(
+                    thread_warning(&format!("node `{}`", node.id), fidelity, thread.span)
+                        .for_node(node.id.clone()),
+                );
             }
         }
     }
@@ -102,7 +106,8 @@ fn thread_warning(what: &str, fidelity: Option<&str>, span: heddle_dot::Span) ->
         .with_hint("add `fidelity=\"full\"` (or remove `thread_id`)")
 }
 
-fn requirements(node: &Node, span: heddle_dot::Span, out: &mut Vec<Diagnostic>) {
+/// `declared`: whether a node statement declares it (else `edge_target_exists` reports it).
+fn requirements(node: &Node, declared: bool, span: heddle_dot::Span, out: &mut Vec<Diagnostic>) {
     let missing = |rule: RuleInfo, message: String, hint: &str| {
         rule.diag(message)
             .at(span)
@@ -110,18 +115,20 @@ fn requirements(node: &Node, span: heddle_dot::Span, out: &mut Vec<Diagnostic>) 
             .with_hint(hint)
     };
     match node.kind {
-        kind if kind.uses_llm() => {
-            if node.attr("prompt").is_none() && node.attr("label").is_none() {
-                out.push(missing(
-                    PROMPT_ON_LLM_NODES,
-                    format!(
-                        "{} node `{}` has no `prompt` or `label`; the model only gets its id",
-                        kind.type_name(),
-                        node.id
-                    ),
-                    "add `prompt=\"...\"` (or `prompt=\"@prompts/file.md\"`)",
-                ));
-            }
+        kind if kind.uses_llm()
+            && declared
+            && node.attr("prompt").is_none()
+            && node.attr("label").is_none() =>
+        {
+            out.push(missing(
+                PROMPT_ON_LLM_NODES,
+                format!(
+                    "{} node `{}` has no `prompt` or `label`; the model only gets its id",
+                    kind.type_name(),
+                    node.id
+                ),
+                "add `prompt=\"...\"` (or `prompt=\"@prompts/file.md\"`)",
+            ));
         }
         HandlerKind::Command if node.attr("script").is_none() => out.push(missing(
             COMMAND_HAS_SCRIPT,
@@ -133,11 +140,16 @@ fn requirements(node: &Node, span: heddle_dot::Span, out: &mut Vec<Diagnostic>) 
             format!("wait node `{}` has no `duration`", node.id),
             "add `duration=\"30s\"`",
         )),
-        HandlerKind::ManagerLoop if node.attr("stack.child_workflow").is_none() => out.push(missing(
-            MANAGER_HAS_CHILD,
-            format!("manager loop `{}` has no `stack.child_workflow` to supervise", node.id),
-            "add `stack.child_workflow=\"child.dot\"`",
-        )),
+        HandlerKind::ManagerLoop if node.attr("stack.child_workflow").is_none() => {
+            out.push(missing(
+                MANAGER_HAS_CHILD,
+                format!(
+                    "manager loop `{}` has no `stack.child_workflow` to supervise",
+                    node.id
+                ),
+                "add `stack.child_workflow=\"child.dot\"`",
+            ))
+        }
         _ => {}
     }
 }

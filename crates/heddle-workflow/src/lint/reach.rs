@@ -25,9 +25,12 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// Breadth-first search from `seeds`, following edges forwards or backwards.
-fn search(ctx: &LintContext<'_, '_>, seeds: impl Iterator<Item = usize>, forwards: bool) -> Vec<bool> {
-    let workflow = ctx.workflow;
-    let mut seen = vec![false; workflow.nodes.len()];
+fn search(
+    ctx: &LintContext<'_, '_>,
+    seeds: impl Iterator<Item = usize>,
+    forwards: bool,
+) -> Vec<bool> {
+    let mut seen = vec![false; ctx.workflow.nodes.len()];
     let mut queue: VecDeque<usize> = VecDeque::new();
     for seed in seeds {
         if !seen[seed] {
@@ -42,11 +45,11 @@ fn search(ctx: &LintContext<'_, '_>, seeds: impl Iterator<Item = usize>, forward
             ctx.adjacency.incoming(node)
         };
         for &e in edges {
-            let edge = &workflow.edges[e];
-            let next = if forwards { &edge.to } else { &edge.from };
-            if let Some(n) = ctx.adjacency.node(next)
-                && !seen[n]
-            {
+            let Some((from, to)) = ctx.adjacency.ends(e) else {
+                continue;
+            };
+            let n = if forwards { to } else { from };
+            if !seen[n] {
                 seen[n] = true;
                 queue.push_back(n);
             }
@@ -55,20 +58,32 @@ fn search(ctx: &LintContext<'_, '_>, seeds: impl Iterator<Item = usize>, forward
     seen
 }
 
+/// Per node, whether the first start node reaches it; `None` without a start node.
+pub(super) fn from_start(ctx: &LintContext<'_, '_>) -> Option<Vec<bool>> {
+    let start = ctx
+        .workflow
+        .nodes
+        .iter()
+        .position(|n| n.kind == HandlerKind::Start)?;
+    Some(search(ctx, std::iter::once(start), true))
+}
+
 fn reachability(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     let workflow = ctx.workflow;
-    let Some(start) = workflow.nodes.iter().position(|n| n.kind == HandlerKind::Start) else {
+    let (Some(reached), Some(start)) = (&ctx.reachable, workflow.start_nodes().next()) else {
         return;
     };
-    let start_id = &workflow.nodes[start].id;
-    let reached = search(ctx, std::iter::once(start), true);
-    for (node, reached) in workflow.nodes.iter().zip(reached) {
+    let start_id = &start.id;
+    for (node, &reached) in workflow.nodes.iter().zip(reached) {
         if reached || node.kind == HandlerKind::Start {
             continue;
         }
         out.push(
             REACHABILITY
-                .diag(format!("node `{}` cannot be reached from `{start_id}`", node.id))
+                .diag(format!(
+                    "node `{}` cannot be reached from `{start_id}`",
+                    node.id
+                ))
                 .at(ctx.node_span(&node.id))
                 .for_node(node.id.clone())
                 .with_hint("add an edge leading to it, or remove it"),
@@ -78,7 +93,11 @@ fn reachability(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
 
 fn parallel_has_fan_in(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     let workflow = ctx.workflow;
-    if !workflow.nodes.iter().any(|n| n.kind == HandlerKind::Parallel) {
+    if !workflow
+        .nodes
+        .iter()
+        .any(|n| n.kind == HandlerKind::Parallel)
+    {
         return;
     }
     let fan_ins = workflow

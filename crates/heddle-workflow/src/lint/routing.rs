@@ -44,7 +44,8 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
             HandlerKind::Conditional => conditional(ctx, i, out),
             HandlerKind::Exit => {}
             _ => {
-                if ctx.adjacency.outgoing(i).is_empty() {
+                let unreachable = ctx.reachable.as_ref().is_some_and(|r| !r[i]);
+                if ctx.adjacency.outgoing(i).is_empty() && !unreachable {
                     out.push(
                         DEAD_END
                             .diag(format!(
@@ -78,7 +79,10 @@ fn edge_target_exists(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
             .map(|(n, _)| n.id.as_str());
         let hint = match closest(&node.id, candidates) {
             Some(similar) => format!("did you mean `{similar}`?"),
-            None => format!("declare it, e.g. `{} [label=\"...\", prompt=\"...\"]`", node.id),
+            None => format!(
+                "declare it, e.g. `{} [label=\"...\", prompt=\"...\"]`",
+                node.id
+            ),
         };
         out.push(
             EDGE_TARGET_EXISTS
@@ -106,7 +110,9 @@ fn human_gate(ctx: &LintContext<'_, '_>, index: usize, out: &mut Vec<Diagnostic>
                 ))
                 .at(ctx.node_span(&node.id))
                 .for_node(node.id.clone())
-                .with_hint("add an edge per choice, labelled with the choice, e.g. `[label=\"Approve\"]`"),
+                .with_hint(
+                    "add an edge per choice, labelled with the choice, e.g. `[label=\"Approve\"]`",
+                ),
         ),
         1 => out.push(
             Diagnostic::new(
@@ -151,7 +157,11 @@ fn conditional(ctx: &LintContext<'_, '_>, index: usize, out: &mut Vec<Diagnostic
     let workflow = ctx.workflow;
     let node = &workflow.nodes[index];
     let outgoing = ctx.adjacency.outgoing(index);
-    if outgoing.is_empty() || outgoing.iter().any(|&e| workflow.edges[e].condition.is_some()) {
+    if outgoing.is_empty()
+        || outgoing
+            .iter()
+            .any(|&e| workflow.edges[e].condition.is_some())
+    {
         return;
     }
     out.push(

@@ -27,7 +27,12 @@ const EXIT_NO_OUTGOING: RuleInfo = RuleInfo {
     summary: "No edge leaves an exit node.",
 };
 
-pub(super) const RULES: &[RuleInfo] = &[START_NODE, TERMINAL_NODE, START_NO_INCOMING, EXIT_NO_OUTGOING];
+pub(super) const RULES: &[RuleInfo] = &[
+    START_NODE,
+    TERMINAL_NODE,
+    START_NO_INCOMING,
+    EXIT_NO_OUTGOING,
+];
 
 pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     let workflow = ctx.workflow;

@@ -24,16 +24,16 @@ pub(super) const RULES: &[RuleInfo] = &[STYLESHEET_SYNTAX, STYLESHEET_PROPERTY];
 
 pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     for occurrence in &ctx.built.occurrences {
-        if occurrence.scope != Scope::Graph || occurrence.entry.canonical != "model_stylesheet" {
+        if occurrence.scope != Scope::Graph || occurrence.canonical() != "model_stylesheet" {
             continue;
         }
         let value = &occurrence.attr.value;
-        let text = &occurrence.entry.raw;
+        let text = occurrence.raw();
         let at = |start: usize, end: usize| {
             let (s, e) = value_range(ctx.source, value, start, end);
             ctx.span(s, e)
         };
-        let (sheet, errors) = Stylesheet::parse_recovering(text);
+        let (sheet, errors) = Stylesheet::parse_recovering(&text);
         for error in errors {
             out.push(
                 STYLESHEET_SYNTAX
@@ -68,13 +68,17 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
             };
             if let Err(error) = parse_value(spec.ty, &declaration.value) {
                 let mut diagnostic = STYLESHEET_SYNTAX
-                    .diag(format!("invalid `{property}` in the model stylesheet: {error}"))
+                    .diag(format!(
+                        "invalid `{property}` in the model stylesheet: {error}"
+                    ))
                     .at(span);
                 if let ValueType::Enum(values) = spec.ty {
-                    diagnostic = diagnostic.with_hint(match closest(&declaration.value, values.iter().copied()) {
-                        Some(similar) => format!("did you mean `{similar}`?"),
-                        None => format!("use {}", format_allowed(values)),
-                    });
+                    diagnostic = diagnostic.with_hint(
+                        match closest(&declaration.value, values.iter().copied()) {
+                            Some(similar) => format!("did you mean `{similar}`?"),
+                            None => format!("use {}", format_allowed(values)),
+                        },
+                    );
                 }
                 out.push(diagnostic);
             }

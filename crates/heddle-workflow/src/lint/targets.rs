@@ -24,11 +24,11 @@ const TARGET_KEYS: [&str; 2] = ["retry_target", "fallback_retry_target"];
 pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     let workflow = ctx.workflow;
     for occurrence in &ctx.built.occurrences {
-        let entry = &occurrence.entry;
-        if !TARGET_KEYS.contains(&entry.canonical.as_str()) {
+        if !TARGET_KEYS.contains(&occurrence.canonical()) {
             continue;
         }
-        let target = entry.raw.trim();
+        let raw = occurrence.raw();
+        let target = raw.trim();
         if ctx.adjacency.node(target).is_some() {
             continue;
         }
@@ -37,7 +37,10 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
             None => "name a node of this workflow".to_owned(),
         };
         let diagnostic = RETRY_TARGET_EXISTS
-            .diag(format!("`{}` names `{target}`, which is not a node", entry.key))
+            .diag(format!(
+                "`{}` names `{target}`, which is not a node",
+                occurrence.key()
+            ))
             .at(occurrence.attr.value.span)
             .with_hint(hint);
         out.push(ctx.owned(diagnostic, occurrence));

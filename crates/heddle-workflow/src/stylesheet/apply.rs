@@ -6,7 +6,12 @@ impl Stylesheet {
     /// For each property the stylesheet sets on a node with this id, shape and classes, the
     /// winning declaration: highest selector specificity, then the later rule (and the later
     /// declaration within a rule). Unknown properties are ignored. Sorted by property name.
-    pub fn resolve(&self, id: &str, shape: &str, classes: &[String]) -> Vec<(&'static str, &Declaration)> {
+    pub fn resolve(
+        &self,
+        id: &str,
+        shape: &str,
+        classes: &[String],
+    ) -> Vec<(&'static str, &Declaration)> {
         // (property, specificity, rule index, declaration)
         let mut winners: Vec<(&'static str, u8, usize, &Declaration)> = Vec::new();
         for (rule_index, rule) in self.rules.iter().enumerate() {

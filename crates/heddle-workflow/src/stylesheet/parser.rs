@@ -60,8 +60,10 @@ impl Cursor<'_> {
     }
 
     fn found(&self) -> String {
-        self.peek()
-            .map_or_else(|| "the end of the stylesheet".to_owned(), |c| format!("`{c}`"))
+        self.peek().map_or_else(
+            || "the end of the stylesheet".to_owned(),
+            |c| format!("`{c}`"),
+        )
     }
 
     /// Skips whitespace and `/* */` comments (line breaks too unless `keep_newlines`).
