@@ -109,17 +109,7 @@ impl Parser<'_> {
             {
                 self.parse_assign(out)
             }
-            k if is_id_start(k) || k.in_bare_run() => {
-                let Some(node) = self.parse_node_ref(true) else {
-                    return false;
-                };
-                if self.at_edge_op() {
-                    let mut operands = Vec::with_capacity(2);
-                    operands.push(EdgeOperand::Node(node));
-                    return self.parse_edge_rest(i, operands, out);
-                }
-                self.finish_node_stmt(i, node, out)
-            }
+            k if is_id_start(k) || k.in_bare_run() => self.parse_node_head(i, out),
             _ => self.stmt_error(),
         }
     }
@@ -169,6 +159,19 @@ impl Parser<'_> {
         };
         out.push(Stmt::Assign(attr(key, value)));
         true
+    }
+
+    /// A statement starting with a node: a node statement or an edge chain.
+    fn parse_node_head(&mut self, start: usize, out: &mut Vec<Stmt>) -> bool {
+        let Some(node) = self.parse_node_ref(true) else {
+            return false;
+        };
+        if !self.at_edge_op() {
+            return self.finish_node_stmt(start, node, out);
+        }
+        let mut operands = Vec::with_capacity(2);
+        operands.push(EdgeOperand::Node(node));
+        self.parse_edge_rest(start, operands, out)
     }
 
     /// A node statement: the node, then attribute lists.
