@@ -45,9 +45,10 @@ impl ApiError {
     pub fn from_io(path: &std::path::Path, err: &std::io::Error) -> Self {
         let shown = path.display();
         match err.kind() {
-            std::io::ErrorKind::NotFound => {
-                Self::new(ErrorCode::NotFound, format!("{shown}: no such file or folder"))
-            }
+            std::io::ErrorKind::NotFound => Self::new(
+                ErrorCode::NotFound,
+                format!("{shown}: no such file or folder"),
+            ),
             std::io::ErrorKind::InvalidData => Self::new(
                 ErrorCode::NotText,
                 format!("{shown}: not UTF-8 text; a workflow must be a UTF-8 DOT file"),

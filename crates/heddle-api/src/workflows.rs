@@ -7,8 +7,7 @@ use heddle_workflow::{FileSource, OsFiles, load_source};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::types::{
-    CheckWorkflowRequest, ListWorkflowsRequest, OpenWorkflowRequest, OpenedWorkflow,
-    WorkflowEntry,
+    CheckWorkflowRequest, ListWorkflowsRequest, OpenWorkflowRequest, OpenedWorkflow, WorkflowEntry,
 };
 
 /// Files larger than this are refused rather than parsed (a workflow is a few KB).
@@ -77,7 +76,9 @@ pub fn list_workflows(req: &ListWorkflowsRequest) -> Result<Vec<WorkflowEntry>, 
         for entry in entries.flatten() {
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
-            let Ok(kind) = entry.file_type() else { continue };
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             if kind.is_dir() {
                 if !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()) {
                     pending.push(path);

@@ -32,7 +32,11 @@ fn read_tree(dir: &Path) -> BTreeMap<String, String> {
             if path.is_dir() {
                 pending.push(path);
             } else if path.extension().is_some_and(|e| e == "ts") {
-                let rel = path.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 files.insert(rel, std::fs::read_to_string(&path).unwrap());
             }
         }
@@ -49,7 +53,11 @@ fn typescript_bindings_match_rust_types() {
     let fresh_dir = tempfile::tempdir().unwrap();
     export_roots(fresh_dir.path());
     let fresh = read_tree(fresh_dir.path());
-    assert!(fresh.contains_key("OpenedWorkflow.ts"), "export produced {:?}", fresh.keys());
+    assert!(
+        fresh.contains_key("OpenedWorkflow.ts"),
+        "export produced {:?}",
+        fresh.keys()
+    );
 
     let committed_path = committed_dir();
     if std::env::var_os("HEDDLE_UPDATE_BINDINGS").is_some() {
@@ -64,13 +72,21 @@ fn typescript_bindings_match_rust_types() {
         }
         return;
     }
-    let committed = if committed_path.exists() { read_tree(&committed_path) } else { BTreeMap::new() };
+    let committed = if committed_path.exists() {
+        read_tree(&committed_path)
+    } else {
+        BTreeMap::new()
+    };
     let stale: Vec<_> = fresh
         .iter()
         .filter(|(rel, text)| committed.get(*rel) != Some(*text))
         .map(|(rel, _)| rel.clone())
         .collect();
-    let extra: Vec<_> = committed.keys().filter(|rel| !fresh.contains_key(*rel)).cloned().collect();
+    let extra: Vec<_> = committed
+        .keys()
+        .filter(|rel| !fresh.contains_key(*rel))
+        .cloned()
+        .collect();
     assert!(
         stale.is_empty() && extra.is_empty(),
         "ui/src/generated is out of date (changed or missing: {stale:?}; no longer generated: {extra:?}). \

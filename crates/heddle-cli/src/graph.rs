@@ -18,9 +18,15 @@ pub enum GraphFailure {
 /// Prints the model of `file`. Syntax errors that still leave a graph are reported on
 /// stderr by the caller via the returned count; the model is printed regardless.
 pub fn run(file: &Path, json: bool, out: &mut dyn Write) -> Result<usize, GraphFailure> {
-    let opened = open_workflow(&OpenWorkflowRequest { path: file.display().to_string() })
-        .map_err(GraphFailure::Api)?;
-    let errors = opened.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let opened = open_workflow(&OpenWorkflowRequest {
+        path: file.display().to_string(),
+    })
+    .map_err(GraphFailure::Api)?;
+    let errors = opened
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
     let Some(workflow) = opened.workflow else {
         return Err(GraphFailure::Unparseable(errors));
     };
@@ -36,14 +42,25 @@ pub fn run(file: &Path, json: bool, out: &mut dyn Write) -> Result<usize, GraphF
 }
 
 fn write_summary(w: &Workflow, out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "workflow {}", if w.name.is_empty() { "(anonymous)" } else { &w.name })?;
+    writeln!(
+        out,
+        "workflow {}",
+        if w.name.is_empty() {
+            "(anonymous)"
+        } else {
+            &w.name
+        }
+    )?;
     if let Some(goal) = &w.goal {
         writeln!(out, "goal: {goal}")?;
     }
     writeln!(out, "\n{} nodes:", w.nodes.len())?;
     let width = w.nodes.iter().map(|n| n.id.len()).max().unwrap_or(0);
     for n in &w.nodes {
-        let kind = serde_json::to_value(n.kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        let kind = serde_json::to_value(n.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
         writeln!(out, "  {:<width$}  {:<12}  {}", n.id, kind, n.label)?;
     }
     writeln!(out, "\n{} edges:", w.edges.len())?;

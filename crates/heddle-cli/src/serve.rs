@@ -31,7 +31,11 @@ pub fn default_ui_dir(env_ui_dir: Option<PathBuf>) -> Option<PathBuf> {
 }
 
 /// Binds, prints the URL (the first line of stdout, which scripts wait for), and serves.
-pub async fn run(opts: ServeOptions, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), ServeError> {
+pub async fn run(
+    opts: ServeOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), ServeError> {
     let remote = !opts.addr.ip().is_loopback();
     let listener = bind(opts.addr, true).await?;
     let local = listener.local_addr().map_err(ServeError::Io)?;
@@ -69,8 +73,15 @@ fn absolute(path: &Path) -> PathBuf {
 }
 
 fn open_browser(url: &str, err: &mut dyn Write) {
-    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
-        let _ = writeln!(err, "warning: could not open a browser ({opener}: {e}); open {url} yourself");
+        let _ = writeln!(
+            err,
+            "warning: could not open a browser ({opener}: {e}); open {url} yourself"
+        );
     }
 }

@@ -19,11 +19,18 @@ struct FileReport<'a> {
 }
 
 /// Validates `files`, writes the report to `out`, and returns whether any file had errors.
-pub fn run(files: &[PathBuf], json: bool, color: bool, out: &mut dyn Write) -> std::io::Result<bool> {
+pub fn run(
+    files: &[PathBuf],
+    json: bool,
+    color: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<bool> {
     let results: Vec<(PathBuf, Result<OpenedWorkflow, ApiError>)> = files
         .iter()
         .map(|f| {
-            let req = OpenWorkflowRequest { path: f.display().to_string() };
+            let req = OpenWorkflowRequest {
+                path: f.display().to_string(),
+            };
             (f.clone(), open_workflow(&req))
         })
         .collect();
@@ -40,10 +47,16 @@ pub fn run(files: &[PathBuf], json: bool, color: bool, out: &mut dyn Write) -> s
 }
 
 fn count(diagnostics: &[Diagnostic], severity: Severity) -> usize {
-    diagnostics.iter().filter(|d| d.severity == severity).count()
+    diagnostics
+        .iter()
+        .filter(|d| d.severity == severity)
+        .count()
 }
 
-fn write_json(results: &[(PathBuf, Result<OpenedWorkflow, ApiError>)], out: &mut dyn Write) -> std::io::Result<()> {
+fn write_json(
+    results: &[(PathBuf, Result<OpenedWorkflow, ApiError>)],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let reports: Vec<FileReport<'_>> = results
         .iter()
         .map(|(path, result)| match result {
@@ -67,21 +80,33 @@ fn write_json(results: &[(PathBuf, Result<OpenedWorkflow, ApiError>)], out: &mut
     writeln!(out)
 }
 
-fn write_text(results: &[(PathBuf, Result<OpenedWorkflow, ApiError>)], color: bool, out: &mut dyn Write) -> std::io::Result<()> {
+fn write_text(
+    results: &[(PathBuf, Result<OpenedWorkflow, ApiError>)],
+    color: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     for (path, result) in results {
         let shown = path.display().to_string();
         match result {
             Err(err) => writeln!(out, "{}: {shown}: {}\n", paint("error", color), err.message)?,
             Ok(opened) => {
                 for d in &opened.diagnostics {
-                    writeln!(out, "{}", render_diagnostic(d, &opened.source, &shown, color))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        render_diagnostic(d, &opened.source, &shown, color)
+                    )?;
                 }
                 let errors = count(&opened.diagnostics, Severity::Error);
                 let warnings = count(&opened.diagnostics, Severity::Warning);
                 let verdict = if errors == 0 && warnings == 0 {
                     "ok".to_owned()
                 } else {
-                    format!("{} and {}", plural(errors, "error"), plural(warnings, "warning"))
+                    format!(
+                        "{} and {}",
+                        plural(errors, "error"),
+                        plural(warnings, "warning")
+                    )
                 };
                 writeln!(out, "{shown}: {verdict}")?;
             }
@@ -91,9 +116,17 @@ fn write_text(results: &[(PathBuf, Result<OpenedWorkflow, ApiError>)], color: bo
 }
 
 fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 fn paint(text: &str, color: bool) -> String {
-    if color { format!("\x1b[1;31m{text}\x1b[0m") } else { text.to_owned() }
+    if color {
+        format!("\x1b[1;31m{text}\x1b[0m")
+    } else {
+        text.to_owned()
+    }
 }

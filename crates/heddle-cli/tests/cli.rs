@@ -30,7 +30,10 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn every_example_validates_without_errors() {
     let files = examples();
-    assert!(files.len() >= 6, "expected at least six examples, found {files:?}");
+    assert!(
+        files.len() >= 6,
+        "expected at least six examples, found {files:?}"
+    );
     let args: Vec<&str> = files.iter().map(|p| p.to_str().unwrap()).collect();
     let mut full = vec!["validate"];
     full.extend(args);
@@ -39,7 +42,10 @@ fn every_example_validates_without_errors() {
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(!stdout.contains("error["), "{stdout}");
     for f in &files {
-        assert!(stdout.contains(f.to_str().unwrap()), "no verdict line for {f:?} in {stdout}");
+        assert!(
+            stdout.contains(f.to_str().unwrap()),
+            "no verdict line for {f:?} in {stdout}"
+        );
     }
 }
 
@@ -47,22 +53,36 @@ fn every_example_validates_without_errors() {
 fn errors_exit_1_with_rule_file_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("broken.dot");
-    std::fs::write(&path, "digraph B {\n  a -> b;\n  b [timeout=\"soon\"];\n}\n").unwrap();
+    std::fs::write(
+        &path,
+        "digraph B {\n  a -> b;\n  b [timeout=\"soon\"];\n}\n",
+    )
+    .unwrap();
     let out = heddle(&["validate", path.to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("error[start_node]"), "{stdout}");
     assert!(stdout.contains("error[terminal_node]"), "{stdout}");
     assert!(stdout.contains("[attribute_type]"), "{stdout}");
-    assert!(stdout.contains(&format!("{}:3:", path.display())), "{stdout}");
-    assert!(!stdout.contains("\u{1b}["), "NO_COLOR output must have no escapes: {stdout}");
+    assert!(
+        stdout.contains(&format!("{}:3:", path.display())),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("\u{1b}["),
+        "NO_COLOR output must have no escapes: {stdout}"
+    );
 }
 
 #[test]
 fn json_output_is_machine_readable() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("two.dot");
-    std::fs::write(&path, "digraph T {\n  start [shape=Mdiamond]\n  start -> nowhere\n}\n").unwrap();
+    std::fs::write(
+        &path,
+        "digraph T {\n  start [shape=Mdiamond]\n  start -> nowhere\n}\n",
+    )
+    .unwrap();
     let out = heddle(&["validate", "--json", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let reports: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -70,22 +90,36 @@ fn json_output_is_machine_readable() {
     assert_eq!(report["path"], path.to_str().unwrap());
     assert!(report["errors"].as_u64().unwrap() >= 1);
     let diagnostics = report["diagnostics"].as_array().unwrap();
-    let terminal = diagnostics.iter().find(|d| d["rule"] == "terminal_node").expect("terminal_node");
+    let terminal = diagnostics
+        .iter()
+        .find(|d| d["rule"] == "terminal_node")
+        .expect("terminal_node");
     assert_eq!(terminal["severity"], "error");
-    assert!(diagnostics.iter().all(|d| d["message"].as_str().is_some_and(|m| !m.is_empty())));
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d["message"].as_str().is_some_and(|m| !m.is_empty()))
+    );
 }
 
 #[test]
 fn an_unreadable_file_is_an_error_naming_the_path() {
     let out = heddle(&["validate", "/no/such/flow.dot"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).contains("/no/such/flow.dot: no such file"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("/no/such/flow.dot: no such file"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
 fn usage_errors_exit_2() {
     assert_eq!(heddle(&["validate"]).status.code(), Some(2));
-    assert_eq!(heddle(&["validate", "--bogus", "x.dot"]).status.code(), Some(2));
+    assert_eq!(
+        heddle(&["validate", "--bogus", "x.dot"]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -97,13 +131,23 @@ fn graph_json_prints_the_typed_model() {
     assert_eq!(model["name"], "Hello");
     assert_eq!(model["rankdir"], "LR");
     let kind_of = |id: &str| {
-        model["nodes"].as_array().unwrap().iter().find(|n| n["id"] == id).map(|n| n["kind"].clone())
+        model["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == id)
+            .map(|n| n["kind"].clone())
     };
     assert_eq!(kind_of("start"), Some("start".into()));
     assert_eq!(kind_of("greet"), Some("command".into()));
     assert_eq!(kind_of("check"), Some("conditional".into()));
     assert_eq!(kind_of("exit"), Some("exit".into()));
-    let conditions: Vec<_> = model["edges"].as_array().unwrap().iter().filter_map(|e| e["condition"].as_str()).collect();
+    let conditions: Vec<_> = model["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["condition"].as_str())
+        .collect();
     assert_eq!(conditions, ["outcome=success", "outcome!=success"]);
 }
 
@@ -114,5 +158,8 @@ fn graph_text_summary_lists_nodes_and_edges() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("workflow Hello"), "{stdout}");
-    assert!(stdout.contains("check -> exit  [yes]  if outcome=success"), "{stdout}");
+    assert!(
+        stdout.contains("check -> exit  [yes]  if outcome=success"),
+        "{stdout}"
+    );
 }

@@ -5,6 +5,11 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
+/// The allocator the shipped binaries use (heddle-cli, heddle-desktop), for both sides of
+/// the comparison.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn bench_parse(c: &mut Criterion) {
     let text = heddle_dot::testing::generate_workflow(10_000, 20_000, 42);
     let parsed = heddle_dot::parse(&text);

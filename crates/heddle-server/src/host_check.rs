@@ -44,10 +44,22 @@ mod tests {
 
     #[test]
     fn loopback_names_pass_and_others_fail() {
-        for ok in ["127.0.0.1:8080", "localhost", "LOCALHOST:1", "[::1]:9000", "[::1]"] {
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost",
+            "LOCALHOST:1",
+            "[::1]:9000",
+            "[::1]",
+        ] {
             assert!(is_loopback_host(ok), "{ok}");
         }
-        for bad in ["evil.example:8080", "127.0.0.1.evil.example", "", "[::2]:80", "localhost.evil"] {
+        for bad in [
+            "evil.example:8080",
+            "127.0.0.1.evil.example",
+            "",
+            "[::2]:80",
+            "localhost.evil",
+        ] {
             assert!(!is_loopback_host(bad), "{bad}");
         }
     }

@@ -21,7 +21,10 @@ pub async fn serve(
 }
 
 /// Binds `addr`, refusing anything but a loopback address unless `allow_remote` is set.
-pub async fn bind(addr: SocketAddr, allow_remote: bool) -> Result<tokio::net::TcpListener, ServeError> {
+pub async fn bind(
+    addr: SocketAddr,
+    allow_remote: bool,
+) -> Result<tokio::net::TcpListener, ServeError> {
     if !addr.ip().is_loopback() && !allow_remote {
         return Err(ServeError::NotLoopback(addr));
     }
@@ -42,7 +45,9 @@ pub enum ServeError {
         source: std::io::Error,
     },
     /// A non-loopback address was given without the explicit opt-in.
-    #[error("{0} is not a loopback address; Heddle only listens on 127.0.0.1 or ::1 unless told otherwise with --bind")]
+    #[error(
+        "{0} is not a loopback address; Heddle only listens on 127.0.0.1 or ::1 unless told otherwise with --bind"
+    )]
     NotLoopback(SocketAddr),
     /// The server failed while running.
     #[error("server stopped: {0}")]

@@ -36,12 +36,14 @@ where
     T: Send + 'static,
     F: FnOnce() -> Result<T, ApiError> + Send + 'static,
 {
-    let result = tokio::task::spawn_blocking(op).await.unwrap_or_else(|join| {
-        Err(ApiError::new(
-            ErrorCode::Io,
-            format!("the operation stopped unexpectedly: {join}"),
-        ))
-    });
+    let result = tokio::task::spawn_blocking(op)
+        .await
+        .unwrap_or_else(|join| {
+            Err(ApiError::new(
+                ErrorCode::Io,
+                format!("the operation stopped unexpectedly: {join}"),
+            ))
+        });
     ApiResponse(result)
 }
 

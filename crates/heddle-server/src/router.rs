@@ -57,18 +57,16 @@ where
     Req: DeserializeOwned + Send + 'static,
     Res: Serialize + Send + 'static,
 {
-    post(
-        move |body: Result<Json<Req>, JsonRejection>| async move {
-            match body {
-                Ok(Json(req)) => blocking(move || op(&req)).await,
-                Err(rejection) => ApiResponse(Err(ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    format!(
-                        "the request body is not valid for this operation: {}",
-                        rejection.body_text()
-                    ),
-                ))),
-            }
-        },
-    )
+    post(move |body: Result<Json<Req>, JsonRejection>| async move {
+        match body {
+            Ok(Json(req)) => blocking(move || op(&req)).await,
+            Err(rejection) => ApiResponse(Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "the request body is not valid for this operation: {}",
+                    rejection.body_text()
+                ),
+            ))),
+        }
+    })
 }

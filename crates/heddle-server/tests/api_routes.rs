@@ -13,7 +13,13 @@ use tower::ServiceExt;
 
 const FLOW: &str = "digraph Flow {\n  start [shape=Mdiamond];\n  work [shape=parallelogram, script=\"true\"];\n  exit [shape=Msquare];\n  start -> work -> exit;\n}\n";
 
-async fn call(config: ServerConfig, method: &str, uri: &str, host: &str, body: &str) -> (StatusCode, String) {
+async fn call(
+    config: ServerConfig,
+    method: &str,
+    uri: &str,
+    host: &str,
+    body: &str,
+) -> (StatusCode, String) {
     let request = Request::builder()
         .method(method)
         .uri(uri)
@@ -38,7 +44,14 @@ async fn open_workflow_returns_the_model_and_source() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_flow(dir.path());
     let body = serde_json::json!({ "path": path }).to_string();
-    let (status, text) = call(ServerConfig::default(), "POST", "/api/open_workflow", "127.0.0.1:7878", &body).await;
+    let (status, text) = call(
+        ServerConfig::default(),
+        "POST",
+        "/api/open_workflow",
+        "127.0.0.1:7878",
+        &body,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let opened: OpenedWorkflow = serde_json::from_str(&text).unwrap();
     assert_eq!(opened.source, FLOW);
@@ -51,16 +64,35 @@ async fn open_workflow_returns_the_model_and_source() {
 #[tokio::test]
 async fn a_missing_file_is_404_with_a_stable_code() {
     let body = r#"{"path":"/definitely/not/here.dot"}"#;
-    let (status, text) = call(ServerConfig::default(), "POST", "/api/open_workflow", "localhost", body).await;
+    let (status, text) = call(
+        ServerConfig::default(),
+        "POST",
+        "/api/open_workflow",
+        "localhost",
+        body,
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let err: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(err["code"], "not_found");
-    assert!(err["message"].as_str().unwrap().contains("/definitely/not/here.dot"));
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("/definitely/not/here.dot")
+    );
 }
 
 #[tokio::test]
 async fn a_malformed_request_is_rejected_with_invalid_request() {
-    let (status, text) = call(ServerConfig::default(), "POST", "/api/open_workflow", "localhost", r#"{"pth":1}"#).await;
+    let (status, text) = call(
+        ServerConfig::default(),
+        "POST",
+        "/api/open_workflow",
+        "localhost",
+        r#"{"pth":1}"#,
+    )
+    .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     let err: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(err["code"], "invalid_request");
@@ -74,7 +106,14 @@ async fn check_workflow_validates_unsaved_text() {
         "source": "digraph D { a -> b }",
     })
     .to_string();
-    let (status, text) = call(ServerConfig::default(), "POST", "/api/check_workflow", "localhost", &body).await;
+    let (status, text) = call(
+        ServerConfig::default(),
+        "POST",
+        "/api/check_workflow",
+        "localhost",
+        &body,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let opened: OpenedWorkflow = serde_json::from_str(&text).unwrap();
     let rules: Vec<_> = opened.diagnostics.iter().map(|d| d.rule.as_str()).collect();
@@ -92,10 +131,20 @@ async fn list_workflows_finds_dot_files_and_skips_node_modules() {
     std::fs::write(dir.path().join("node_modules/pkg/x.dot"), FLOW).unwrap();
     std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
     let body = serde_json::json!({ "dir": dir.path().display().to_string() }).to_string();
-    let (status, text) = call(ServerConfig::default(), "POST", "/api/list_workflows", "localhost", &body).await;
+    let (status, text) = call(
+        ServerConfig::default(),
+        "POST",
+        "/api/list_workflows",
+        "localhost",
+        &body,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
-    let mut rel: Vec<_> = entries.iter().map(|e| e["relative_path"].as_str().unwrap().to_owned()).collect();
+    let mut rel: Vec<_> = entries
+        .iter()
+        .map(|e| e["relative_path"].as_str().unwrap().to_owned())
+        .collect();
     rel.sort();
     assert_eq!(rel, ["flow.dot", "nested/other.dot"]);
 }
@@ -103,7 +152,10 @@ async fn list_workflows_finds_dot_files_and_skips_node_modules() {
 #[tokio::test]
 async fn launch_info_reports_what_the_server_was_started_with() {
     let config = ServerConfig {
-        launch: LaunchInfo { initial_file: Some("/w/a.dot".into()), workspace_dir: Some("/w".into()) },
+        launch: LaunchInfo {
+            initial_file: Some("/w/a.dot".into()),
+            workspace_dir: Some("/w".into()),
+        },
         ..ServerConfig::default()
     };
     let (status, text) = call(config, "POST", "/api/launch_info", "localhost", "{}").await;
@@ -114,7 +166,14 @@ async fn launch_info_reports_what_the_server_was_started_with() {
 
 #[tokio::test]
 async fn a_foreign_host_header_is_refused() {
-    let (status, text) = call(ServerConfig::default(), "POST", "/api/launch_info", "attacker.example:7878", "{}").await;
+    let (status, text) = call(
+        ServerConfig::default(),
+        "POST",
+        "/api/launch_info",
+        "attacker.example:7878",
+        "{}",
+    )
+    .await;
     assert_eq!(status, StatusCode::MISDIRECTED_REQUEST);
     assert!(text.contains("attacker.example"));
 }
@@ -125,13 +184,22 @@ async fn the_ui_is_served_with_an_index_fallback_for_client_routes() {
     std::fs::write(ui.path().join("index.html"), "<html>heddle ui</html>").unwrap();
     std::fs::create_dir_all(ui.path().join("assets")).unwrap();
     std::fs::write(ui.path().join("assets/app.js"), "console.log(1)").unwrap();
-    let config = ServerConfig { ui_dir: Some(ui.path().to_path_buf()), ..ServerConfig::default() };
+    let config = ServerConfig {
+        ui_dir: Some(ui.path().to_path_buf()),
+        ..ServerConfig::default()
+    };
     let (status, text) = call(config.clone(), "GET", "/", "localhost", "").await;
-    assert_eq!((status, text.as_str()), (StatusCode::OK, "<html>heddle ui</html>"));
+    assert_eq!(
+        (status, text.as_str()),
+        (StatusCode::OK, "<html>heddle ui</html>")
+    );
     let (status, text) = call(config.clone(), "GET", "/assets/app.js", "localhost", "").await;
     assert_eq!((status, text.as_str()), (StatusCode::OK, "console.log(1)"));
     let (status, text) = call(config, "GET", "/runs/123", "localhost", "").await;
-    assert_eq!((status, text.as_str()), (StatusCode::OK, "<html>heddle ui</html>"));
+    assert_eq!(
+        (status, text.as_str()),
+        (StatusCode::OK, "<html>heddle ui</html>")
+    );
 }
 
 #[tokio::test]
@@ -139,9 +207,14 @@ async fn serves_over_a_real_loopback_socket_and_refuses_other_addresses() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     let refused = heddle_server::bind("0.0.0.0:0".parse().unwrap(), false).await;
-    assert!(matches!(refused, Err(heddle_server::ServeError::NotLoopback(_))));
+    assert!(matches!(
+        refused,
+        Err(heddle_server::ServeError::NotLoopback(_))
+    ));
 
-    let listener = heddle_server::bind("127.0.0.1:0".parse().unwrap(), false).await.unwrap();
+    let listener = heddle_server::bind("127.0.0.1:0".parse().unwrap(), false)
+        .await
+        .unwrap();
     let addr = listener.local_addr().unwrap();
     let server = tokio::spawn(heddle_server::serve(listener, ServerConfig::default()));
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();

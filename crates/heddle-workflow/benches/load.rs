@@ -8,6 +8,11 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use heddle_workflow::{MemoryFiles, load_source};
 
+/// The allocator the shipped binaries use (heddle-cli, heddle-desktop), for both sides of
+/// the comparison.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn load(c: &mut Criterion) {
     let source = heddle_dot::testing::generate_workflow(10_000, 20_000, 7);
     let files = MemoryFiles::new();

@@ -3,6 +3,8 @@
 //! Field names here are a contract with the UI (TypeScript types are generated from them).
 //! Add fields freely; rename or remove only together with the UI.
 
+use std::borrow::Cow;
+
 use heddle_dot::Span;
 use serde::{Deserialize, Serialize};
 
@@ -144,10 +146,11 @@ pub enum AttrOrigin {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AttrEntry {
-    /// The key as written (`llm_model` or `model`).
-    pub key: String,
+    /// The key as written (`llm_model` or `model`). Borrowed from the attribute catalog
+    /// when it is a known name, so the common case allocates nothing.
+    pub key: Cow<'static, str>,
     /// The canonical key (Heddle's name, e.g. `model`); same as `key` for unknown keys.
-    pub canonical: String,
+    pub canonical: Cow<'static, str>,
     /// The typed value.
     pub value: Value,
     /// The value as written (decoded DOT string).

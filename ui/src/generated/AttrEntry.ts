@@ -8,7 +8,8 @@ import type { Value } from "./Value";
  */
 export type AttrEntry = { 
 /**
- * The key as written (`llm_model` or `model`).
+ * The key as written (`llm_model` or `model`). Borrowed from the attribute catalog
+ * when it is a known name, so the common case allocates nothing.
  */
 key: string, 
 /**

@@ -1,5 +1,7 @@
 //! Typed attribute entries.
 
+use std::borrow::Cow;
+
 use heddle_dot::Attr;
 
 use super::decoded;
@@ -17,12 +19,17 @@ impl Builder<'_, '_> {
         attr: &Attr,
         origin: AttrOrigin,
     ) -> (AttrEntry, Option<&'static AttrSpec>) {
-        let key = decoded(&attr.key).into_owned();
+        let written = decoded(&attr.key);
         let raw = decoded(&attr.value).into_owned();
-        let spec = catalog::lookup(scope, &key);
-        let canonical = match spec {
-            Some(spec) if !spec.name.ends_with('*') => spec.name.to_owned(),
-            _ => key.clone(),
+        let spec = catalog::lookup(scope, &written);
+        let canonical: Cow<'static, str> = match spec {
+            Some(spec) if !spec.name.ends_with('*') => Cow::Borrowed(spec.name),
+            _ => Cow::Owned(written.clone().into_owned()),
+        };
+        let key = if written == canonical {
+            canonical.clone()
+        } else {
+            Cow::Owned(written.into_owned())
         };
         let value = match spec {
             Some(spec) => self.resolve_files(typed_value(spec.ty, &raw)),

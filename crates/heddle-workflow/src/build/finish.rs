@@ -187,13 +187,17 @@ impl<'g> Builder<'g, '_> {
                 declaration.value_span.0,
                 declaration.value_span.1,
             );
-            let value = match catalog::lookup(Scope::Node, property) {
-                Some(spec) => typed_value(spec.ty, &declaration.value),
-                None => Value::String(declaration.value.clone()),
-            };
+            let (name, value): (std::borrow::Cow<'static, str>, Value) =
+                match catalog::lookup(Scope::Node, property) {
+                    Some(spec) => (spec.name.into(), typed_value(spec.ty, &declaration.value)),
+                    None => (
+                        property.to_owned().into(),
+                        Value::String(declaration.value.clone()),
+                    ),
+                };
             let entry = AttrEntry {
-                key: property.to_owned(),
-                canonical: property.to_owned(),
+                key: name.clone(),
+                canonical: name,
                 value,
                 raw: declaration.value.clone(),
                 origin: AttrOrigin::Stylesheet,
