@@ -1,37 +1,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Lint rules about attributes, conditions, stylesheets, node needs and files.
 
-use std::path::Path;
+mod lint_support;
 
-use heddle_workflow::{Diagnostic, MemoryFiles, Severity, load_source};
-
-fn diagnostics_with(source: &str, files: &MemoryFiles) -> Vec<Diagnostic> {
-    load_source(source, Path::new("t.dot"), files).diagnostics
-}
-
-fn diagnostics(source: &str) -> Vec<Diagnostic> {
-    diagnostics_with(source, &MemoryFiles::new())
-}
+use heddle_workflow::{MemoryFiles, Severity};
+use lint_support::*;
 
 /// `body` placed in a valid workflow around node `a`.
 fn flow(body: &str) -> String {
     format!("digraph t {{ start -> a -> exit; {body} }}")
-}
-
-fn fires(rule: &str, source: &str) -> Diagnostic {
-    let all = diagnostics(source);
-    all.iter()
-        .find(|d| d.rule == rule)
-        .cloned()
-        .unwrap_or_else(|| panic!("`{rule}` did not fire on {source}; got {all:#?}"))
-}
-
-fn quiet(rule: &str, source: &str) {
-    let all = diagnostics(source);
-    assert!(
-        !all.iter().any(|d| d.rule == rule),
-        "`{rule}` fired on {source}: {all:#?}"
-    );
 }
 
 #[test]

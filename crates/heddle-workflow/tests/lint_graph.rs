@@ -1,33 +1,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Lint rules about the graph's shape: each fires on a bad example and stays quiet on a fixed one.
 
-use std::path::Path;
+mod lint_support;
 
-use heddle_workflow::{Diagnostic, MemoryFiles, Severity, load_source};
-
-fn diagnostics(source: &str) -> Vec<Diagnostic> {
-    load_source(source, Path::new("t.dot"), &MemoryFiles::new()).diagnostics
-}
-
-fn rules(source: &str) -> Vec<String> {
-    diagnostics(source).into_iter().map(|d| d.rule).collect()
-}
-
-fn fires(rule: &str, source: &str) -> Diagnostic {
-    let all = diagnostics(source);
-    all.iter()
-        .find(|d| d.rule == rule)
-        .cloned()
-        .unwrap_or_else(|| panic!("`{rule}` did not fire on {source}; got {all:#?}"))
-}
-
-fn quiet(rule: &str, source: &str) {
-    let all = rules(source);
-    assert!(
-        !all.iter().any(|r| r == rule),
-        "`{rule}` fired on {source}: {all:?}"
-    );
-}
+use heddle_workflow::Severity;
+use lint_support::*;
 
 const GOOD: &str = "digraph t { start [shape=Mdiamond]; exit [shape=Msquare]; a [prompt=\"do\"]; start -> a -> exit }";
 
