@@ -25,6 +25,9 @@ cargo fmt --all -- --check
 step "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "fuzz targets still compile (running them needs nightly; see crates/heddle-dot/README.md)"
+cargo check --manifest-path fuzz/Cargo.toml --locked --quiet
+
 step "Rust tests (cargo nextest)"
 cargo nextest run --workspace --locked --no-fail-fast
 

@@ -58,17 +58,17 @@ fn dot_json(src: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn attrs_of(obj: &Value) -> Attrs {
+fn attrs_of(obj: &Value, keep: fn(&str) -> bool) -> Attrs {
     obj.as_object()
         .unwrap()
         .iter()
-        .filter(|(k, _)| compared(k))
+        .filter(|(k, _)| keep(k))
         .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
         .filter(|(_, v)| !v.is_empty())
         .collect()
 }
 
-fn from_graphviz(json: &Value) -> Resolved {
+fn from_graphviz(json: &Value, keep: fn(&str) -> bool) -> Resolved {
     let mut names = BTreeMap::new();
     let mut r = Resolved::default();
     // The first `_subgraph_cnt` objects are subgraphs, the rest nodes.
@@ -81,12 +81,12 @@ fn from_graphviz(json: &Value) -> Resolved {
     {
         let name = obj["name"].as_str().unwrap().to_owned();
         names.insert(obj["_gvid"].as_u64().unwrap(), name.clone());
-        r.nodes.insert(name, attrs_of(obj));
+        r.nodes.insert(name, attrs_of(obj, keep));
     }
     for e in json["edges"].as_array().into_iter().flatten() {
         let tail = names[&e["tail"].as_u64().unwrap()].clone();
         let head = names[&e["head"].as_u64().unwrap()].clone();
-        r.edges.push((tail, head, attrs_of(e)));
+        r.edges.push((tail, head, attrs_of(e, keep)));
     }
     r.edges.sort();
     r
@@ -108,7 +108,7 @@ fn from_heddle(src: &str) -> Resolved {
 /// Checks one file; returns how many (node or edge, attribute) values were compared.
 fn check(src: &str) -> usize {
     let ours = from_heddle(src);
-    let theirs = from_graphviz(&dot_json(src));
+    let theirs = from_graphviz(&dot_json(src), compared);
     assert_eq!(ours.nodes, theirs.nodes, "nodes differ for:\n{src}");
     assert_eq!(ours.edges, theirs.edges, "edges differ for:\n{src}");
     ours.nodes.len()
@@ -241,4 +241,69 @@ fn edited_files_still_agree() {
         check(&doc.text());
     }
     assert!(applied >= 100, "only {applied} edits applied");
+}
+
+/// For real workflow files: the same nodes and edges, and every attribute Heddle reads is in
+/// Graphviz's output with the same value (Graphviz adds layout attributes of its own, so
+/// the comparison is one-way for attributes).
+fn check_workflow_file(src: &str) -> usize {
+    let parsed = heddle_dot::parse(src);
+    assert!(parsed.errors.is_empty(), "{src}\n{:?}", parsed.errors);
+    let ours = resolve(parsed.document.graph().unwrap());
+    let theirs = from_graphviz(&dot_json(src), |_| true);
+    let names = |r: &Resolved| r.nodes.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(names(&ours), names(&theirs), "nodes differ");
+    let ends = |r: &Resolved| {
+        r.edges
+            .iter()
+            .map(|(t, h, _)| (t.clone(), h.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ends(&ours), ends(&theirs), "edges differ");
+    let mut compared = 0;
+    let node_pairs = ours
+        .nodes
+        .iter()
+        .map(|(n, a)| (n.clone(), a, &theirs.nodes[n]));
+    let edge_pairs = ours
+        .edges
+        .iter()
+        .zip(&theirs.edges)
+        .map(|((t, h, a), (_, _, b))| (format!("{t}->{h}"), a, b));
+    for (element, mine, graphviz) in node_pairs.chain(edge_pairs) {
+        for (key, value) in mine {
+            assert_eq!(
+                graphviz.get(key),
+                Some(value),
+                "{element}: attribute `{key}`"
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
+#[test]
+fn the_bundled_examples_agree() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut examples: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dot"))
+        .collect();
+    examples.sort();
+    assert!(
+        examples.len() >= 6,
+        "expected the examples in {}",
+        dir.display()
+    );
+    for path in examples {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let compared = check_workflow_file(&src);
+        assert!(
+            compared >= 10,
+            "{}: only {compared} attributes compared",
+            path.display()
+        );
+    }
 }
