@@ -52,8 +52,9 @@ pub struct NodeStmt {
 pub struct NodeRef {
     /// The node id.
     pub id: Id,
-    /// `:port[:compass]`, if present.
-    pub port: Option<Port>,
+    /// `:port[:compass]`, if present. Boxed: ports are rare in workflows, and inline they
+    /// would triple the size of every node reference.
+    pub port: Option<Box<Port>>,
     /// Id plus port.
     pub span: Span,
 }

@@ -3,8 +3,9 @@
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
-/// Reads the files a workflow refers to (`prompt="@prompts/plan.md"`).
-pub trait FileSource {
+/// Reads the files a workflow refers to (`prompt="@prompts/plan.md"`). `Sync` because
+/// validation runs its rules on more than one thread.
+pub trait FileSource: Sync {
     /// The file's content as UTF-8 text.
     fn read_to_string(&self, path: &Path) -> std::io::Result<String>;
     /// Whether a file exists at `path`.

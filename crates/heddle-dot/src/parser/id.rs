@@ -169,7 +169,7 @@ impl Parser<'_> {
     }
 
     /// `:port`, `:port:compass` or `:compass`, when the current token is `:`.
-    pub(super) fn parse_port(&mut self) -> Option<Port> {
+    pub(super) fn parse_port(&mut self) -> Option<Box<Port>> {
         let start = self.eat(TokenKind::Colon)?;
         let Some(first) = self.parse_node_id() else {
             self.error_at_cur("a port name or compass point");
@@ -189,11 +189,11 @@ impl Parser<'_> {
             }
             None => (Some(first), None),
         };
-        Some(Port {
+        Some(Box::new(Port {
             name,
             compass,
             span: self.span_from(start),
-        })
+        }))
     }
 
     /// Zero or more `[...]` lists, their attributes flattened. The `=` signs ahead are

@@ -44,7 +44,7 @@ pub fn resolve(graph: &Graph) -> Resolved {
     r
 }
 
-fn port_text(port: &Option<Port>) -> Option<String> {
+fn port_text(port: &Option<Box<Port>>) -> Option<String> {
     let port = port.as_ref()?;
     let parts: Vec<&str> = [&port.name, &port.compass]
         .into_iter()

@@ -7,7 +7,7 @@ use crate::catalog::{self, Scope};
 use crate::condition::Condition;
 use crate::hash::FxHashMap;
 use crate::locate::value_range;
-use crate::stylesheet::Stylesheet;
+use crate::stylesheet::{Declaration, Stylesheet};
 use crate::value::typed_value;
 use crate::{AttrEntry, AttrOrigin, HandlerKind, Node, SubgraphInfo, Value, Workflow};
 
@@ -79,6 +79,8 @@ impl<'g> Builder<'g, '_> {
             })
             .collect();
         let stylesheet = self.stylesheet();
+        // One typed entry per stylesheet declaration, shared by every node it applies to.
+        let mut sheet_entries: FxHashMap<usize, AttrEntry> = FxHashMap::default();
         let mut nodes = Vec::with_capacity(self.nodes.len());
         for mut draft in std::mem::take(&mut self.nodes) {
             draft.attrs = effective(&draft.defaults, std::mem::take(&mut draft.attrs));
@@ -119,7 +121,7 @@ impl<'g> Builder<'g, '_> {
                 span: draft.span,
             };
             if let Some((sheet, value_id)) = &stylesheet {
-                self.apply_stylesheet(&mut node, sheet, value_id);
+                self.apply_stylesheet(&mut node, sheet, value_id, &mut sheet_entries);
             }
             nodes.push(node);
         }
@@ -176,34 +178,53 @@ impl<'g> Builder<'g, '_> {
         Some((sheet, occurrence.attr.value.clone()))
     }
 
-    fn apply_stylesheet(&self, node: &mut Node, sheet: &Stylesheet, value_id: &heddle_dot::Id) {
+    fn apply_stylesheet(
+        &self,
+        node: &mut Node,
+        sheet: &Stylesheet,
+        value_id: &heddle_dot::Id,
+        entries: &mut FxHashMap<usize, AttrEntry>,
+    ) {
         for (property, declaration) in sheet.resolve(&node.id, &node.shape, &node.classes) {
             if find(&node.attrs, property).is_some_and(|e| e.origin == AttrOrigin::Explicit) {
                 continue;
             }
-            let (start, end) = value_range(
-                self.source,
-                value_id,
-                declaration.value_span.0,
-                declaration.value_span.1,
-            );
-            let (name, value): (std::borrow::Cow<'static, str>, Value) =
-                match catalog::lookup(Scope::Node, property) {
-                    Some(spec) => (spec.name.into(), typed_value(spec.ty, &declaration.value)),
-                    None => (
-                        property.to_owned().into(),
-                        Value::String(declaration.value.clone()),
-                    ),
-                };
-            let entry = AttrEntry {
-                key: name.clone(),
-                canonical: name,
-                value,
-                raw: declaration.value.clone(),
-                origin: AttrOrigin::Stylesheet,
-                span: self.lines.span(self.source, start, end),
+            let entry = entries
+                .entry(declaration.value_span.0)
+                .or_insert_with(|| self.stylesheet_entry(property, declaration, value_id));
+            set_entry(&mut node.attrs, entry.clone());
+        }
+    }
+
+    /// The attribute a stylesheet declaration sets, typed, with the span of its value inside
+    /// the `model_stylesheet` string.
+    fn stylesheet_entry(
+        &self,
+        property: &str,
+        declaration: &Declaration,
+        value_id: &heddle_dot::Id,
+    ) -> AttrEntry {
+        let (start, end) = value_range(
+            self.source,
+            value_id,
+            declaration.value_span.0,
+            declaration.value_span.1,
+        );
+        let (name, value): (std::borrow::Cow<'static, str>, Value) =
+            match catalog::lookup(Scope::Node, property) {
+                Some(spec) => (spec.name.into(), typed_value(spec.ty, &declaration.value)),
+                None => (
+                    property.to_owned().into(),
+                    Value::String(declaration.value.clone()),
+                ),
             };
-            set_entry(&mut node.attrs, entry);
+        AttrEntry {
+            key: name.clone(),
+            canonical: name,
+            value,
+            raw: declaration.value.clone(),
+            origin: AttrOrigin::Stylesheet,
+            span: self.lines.span(self.source, start, end),
         }
     }
 }

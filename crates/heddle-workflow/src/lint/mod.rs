@@ -170,20 +170,35 @@ pub(crate) fn run(
         reachable: None,
     };
     ctx.reachable = reach::from_start(&ctx);
-    let mut out = Vec::new();
-    graph_kind::check(&ctx, &mut out);
-    conditions::check(&ctx, &mut out);
-    stylesheet::check(&ctx, &mut out);
-    attributes::check(&ctx, &mut out);
-    files::check(&ctx, &mut out);
-    if structural {
-        structure::check(&ctx, &mut out);
-        reach::check(&ctx, &mut out);
-        routing::check(&ctx, &mut out);
-        targets::check(&ctx, &mut out);
-        nodes::check(&ctx, &mut out);
-    }
-    out
+    let ctx = &ctx;
+    // The rules only read the model, so they run as two groups of about equal cost on two
+    // threads; the result does not depend on the split (diagnostics are sorted later).
+    std::thread::scope(|scope| {
+        let per_attribute = scope.spawn(move || {
+            let mut out = Vec::new();
+            graph_kind::check(ctx, &mut out);
+            conditions::check(ctx, &mut out);
+            stylesheet::check(ctx, &mut out);
+            attributes::check(ctx, &mut out);
+            files::check(ctx, &mut out);
+            out
+        });
+        let mut out = Vec::new();
+        if structural {
+            structure::check(ctx, &mut out);
+            reach::check(ctx, &mut out);
+            routing::check(ctx, &mut out);
+            targets::check(ctx, &mut out);
+            nodes::check(ctx, &mut out);
+        }
+        match per_attribute.join() {
+            Ok(mut first) => {
+                first.append(&mut out);
+                first
+            }
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    })
 }
 
 /// Sorts by position (file-level findings first), then severity and rule; drops exact
