@@ -220,10 +220,16 @@ fn lexical_error<'a>(kind: TokenKind, text: impl FnOnce() -> &'a str) -> Option<
         TokenKind::UnterminatedString => Some(("`\"` to close the string".to_owned(), eof())),
         TokenKind::UnterminatedComment => Some(("`*/` to close the comment".to_owned(), eof())),
         TokenKind::UnterminatedHtml => Some(("`>` to close the HTML string".to_owned(), eof())),
-        TokenKind::Unknown => Some((
-            "a DOT token".to_owned(),
-            crate::parser::describe_text(text()),
-        )),
+        TokenKind::Unknown => {
+            let found = text();
+            let expected = if found == "#" {
+                // Graphviz reads `#` as a comment only where a line starts.
+                "a DOT token (`#` starts a comment only at the start of a line; use `//` after code)"
+            } else {
+                "a DOT token"
+            };
+            Some((expected.to_owned(), crate::parser::describe_text(found)))
+        }
         _ => None,
     }
 }

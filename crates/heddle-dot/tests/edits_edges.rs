@@ -227,3 +227,19 @@ fn edits_round_trip_through_serde() {
     );
     assert_eq!(serde_json::from_str::<Edit>(&json).unwrap(), edit);
 }
+
+#[test]
+fn splitting_a_chain_keeps_a_comment_before_its_attributes() {
+    let src = "digraph g {\n  a -> b -> c  // why these two\n    [label=\"x\"]\n}\n";
+    let out = apply(src, &set(key("a", "b", 0), "weight", "2"), &[2, 3]);
+    assert!(out.contains("// why these two"), "comment lost:\n{out}");
+    let out = apply(src, &remove(key("b", "c", 0)), &[2, 3]);
+    assert!(out.contains("// why these two"), "comment lost:\n{out}");
+    let out = apply(src, &remove(key("a", "b", 0)), &[2, 3]);
+    assert!(out.contains("// why these two"), "comment lost:\n{out}");
+    assert_snapshot!(before_after(
+        src,
+        &set(key("a", "b", 0), "weight", "2"),
+        &[2, 3]
+    ));
+}

@@ -194,3 +194,17 @@ fn snippet_never_panics_on_odd_spans() {
         let _ = snippet(src, "x.dot", span);
     }
 }
+
+#[test]
+fn a_hash_after_code_says_to_use_double_slash() {
+    let parsed =
+        heddle_dot::parse("digraph g {\n  a -> b # why\n  # a whole-line comment is fine\n}\n");
+    assert_eq!(parsed.errors.len(), 1, "{:?}", parsed.errors);
+    let error = &parsed.errors[0];
+    assert_eq!((error.span.line, error.span.column), (2, 10));
+    assert!(
+        error.expected.contains("use `//` after code"),
+        "{}",
+        error.expected
+    );
+}

@@ -71,6 +71,24 @@ fn text_comparisons_when_not_numbers() {
 }
 
 #[test]
+fn ordering_an_unset_key_or_text_against_a_number_is_false() {
+    for condition in [
+        "retries < 3",
+        "retries >= 0",
+        "context.retries <= 3",
+        "retries > -1",
+        "branch > 9",
+        "branch < 9",
+        "count > 1e400",
+        "count < 1e400",
+    ] {
+        assert!(!holds(condition), "{condition} should not hold");
+    }
+    // The negation of an unordered test holds, so a guard can be written either way.
+    assert!(holds("!(retries < 3)"));
+}
+
+#[test]
 fn contains_and_matches() {
     assert!(holds("log contains errors"));
     assert!(!holds("log contains warning"));

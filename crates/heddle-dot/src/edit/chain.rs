@@ -175,16 +175,34 @@ fn rewrite_edits(ctx: &Ctx, rw: &Rewrite, inner: &[TextEdit]) -> Result<Vec<Text
         }
         _ => {}
     }
-    let lists = StmtAttrs::edge(src, rw.edge)
-        .lists_range()
-        .map(|(s, e)| format!(" {}", src.get(s, e)))
-        .unwrap_or_default();
+    let lists_range = StmtAttrs::edge(src, rw.edge).lists_range();
+    let lists = lists_range.map_or("", |(s, e)| src.get(s, e));
+    // What stood between the last endpoint and the first `[`: usually one space, but it may
+    // hold a comment. The piece that still ends at the last endpoint keeps it as written (or
+    // the last piece with attributes, when that link is gone); the others get one space.
+    let original_gap = lists_range.map_or("", |(s, _)| src.get(op_span(last).end, s));
+    let keeper = rw
+        .pieces
+        .iter()
+        .rposition(|p| matches!(p, Piece::Chain(_, b) if *b == last))
+        .or_else(|| {
+            rw.pieces
+                .iter()
+                .rposition(|p| matches!(p, Piece::Chain(..)))
+        });
     let mut texts = Vec::new();
-    for piece in &rw.pieces {
+    for (index, piece) in rw.pieces.iter().enumerate() {
         texts.push(match *piece {
             Piece::Chain(a, b) => {
                 let chain = render(src.text, op_span(a).start, op_span(b).end, inner)?;
-                format!("{chain}{lists}")
+                let gap = if lists.is_empty() {
+                    ""
+                } else if keeper == Some(index) {
+                    original_gap
+                } else {
+                    " "
+                };
+                format!("{chain}{gap}{lists}")
             }
             Piece::Single(k) => match ops.get(k) {
                 Some(EdgeOperand::Node(n)) => src.get(n.id.span.start, n.id.span.end).to_owned(),

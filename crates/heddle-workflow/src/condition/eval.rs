@@ -101,9 +101,14 @@ fn compare(key: &str, value: Option<&Json>, test: &Comparison) -> bool {
         Op::Eq => equals(key, value, test),
         Op::Ne => !equals(key, value, test),
         Op::Lt | Op::Gt | Op::Le | Op::Ge => {
-            let ordering = match (number(value), test.number()) {
-                (Some(a), Some(b)) => a.partial_cmp(&b),
-                _ => Some(text(value).as_str().cmp(test.value.as_str())),
+            // Numbers compare as numbers and text as text; an unset key, or a number
+            // against text, is not ordered at all, so every ordering test on it is false
+            // (`retries < 3` must not hold before anything sets `retries`).
+            let ordering = match (value, number(value), test.number()) {
+                (None | Some(Json::Null), _, _) => None,
+                (_, Some(a), Some(b)) => a.partial_cmp(&b),
+                (_, None, None) => Some(text(value).as_str().cmp(test.value.as_str())),
+                _ => None,
             };
             ordering.is_some_and(|o| match test.op {
                 Op::Lt => o.is_lt(),
