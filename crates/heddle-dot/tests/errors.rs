@@ -208,3 +208,27 @@ fn a_hash_after_code_says_to_use_double_slash() {
         error.expected
     );
 }
+
+#[test]
+fn a_number_glued_to_a_name_is_reported_once_per_place() {
+    let parsed = heddle_dot::parse("digraph g {\n  2fast [x=1]\n  a -> 3b\n  c [w=2s]\n}\n");
+    let found: Vec<_> = parsed
+        .errors
+        .iter()
+        .map(|e| (e.span.line, e.span.column, e.found.as_str()))
+        .collect();
+    // `w=2s` is a value, where the dialect reads `2s` as one bare value (a duration).
+    assert_eq!(found, [(2, 3, "`2fast`"), (3, 8, "`3b`")]);
+    assert!(
+        parsed.errors[0].expected.contains("`\"2fast\"`"),
+        "{}",
+        parsed.errors[0].expected
+    );
+}
+
+#[test]
+fn a_stray_backtick_is_named_in_words() {
+    let parsed = heddle_dot::parse("digraph g { a ` b }");
+    assert_eq!(parsed.errors.len(), 1, "{:?}", parsed.errors);
+    assert_eq!(parsed.errors[0].found, "a backtick");
+}

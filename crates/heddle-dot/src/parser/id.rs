@@ -1,7 +1,7 @@
 //! Identifiers (plain, numeral, quoted with `+` concatenation, HTML, the dialect's bare
 //! runs), ports and attribute lists.
 
-use super::Parser;
+use super::{Parser, describe_text};
 use crate::token::TokenKind;
 use crate::{Attr, Id, IdKind, Port, Span};
 
@@ -84,11 +84,36 @@ impl Parser<'_> {
         let i = self.cur()?;
         match self.tok(i).kind {
             TokenKind::Ident => self.single(IdKind::Identifier),
-            TokenKind::Numeral => self.single(IdKind::Numeral),
+            TokenKind::Numeral => {
+                self.report_glued_number(i);
+                self.single(IdKind::Numeral)
+            }
             k if is_string(k) => self.parse_quoted(),
             k if is_html(k) => self.parse_html(),
             _ => None,
         }
+    }
+
+    /// A numeral with an identifier glued to it (`2fast`) reads as two ids, as in Graphviz;
+    /// that is almost never what the author meant, so it is reported (and parsing goes on).
+    fn report_glued_number(&mut self, numeral: usize) {
+        let number = self.tok(numeral);
+        let next = self.tok(numeral + 1);
+        if next.kind != TokenKind::Ident || next.lo != number.hi {
+            return;
+        }
+        let glued = self.src.get(number.start()..next.end()).unwrap_or("");
+        let expected = format!(
+            "a space or quotes (`\"{glued}\"`) after the number `{}`",
+            self.text(number)
+        );
+        let span = Span {
+            start: number.start(),
+            end: next.end(),
+            line: number.line,
+            column: number.col,
+        };
+        self.error(span, &expected, describe_text(glued));
     }
 
     /// A key or value: like a node id, plus the dialect's bare runs (`gpt-5.2`, `a.b`).

@@ -15,6 +15,9 @@ pub(crate) const MAX_DEPTH: usize = 256;
 
 /// Shown as "found" for a token's text: quoted in backticks, one line, at most 24 chars.
 pub(crate) fn describe_text(text: &str) -> String {
+    if text == "`" {
+        return "a backtick".to_owned();
+    }
     let mut out = String::from("`");
     for (n, c) in text.chars().enumerate() {
         if n == 24 {
