@@ -25,8 +25,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 command -v cargo >/dev/null || { echo "error: cargo not found; install Rust with rustup first" >&2; exit 1; }
-rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
-rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 if ! cargo nextest --version >/dev/null 2>&1; then
   echo "==> cargo install cargo-nextest"
   cargo install cargo-nextest --locked
