@@ -285,20 +285,7 @@ fn check_workflow_file(src: &str) -> usize {
 
 #[test]
 fn the_bundled_examples_agree() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut examples: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "dot"))
-        .collect();
-    examples.sort();
-    assert!(
-        examples.len() >= 6,
-        "expected the examples in {}",
-        dir.display()
-    );
-    for path in examples {
-        let src = std::fs::read_to_string(&path).unwrap();
+    for (path, src) in common::examples() {
         let compared = check_workflow_file(&src);
         assert!(
             compared >= 10,

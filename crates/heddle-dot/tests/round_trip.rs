@@ -27,6 +27,20 @@ fn fixtures_round_trip_without_errors() {
 }
 
 #[test]
+fn every_bundled_example_round_trips_without_errors() {
+    for (path, src) in common::examples() {
+        let parsed = parse(&src);
+        assert_eq!(parsed.errors, vec![], "errors in {}", path.display());
+        assert_eq!(
+            parsed.document.text(),
+            src,
+            "{} did not print back",
+            path.display()
+        );
+    }
+}
+
+#[test]
 fn small_inputs_round_trip() {
     let valid = [
         "digraph{}",

@@ -401,3 +401,26 @@ impl DotGen {
         self.push("}");
     }
 }
+
+/// The repository's bundled example workflows, `(path, text)`, sorted by path.
+pub fn examples() -> Vec<(std::path::PathBuf, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dot"))
+        .collect();
+    paths.sort();
+    assert!(
+        paths.len() >= 6,
+        "expected the examples in {}",
+        dir.display()
+    );
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
+}
