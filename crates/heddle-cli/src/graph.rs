@@ -57,11 +57,13 @@ fn write_summary(w: &Workflow, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "\n{} nodes:", w.nodes.len())?;
     let width = w.nodes.iter().map(|n| n.id.len()).max().unwrap_or(0);
     for n in &w.nodes {
-        let kind = serde_json::to_value(n.kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        writeln!(out, "  {:<width$}  {:<12}  {}", n.id, kind, n.label)?;
+        writeln!(
+            out,
+            "  {:<width$}  {:<12}  {}",
+            n.id,
+            n.kind.type_name(),
+            n.label
+        )?;
     }
     writeln!(out, "\n{} edges:", w.edges.len())?;
     for e in &w.edges {
