@@ -1,0 +1,274 @@
+//! Emitting events: numbering them, appending them to `progress.jsonl`, keeping `live.json`
+//! current and broadcasting them to subscribers (the terminal view, the API).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::sync::broadcast;
+
+use crate::clock::{Clock, rfc3339};
+use crate::entropy::{Entropy, new_ulid};
+use crate::event::{Envelope, Event};
+use crate::llm::{LlmEvent, LlmEventSink};
+use crate::rundir::{RunDir, write_json};
+
+/// How many events a slow subscriber may fall behind before it misses some.
+const BROADCAST_CAPACITY: usize = 4096;
+
+/// The event stream of one run. Cheap to clone.
+#[derive(Clone)]
+pub struct Emitter {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    run_id: String,
+    clock: Arc<dyn Clock>,
+    entropy: Arc<dyn Entropy>,
+    live_path: Option<PathBuf>,
+    sender: broadcast::Sender<Envelope>,
+    state: Mutex<State>,
+}
+
+struct State {
+    seq: u64,
+    progress: Option<File>,
+    last_activity: Duration,
+    current_node: Option<String>,
+    write_error: Option<String>,
+}
+
+/// live.json: the latest state of a run, for monitors.
+#[derive(Debug, Serialize)]
+struct Live<'a> {
+    run_id: &'a str,
+    seq: u64,
+    current_node: Option<&'a str>,
+    updated_at: &'a str,
+    last_event: &'a Envelope,
+}
+
+impl std::fmt::Debug for Emitter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Emitter")
+            .field("run_id", &self.inner.run_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Emitter {
+    /// An emitter for `run_id` writing into `run_dir` (appending to an existing
+    /// `progress.jsonl` and continuing its numbering), or only broadcasting when `None`.
+    pub fn open(
+        run_id: &str,
+        run_dir: Option<&RunDir>,
+        clock: Arc<dyn Clock>,
+        entropy: Arc<dyn Entropy>,
+    ) -> Result<Emitter, crate::EngineError> {
+        let (progress, seq) = match run_dir {
+            Some(dir) => {
+                let path = dir.progress();
+                let seq = last_seq(&path);
+                let file = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(|e| crate::EngineError::io(&path, &e))?;
+                (Some(file), seq)
+            }
+            None => (None, 0),
+        };
+        let (sender, _) = broadcast::channel(BROADCAST_CAPACITY);
+        let last_activity = clock.monotonic();
+        Ok(Emitter {
+            inner: Arc::new(Inner {
+                run_id: run_id.to_string(),
+                clock,
+                entropy,
+                live_path: run_dir.map(RunDir::live),
+                sender,
+                state: Mutex::new(State {
+                    seq,
+                    progress,
+                    last_activity,
+                    current_node: None,
+                    write_error: None,
+                }),
+            }),
+        })
+    }
+
+    /// The run id.
+    pub fn run_id(&self) -> &str {
+        &self.inner.run_id
+    }
+
+    /// Emits `event` about `node_id` and returns its envelope.
+    pub fn emit(&self, node_id: Option<&str>, event: Event) -> Envelope {
+        let inner = &self.inner;
+        let now = inner.clock.now();
+        let mut state = inner
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        state.seq += 1;
+        state.last_activity = inner.clock.monotonic();
+        if matches!(event, Event::StageStarted { .. }) {
+            state.current_node = node_id.map(str::to_string);
+        }
+        let envelope = Envelope {
+            id: new_ulid(now, inner.entropy.as_ref()),
+            ts: rfc3339(now),
+            run_id: inner.run_id.clone(),
+            seq: state.seq,
+            node_id: node_id.map(str::to_string),
+            event,
+        };
+        if let Some(file) = state.progress.as_mut() {
+            let mut line = serde_json::to_vec(&envelope).unwrap_or_default();
+            line.push(b'\n');
+            if let Err(error) = file.write_all(&line)
+                && state.write_error.is_none()
+            {
+                state.write_error = Some(error.to_string());
+            }
+        }
+        let is_output = matches!(
+            envelope.event,
+            Event::CommandOutput { .. } | Event::AgentText { .. }
+        );
+        if !is_output && let Some(path) = &inner.live_path {
+            let live = Live {
+                run_id: &inner.run_id,
+                seq: envelope.seq,
+                current_node: state.current_node.as_deref(),
+                updated_at: &envelope.ts,
+                last_event: &envelope,
+            };
+            if let Err(error) = write_json(path, &live, false)
+                && state.write_error.is_none()
+            {
+                state.write_error = Some(error.to_string());
+            }
+        }
+        drop(state);
+        let _ = inner.sender.send(envelope.clone());
+        envelope
+    }
+
+    /// Subscribes to events emitted from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Envelope> {
+        self.inner.sender.subscribe()
+    }
+
+    /// Monotonic time of the last event (for the stall watchdog).
+    pub fn last_activity(&self) -> Duration {
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .last_activity
+    }
+
+    /// The first error writing progress.jsonl or live.json, if any (a full disk).
+    pub fn write_error(&self) -> Option<String> {
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .write_error
+            .clone()
+    }
+
+    /// A handle that emits events about `node_id`.
+    pub fn for_node(&self, node_id: &str) -> NodeEvents {
+        NodeEvents {
+            emitter: self.clone(),
+            node_id: node_id.to_string(),
+            simulated: false,
+        }
+    }
+}
+
+/// The last `seq` in an existing progress.jsonl (0 when absent or empty).
+fn last_seq(path: &std::path::Path) -> u64 {
+    let Ok(file) = File::open(path) else {
+        return 0;
+    };
+    BufReader::new(file)
+        .lines()
+        .map_while(Result::ok)
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(&line).ok())
+        .filter_map(|v| v.get("seq").and_then(serde_json::Value::as_u64))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Emits events about one node.
+#[derive(Clone, Debug)]
+pub struct NodeEvents {
+    emitter: Emitter,
+    node_id: String,
+    simulated: bool,
+}
+
+impl NodeEvents {
+    /// Emits `event` about this node.
+    pub fn emit(&self, event: Event) -> Envelope {
+        self.emitter.emit(Some(&self.node_id), event)
+    }
+
+    /// The node.
+    pub fn node_id(&self) -> &str {
+        &self.node_id
+    }
+
+    /// The run's emitter.
+    pub fn emitter(&self) -> &Emitter {
+        &self.emitter
+    }
+
+    /// The same handle, marking LLM text as simulated.
+    pub fn simulated(mut self, simulated: bool) -> Self {
+        self.simulated = simulated;
+        self
+    }
+}
+
+impl LlmEventSink for NodeEvents {
+    fn emit(&self, event: LlmEvent) {
+        let event = match event {
+            LlmEvent::TextDelta(text) => Event::AgentText {
+                text,
+                simulated: self.simulated,
+            },
+            LlmEvent::ToolCallStarted {
+                call_id,
+                tool,
+                arguments,
+            } => Event::AgentToolCallStarted {
+                call_id,
+                tool,
+                arguments,
+            },
+            LlmEvent::ToolCallCompleted {
+                call_id,
+                tool,
+                result,
+                is_error,
+            } => Event::AgentToolCallCompleted {
+                call_id,
+                tool,
+                result,
+                is_error,
+            },
+            LlmEvent::Usage { model, usage } => Event::AgentUsage { model, usage },
+            LlmEvent::Note { kind, details } => Event::AgentNote { kind, details },
+        };
+        NodeEvents::emit(self, event);
+    }
+}

@@ -1,0 +1,279 @@
+//! The run directory: where each file of a run lives, atomic writes, the manifest and the
+//! conclusion, and telling a live run from a crashed one.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::EngineError;
+
+/// The files of one run (`runs/YYYYMMDD-{ulid}/`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunDir {
+    root: PathBuf,
+}
+
+impl RunDir {
+    /// The run directory at `root` (nothing is created).
+    pub fn at(root: impl Into<PathBuf>) -> Self {
+        RunDir { root: root.into() }
+    }
+
+    /// Creates the folder (and its parents), failing with the path when it cannot.
+    pub fn create(root: impl Into<PathBuf>) -> Result<Self, EngineError> {
+        let dir = RunDir::at(root);
+        std::fs::create_dir_all(dir.nodes_dir()).map_err(|e| EngineError::io(&dir.root, &e))?;
+        // Fail now, with the folder's name, rather than after the first stage.
+        let probe = dir.root.join(".write-test");
+        std::fs::write(&probe, b"").map_err(|e| EngineError::io(&dir.root, &e))?;
+        let _ = std::fs::remove_file(&probe);
+        Ok(dir)
+    }
+
+    /// The folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `manifest.json`.
+    pub fn manifest(&self) -> PathBuf {
+        self.root.join("manifest.json")
+    }
+
+    /// `graph.dot`: the workflow as parsed.
+    pub fn graph(&self) -> PathBuf {
+        self.root.join("graph.dot")
+    }
+
+    /// `run.pid`.
+    pub fn pid(&self) -> PathBuf {
+        self.root.join("run.pid")
+    }
+
+    /// `progress.jsonl`.
+    pub fn progress(&self) -> PathBuf {
+        self.root.join("progress.jsonl")
+    }
+
+    /// `live.json`.
+    pub fn live(&self) -> PathBuf {
+        self.root.join("live.json")
+    }
+
+    /// `checkpoint.json`.
+    pub fn checkpoint(&self) -> PathBuf {
+        self.root.join("checkpoint.json")
+    }
+
+    /// `conclusion.json`.
+    pub fn conclusion(&self) -> PathBuf {
+        self.root.join("conclusion.json")
+    }
+
+    /// `final.patch`.
+    pub fn final_patch(&self) -> PathBuf {
+        self.root.join("final.patch")
+    }
+
+    /// `worktree/`.
+    pub fn worktree(&self) -> PathBuf {
+        self.root.join("worktree")
+    }
+
+    /// `artifacts/`.
+    pub fn artifacts(&self) -> PathBuf {
+        self.root.join("artifacts")
+    }
+
+    /// `nodes/`.
+    pub fn nodes_dir(&self) -> PathBuf {
+        self.root.join("nodes")
+    }
+
+    /// The folder of one stage visit, relative to the run directory: `nodes/{node}` for the
+    /// first visit, `nodes/{node}-visit_{N}` after.
+    pub fn stage_dir_name(node: &str, visit: u32) -> String {
+        if visit <= 1 {
+            format!("nodes/{node}")
+        } else {
+            format!("nodes/{node}-visit_{visit}")
+        }
+    }
+
+    /// The absolute folder of one stage visit.
+    pub fn stage_dir(&self, node: &str, visit: u32) -> PathBuf {
+        self.root.join(Self::stage_dir_name(node, visit))
+    }
+
+    /// The manifest, when readable.
+    pub fn read_manifest(&self) -> Result<Manifest, EngineError> {
+        read_json(&self.manifest())
+    }
+
+    /// The conclusion, if the run ended.
+    pub fn read_conclusion(&self) -> Option<Conclusion> {
+        read_json(&self.conclusion()).ok()
+    }
+
+    /// The process id in `run.pid`, if present.
+    pub fn read_pid(&self) -> Option<i32> {
+        std::fs::read_to_string(self.pid())
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    }
+
+    /// Where the run stands, from its files alone.
+    pub fn status(&self) -> RunStatus {
+        if let Some(conclusion) = self.read_conclusion() {
+            return conclusion.status;
+        }
+        match self.read_pid() {
+            Some(pid) if process_alive(pid) => RunStatus::Running,
+            Some(_) => RunStatus::Crashed,
+            None => RunStatus::Interrupted,
+        }
+    }
+}
+
+/// Whether process `pid` exists.
+pub fn process_alive(pid: i32) -> bool {
+    use nix::errno::Errno;
+    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
+        Ok(()) => true,
+        Err(Errno::EPERM) => true,
+        Err(_) => false,
+    }
+}
+
+/// Reads and parses a JSON file, naming the file (and line:column) on failure.
+pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, EngineError> {
+    let text = std::fs::read_to_string(path).map_err(|e| EngineError::io(path, &e))?;
+    serde_json::from_str(&text).map_err(|e| EngineError::Io {
+        path: path.to_path_buf(),
+        message: format!("line {} column {}: {e}", e.line(), e.column()),
+    })
+}
+
+/// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a reader
+/// (or a crash) sees the old content or the new, never a mix. With `sync`, the data is
+/// flushed to disk before the rename.
+pub fn atomic_write(path: &Path, bytes: &[u8], sync: bool) -> Result<(), EngineError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = path.with_file_name(format!(".{name}.tmp"));
+    let write = || -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        if sync {
+            file.sync_all()?;
+        }
+        drop(file);
+        std::fs::rename(&temp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        EngineError::io(path, &e)
+    })
+}
+
+/// Writes `value` as pretty JSON with [`atomic_write`].
+pub fn write_json<T: Serialize>(path: &Path, value: &T, sync: bool) -> Result<(), EngineError> {
+    let bytes = serde_json::to_vec_pretty(value).map_err(|e| EngineError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    atomic_write(path, &bytes, sync)
+}
+
+/// How a run stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Its process is alive.
+    Running,
+    /// It reached an exit.
+    Success,
+    /// It failed.
+    Fail,
+    /// It was cancelled.
+    Cancelled,
+    /// Its process died without concluding (stale run.pid).
+    Crashed,
+    /// It stopped without a pid file or a conclusion.
+    Interrupted,
+}
+
+impl RunStatus {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Success => "success",
+            RunStatus::Fail => "fail",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::Crashed => "crashed",
+            RunStatus::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// manifest.json: what the run is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The run id (a ULID).
+    pub run_id: String,
+    /// The digraph's name.
+    pub workflow_name: String,
+    /// The workflow file the run started from.
+    pub workflow_path: String,
+    /// The goal (graph attribute, or `--goal`).
+    pub goal: Option<String>,
+    /// Start (RFC 3339).
+    pub start_time: String,
+    /// Nodes in the workflow.
+    pub node_count: usize,
+    /// Edges in the workflow.
+    pub edge_count: usize,
+    /// Git commit the run started from (git checkpoints only).
+    pub base_sha: Option<String>,
+    /// The run's git branch (git checkpoints only).
+    pub run_branch: Option<String>,
+    /// `--label K=V` pairs.
+    pub labels: BTreeMap<String, String>,
+    /// `worktree`, `shadow` or `none`.
+    pub checkpoint_mode: String,
+    /// Where stages run.
+    pub work_dir: String,
+    /// LLM stages are simulated.
+    pub dry_run: bool,
+    /// The run supervising this one (manager loop children).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_run_id: Option<String>,
+    /// The Heddle version that started it.
+    pub heddle_version: String,
+}
+
+/// conclusion.json: how the run ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conclusion {
+    /// The run.
+    pub run_id: String,
+    /// `success`, `fail` or `cancelled`.
+    pub status: RunStatus,
+    /// Wall time from start (or resume) to end.
+    pub duration_ms: u64,
+    /// Why it failed or was cancelled.
+    pub failure_reason: Option<String>,
+    /// Last git commit (git checkpoints only).
+    pub final_git_commit_sha: Option<String>,
+    /// When it ended (RFC 3339).
+    pub completed_at: String,
+    /// Stages executed.
+    pub stages: usize,
+}
