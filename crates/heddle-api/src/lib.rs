@@ -4,6 +4,7 @@
 //! TypeScript bindings for the UI are generated from these types.
 
 mod error;
+pub mod runs;
 mod types;
 mod workflows;
 

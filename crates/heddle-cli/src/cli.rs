@@ -61,6 +61,74 @@ pub enum Command {
         #[arg(long)]
         open: bool,
     },
+    /// Run a workflow headless, with a live view of its stages.
+    ///
+    /// Exit status: 0 when the run succeeds, 1 when it fails, 2 when it cannot start,
+    /// 130 when it is cancelled (Ctrl-C).
+    Run {
+        /// Workflow file.
+        file: PathBuf,
+        /// Simulate LLM stages (no model is called; replies are marked simulated).
+        #[arg(long)]
+        dry_run: bool,
+        /// The run's goal (overrides the graph's `goal`).
+        #[arg(long)]
+        goal: Option<String>,
+        /// Answer every human gate with its default (or approving) choice.
+        #[arg(long)]
+        auto_approve: bool,
+        /// Run directory to use instead of `$HEDDLE_HOME/runs/YYYYMMDD-{id}`.
+        #[arg(long)]
+        run_dir: Option<PathBuf>,
+        /// Where stages run (default: the current folder).
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+        /// A label `KEY=VALUE` (repeatable).
+        #[arg(long = "label", value_name = "KEY=VALUE")]
+        labels: Vec<String>,
+        /// Print events as JSON lines on stdout instead of the live view.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Continue a run that crashed, failed or was cancelled, from its checkpoint.
+    Resume {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// Answer every human gate with its default (or approving) choice.
+        #[arg(long)]
+        auto_approve: bool,
+        /// Print events as JSON lines on stdout instead of the live view.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List runs (running ones; `-a` for all).
+    Ps {
+        /// Show every run, not only running ones.
+        #[arg(short, long)]
+        all: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a run's events (progress.jsonl).
+    Events {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// Keep printing new events until the run ends.
+        #[arg(short, long)]
+        follow: bool,
+        /// Print the JSON envelopes.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a run: manifest, stages, outcome and where its files are.
+    Inspect {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// Print manifest, checkpoint and conclusion as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// When to colour output.

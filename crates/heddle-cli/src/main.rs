@@ -3,6 +3,9 @@
 
 mod cli;
 mod graph;
+mod live;
+mod run;
+mod runs;
 mod serve;
 mod validate;
 
@@ -83,7 +86,111 @@ fn main() -> ExitCode {
                 Err(e) => report(&mut err, &e.to_string()),
             }
         }
+        Command::Run {
+            file,
+            dry_run,
+            goal,
+            auto_approve,
+            run_dir,
+            work_dir,
+            labels,
+            json,
+        } => {
+            let options = run::RunOptions {
+                file,
+                dry_run,
+                goal,
+                auto_approve,
+                run_dir,
+                work_dir,
+                labels,
+                json,
+            };
+            with_runtime(&mut err, |env, err| {
+                Box::pin(async move { run::run(options, env, &mut std::io::stdout(), err).await })
+            })
+        }
+        Command::Resume {
+            run: id,
+            auto_approve,
+            json,
+        } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                run::resume(&id, auto_approve, json, env, &mut std::io::stdout(), err).await
+            })
+        }),
+        Command::Ps { all, json } => match environment() {
+            Ok(env) => match runs::ps(all, json, &env, &mut out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => report(&mut err, &e.to_string()),
+            },
+            Err(message) => report(&mut err, &message),
+        },
+        Command::Events {
+            run: id,
+            follow,
+            json,
+        } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                match runs::events(&id, follow, json, &env, &mut std::io::stdout()).await {
+                    Ok(()) => 0,
+                    Err(message) => {
+                        let _ = writeln!(err, "error: {message}");
+                        EXIT_ERRORS
+                    }
+                }
+            })
+        }),
+        Command::Inspect { run: id, json } => match environment() {
+            Ok(env) => match runs::inspect(&id, json, &env, &mut out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => report(&mut err, &message),
+            },
+            Err(message) => report(&mut err, &message),
+        },
     }
+}
+
+/// Reads what run commands need from the process environment, once.
+fn environment() -> Result<run::Environment, String> {
+    let home = heddle_api::runs::HeddleHome::resolve(
+        std::env::var_os("HEDDLE_HOME").map(Into::into),
+        std::env::var_os("HOME").map(Into::into),
+    )
+    .ok_or("neither HEDDLE_HOME nor HOME is set; set HEDDLE_HOME to where Heddle keeps runs")?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    Ok(run::Environment {
+        home,
+        cwd,
+        vars: std::env::vars_os()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
+            .collect(),
+        terminal: std::io::stderr().is_terminal(),
+    })
+}
+
+type ExitFuture<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = u8> + 'a>>;
+
+/// Runs an async command on a fresh runtime with the environment read.
+fn with_runtime<'a>(
+    err: &'a mut std::io::Stderr,
+    command: impl FnOnce(run::Environment, &'a mut std::io::Stderr) -> ExitFuture<'a>,
+) -> ExitCode {
+    let env = match environment() {
+        Ok(env) => env,
+        Err(message) => return report(err, &message),
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => return report(err, &format!("cannot start the async runtime: {e}")),
+    };
+    ExitCode::from(runtime.block_on(command(env, err)))
 }
 
 fn report(err: &mut dyn Write, message: &str) -> ExitCode {

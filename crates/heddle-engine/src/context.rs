@@ -139,6 +139,11 @@ impl Context {
         }
     }
 
+    /// Replaces every value with `values` (a `loop_restart`'s fresh start).
+    pub fn replace(&self, values: BTreeMap<String, Json>) {
+        *self.write() = values;
+    }
+
     /// A copy of every value, sorted by key.
     pub fn snapshot(&self) -> BTreeMap<String, Json> {
         self.read().clone()

@@ -1,12 +1,28 @@
-//! Agent and prompt nodes. (stub; being written)
+//! Agent and prompt nodes: send the prompt, validate `output_schema` output with repair
+//! turns, read the routing directive, and turn it all into an [`Outcome`].
 
-use std::path::PathBuf;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use heddle_workflow::HandlerKind;
+use serde_json::Value as Json;
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::context::keys;
 use crate::emitter::NodeEvents;
-use crate::llm::{LlmBackend, LlmConversation, LlmRequest, OutputSchema};
-use crate::outcome::Outcome;
+use crate::llm::{
+    LlmBackend, LlmConversation, LlmError, LlmErrorKind, LlmReply, LlmRequest, OutputSchema,
+    RoutingDirective, SchemaOutcome, extract_directive, validate_with_repairs,
+};
+use crate::outcome::{FailureClass, Outcome, StageStatus, Usage};
+
+/// How many characters of a response `last_response` keeps.
+const LAST_RESPONSE_CHARS: usize = 200;
+
+/// How many validation errors a schema failure's reason lists.
+const REASON_ERRORS: usize = 5;
 
 /// One LLM stage to run.
 pub struct LlmStage {
@@ -24,13 +40,370 @@ pub struct LlmStage {
     pub conversation: Option<Box<dyn LlmConversation>>,
 }
 
-/// Runs the stage; returns its outcome and the conversation (to keep for its thread).
+/// Why a call to the backend did not return a value.
+enum Stop {
+    Llm(LlmError),
+    Timeout,
+    Cancelled,
+}
+
+/// The stage's time limit and cancellation, applied to every call.
+struct Limits<'a> {
+    node: &'a str,
+    timeout: Option<Duration>,
+    deadline: Option<Instant>,
+    cancel: &'a CancellationToken,
+}
+
+impl Limits<'_> {
+    /// Runs `work` until it ends, the deadline passes or the run is cancelled.
+    async fn run<T>(&self, work: impl Future<Output = Result<T, LlmError>>) -> Result<T, Stop> {
+        let bounded = async {
+            match self.deadline {
+                Some(deadline) => match tokio::time::timeout_at(deadline, work).await {
+                    Ok(result) => result.map_err(Stop::Llm),
+                    Err(_) => Err(Stop::Timeout),
+                },
+                None => work.await.map_err(Stop::Llm),
+            }
+        };
+        tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Err(Stop::Cancelled),
+            result = bounded => result,
+        }
+    }
+
+    /// The failed outcome for `stop`; its reason starts with the node id.
+    fn outcome(&self, stop: Stop) -> Outcome {
+        let node = self.node;
+        match stop {
+            Stop::Timeout => {
+                let limit = self.timeout.map_or_else(String::new, |t| {
+                    heddle_workflow::format_duration(
+                        u64::try_from(t.as_millis()).unwrap_or(u64::MAX),
+                    )
+                });
+                Outcome::fail(
+                    FailureClass::Timeout,
+                    format!(
+                        "{node}: the LLM stage did not finish within its timeout of {limit} \
+                         (raise `timeout` on the node to allow more)"
+                    ),
+                )
+            }
+            Stop::Cancelled => Outcome::fail(
+                FailureClass::Cancelled,
+                format!("{node}: cancelled while waiting for the model"),
+            ),
+            Stop::Llm(error) => {
+                let class = match error.kind {
+                    LlmErrorKind::Config => FailureClass::Setup,
+                    LlmErrorKind::Transient => FailureClass::Transient,
+                    LlmErrorKind::Timeout => FailureClass::Timeout,
+                    LlmErrorKind::Cancelled => FailureClass::Cancelled,
+                    LlmErrorKind::Fatal => FailureClass::Deterministic,
+                };
+                Outcome::fail(class, format!("{node}: {}", error.message))
+            }
+        }
+    }
+}
+
+/// Runs the stage; returns its outcome and the conversation (to keep for its thread). The
+/// conversation is dropped after a timeout or cancellation, as a turn may be half done.
 pub async fn run_llm_stage(
     backend: &dyn LlmBackend,
     stage: LlmStage,
     events: &NodeEvents,
     cancel: &CancellationToken,
 ) -> (Outcome, Option<Box<dyn LlmConversation>>) {
-    let _ = (backend, events, cancel);
-    (Outcome::success(), stage.conversation)
+    let LlmStage {
+        request,
+        prompt,
+        stage_dir,
+        output_schema,
+        output_retries,
+        conversation,
+    } = stage;
+    let node = request.node_id.as_str();
+    let sink = events.clone().simulated(backend.simulated());
+    let limits = Limits {
+        node,
+        timeout: request.timeout,
+        deadline: request.timeout.map(|t| Instant::now() + t),
+        cancel,
+    };
+    if let Err(reason) = write_file(&stage_dir, "prompt.md", &prompt, node) {
+        return (Outcome::fail(FailureClass::Setup, reason), conversation);
+    }
+    let mut conversation = match conversation {
+        Some(conversation) => conversation,
+        None => match limits.run(backend.open(&request)).await {
+            Ok(conversation) => conversation,
+            Err(stop) => return (limits.outcome(stop), None),
+        },
+    };
+    let first = match limits.run(conversation.send(&prompt, &sink, cancel)).await {
+        Ok(reply) => reply,
+        Err(stop) => return finish_stopped(&limits, stop, conversation, Vec::new()),
+    };
+    if let Err(reason) = write_file(&stage_dir, "response.md", &first.text, node) {
+        return (
+            with_turns(Outcome::fail(FailureClass::Setup, reason), &[&first]),
+            Some(conversation),
+        );
+    }
+
+    let mut repairs: Vec<LlmReply> = Vec::new();
+    let schema_result = match &output_schema {
+        None => None,
+        Some(schema) => {
+            let result = limits
+                .run(validate_with_repairs(
+                    schema,
+                    &first.text,
+                    conversation.as_mut(),
+                    output_retries,
+                    &sink,
+                    cancel,
+                    &mut repairs,
+                ))
+                .await;
+            let written = write_repairs(&stage_dir, &repairs, node);
+            let mut turns = vec![&first];
+            turns.extend(repairs.iter());
+            match (result, written) {
+                (Err(stop), _) => {
+                    let stopped = finish_stopped(&limits, stop, conversation, Vec::new());
+                    let outcome = with_turns(with_response(stopped.0, node, &first.text), &turns);
+                    return (outcome, stopped.1);
+                }
+                (Ok(_), Err(reason)) => {
+                    let outcome = Outcome::fail(FailureClass::Setup, reason);
+                    return (with_turns(outcome, &turns), Some(conversation));
+                }
+                (Ok(result), Ok(())) => Some((schema, result)),
+            }
+        }
+    };
+
+    let mut turns = vec![&first];
+    turns.extend(repairs.iter());
+    let mut notes = Vec::new();
+    let mut schema_output = None;
+    let mut outcome = match schema_result {
+        Some((schema, SchemaOutcome::Invalid { errors, repairs })) => {
+            schema_failure(node, schema, &errors, repairs)
+        }
+        other => {
+            if let Some((_, SchemaOutcome::Valid { output, .. })) = other {
+                schema_output = Some(output);
+            }
+            let found = find_directive(&request, schema_output.as_ref(), &turns);
+            if let Some((_, source)) = &found
+                && !source.is_empty()
+            {
+                notes.push(format!("routing from {source}"));
+            }
+            directive_outcome(node, found.map(|(d, _)| d))
+        }
+    };
+    if let Some(output) = schema_output {
+        outcome.context_updates.insert(keys::output(node), output);
+    }
+    if first.simulated || turns.iter().any(|t| t.simulated) {
+        notes.insert(0, "simulated reply".to_string());
+    }
+    match repairs.len() {
+        0 => {}
+        1 => notes.push("1 repair turn".to_string()),
+        n => notes.push(format!("{n} repair turns")),
+    }
+    outcome.notes = notes.join("; ");
+    let outcome = with_turns(with_response(outcome, node, &first.text), &turns);
+    (outcome, Some(conversation))
+}
+
+/// The outcome of a stage stopped by `stop`, and the conversation if it is still usable.
+fn finish_stopped(
+    limits: &Limits<'_>,
+    stop: Stop,
+    conversation: Box<dyn LlmConversation>,
+    turns: Vec<&LlmReply>,
+) -> (Outcome, Option<Box<dyn LlmConversation>>) {
+    let keep = matches!(stop, Stop::Llm(_));
+    let outcome = with_turns(limits.outcome(stop), &turns);
+    (outcome, keep.then_some(conversation))
+}
+
+/// Adds `response.{node}` and `last_response`.
+fn with_response(mut outcome: Outcome, node: &str, text: &str) -> Outcome {
+    let head: String = text.chars().take(LAST_RESPONSE_CHARS).collect();
+    outcome
+        .context_updates
+        .insert(keys::response(node), Json::String(text.to_string()));
+    outcome
+        .context_updates
+        .insert(keys::LAST_RESPONSE.to_string(), Json::String(head));
+    outcome
+}
+
+/// Adds the model, the summed usage, the files touched and the simulated flag of `turns`.
+fn with_turns(mut outcome: Outcome, turns: &[&LlmReply]) -> Outcome {
+    if turns.is_empty() {
+        return outcome;
+    }
+    let mut usage = Usage::default();
+    for turn in turns {
+        usage.add(&turn.usage);
+        for file in &turn.files_touched {
+            outcome.files_touched.retain(|f| f != file);
+            outcome.files_touched.push(file.clone());
+        }
+        if !turn.model.is_empty() {
+            outcome.model = Some(turn.model.clone());
+        }
+    }
+    outcome.usage = Some(usage);
+    outcome.simulated = turns.iter().any(|t| t.simulated);
+    outcome
+}
+
+/// The failure of an output that still does not match after every repair turn.
+fn schema_failure(node: &str, schema: &OutputSchema, errors: &[String], repairs: u32) -> Outcome {
+    let mut listed = errors
+        .iter()
+        .take(REASON_ERRORS)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if errors.len() > REASON_ERRORS {
+        listed.push_str(&format!("; and {} more", errors.len() - REASON_ERRORS));
+    }
+    let turns = if repairs == 1 { "turn" } else { "turns" };
+    Outcome::fail(
+        FailureClass::Schema,
+        format!(
+            "{node}: the output does not match output_schema {} after {repairs} repair {turns}: \
+             {listed}",
+            schema.source
+        ),
+    )
+}
+
+/// The routing directive of the stage and where it came from (empty for the reply itself):
+/// the schema-validated output, the replies (last first), then, for agents, `status.json` in
+/// the work dir and the last JSON file the agent touched.
+fn find_directive(
+    request: &LlmRequest,
+    schema_output: Option<&Json>,
+    turns: &[&LlmReply],
+) -> Option<(RoutingDirective, String)> {
+    let from_reply = schema_output
+        .and_then(Json::as_object)
+        .and_then(RoutingDirective::from_object)
+        .or_else(|| turns.iter().rev().find_map(|t| extract_directive(&t.text)));
+    if let Some(directive) = from_reply {
+        return Some((directive, String::new()));
+    }
+    if request.kind != HandlerKind::Agent {
+        return None;
+    }
+    let status = request.work_dir.join("status.json");
+    if let Some(directive) = directive_file(&status) {
+        return Some((directive, status.display().to_string()));
+    }
+    let last = turns.iter().rev().find_map(|t| t.files_touched.last())?;
+    let is_json = Path::new(last)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if !is_json {
+        return None;
+    }
+    let path = request.work_dir.join(last);
+    directive_file(&path).map(|d| (d, path.display().to_string()))
+}
+
+/// The directive a JSON file holds, if it exists and holds one.
+fn directive_file(path: &Path) -> Option<RoutingDirective> {
+    let text = std::fs::read_to_string(path).ok()?;
+    match serde_json::from_str::<Json>(&text).ok()? {
+        Json::Object(object) => RoutingDirective::from_object(&object),
+        _ => None,
+    }
+}
+
+/// The outcome a directive asks for (success without one).
+fn directive_outcome(node: &str, directive: Option<RoutingDirective>) -> Outcome {
+    let Some(directive) = directive else {
+        return Outcome::success();
+    };
+    let status = match directive.outcome.as_deref() {
+        None => StageStatus::Success,
+        Some(name) => match StageStatus::parse(name) {
+            Some(status) => status,
+            None => return unknown_outcome(node, name),
+        },
+    };
+    let mut outcome = Outcome::new(status);
+    outcome.failure_reason = directive.failure_reason;
+    match status {
+        StageStatus::Fail => {
+            outcome.failure_class = Some(FailureClass::Deterministic);
+            if outcome.failure_reason.is_none() {
+                outcome.failure_reason = Some(format!(
+                    "{node}: the reply reported outcome `fail` without a reason"
+                ));
+            }
+        }
+        StageStatus::Retry if outcome.failure_reason.is_none() => {
+            outcome.failure_reason = Some(format!("{node}: the reply asked to retry"));
+        }
+        _ => {}
+    }
+    outcome.preferred_label = directive.preferred_next_label;
+    outcome.suggested_next_ids = directive.suggested_next_ids;
+    outcome.context_updates = directive.context_updates;
+    outcome
+}
+
+/// The failure of a directive whose outcome is no outcome name.
+fn unknown_outcome(node: &str, name: &str) -> Outcome {
+    let aliases: Vec<&str> = heddle_workflow::OUTCOME_ALIASES
+        .iter()
+        .map(|(alias, _)| *alias)
+        .collect();
+    Outcome::fail(
+        FailureClass::Deterministic,
+        format!(
+            "{node}: the reply's routing directive has outcome `{name}`, which is not one of {} \
+             (or {})",
+            heddle_workflow::OUTCOMES.join(", "),
+            aliases.join(", ")
+        ),
+    )
+}
+
+/// Writes `name` into the stage folder (creating it); the error names the file.
+fn write_file(dir: &Path, name: &str, text: &str, node: &str) -> Result<(), String> {
+    let path = dir.join(name);
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&path, text))
+        .map_err(|e| {
+            format!(
+                "{node}: cannot write {}: {}",
+                path.display(),
+                crate::describe_io(&e)
+            )
+        })
+}
+
+/// Writes `response.repair_N.md` for each repair reply.
+fn write_repairs(dir: &Path, repairs: &[LlmReply], node: &str) -> Result<(), String> {
+    for (index, reply) in repairs.iter().enumerate() {
+        let name = format!("response.repair_{}.md", index + 1);
+        write_file(dir, &name, &reply.text, node)?;
+    }
+    Ok(())
 }

@@ -1,22 +1,48 @@
-//! Auto-approve. (stub; being written)
+//! Auto-approve: answers every gate without asking (`--auto-approve`, unattended runs).
 
 use async_trait::async_trait;
 
-use super::{Answer, InterviewError, Interviewer, Question};
+use super::accelerator::find_choice;
+use super::{Answer, Choice, InterviewError, Interviewer, Question};
+use crate::routing::normalize_label;
 
-/// Answers every gate without asking.
+/// Normalised labels that mean "go ahead", in no particular order.
+const APPROVING_LABELS: [&str; 9] = [
+    "approve", "approved", "yes", "ok", "accept", "continue", "lgtm", "proceed", "ship",
+];
+
+/// Answers every gate without asking: the default choice if set, else the first choice
+/// labelled like an approval (`Approve`, `Yes`, `OK`, `LGTM`, ...), else the first choice.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct AutoApprove;
+
+impl AutoApprove {
+    /// The choice auto-approve takes for `question`, if it has any.
+    pub fn pick(question: &Question) -> Option<&Choice> {
+        question
+            .default_choice
+            .as_deref()
+            .and_then(|d| find_choice(question, d))
+            .or_else(|| {
+                question
+                    .choices
+                    .iter()
+                    .find(|c| APPROVING_LABELS.contains(&normalize_label(&c.label).as_str()))
+            })
+            .or_else(|| question.choices.first())
+    }
+}
 
 #[async_trait]
 impl Interviewer for AutoApprove {
     async fn ask(&self, question: &Question) -> Result<Answer, InterviewError> {
-        Ok(Answer::Choice(
-            question
-                .choices
-                .first()
-                .map(|c| c.key.clone())
-                .unwrap_or_default(),
-        ))
+        AutoApprove::pick(question)
+            .map(|choice| Answer::Choice(choice.key.clone()))
+            .ok_or_else(|| {
+                InterviewError::Closed(format!(
+                    "auto-approve: gate `{}` has no choices",
+                    question.node_id
+                ))
+            })
     }
 }

@@ -1,6 +1,19 @@
 //! Running a workflow: preparing the run directory, the loop that walks the graph, and
 //! resuming from checkpoint.json.
 
+mod dispatch;
+mod execute;
+mod goal;
+mod launch;
+mod manager;
+mod parallel;
+mod shared;
+mod stage;
+mod state;
+mod walk;
+
+pub use execute::{CancelHandle, PreparedRun};
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,6 +26,7 @@ use crate::llm::LlmBackend;
 
 /// Time, randomness and the environment, passed in.
 #[derive(Clone)]
+#[allow(missing_debug_implementations)]
 pub struct EngineEnv {
     /// The clock.
     pub clock: Arc<dyn Clock>,
@@ -101,6 +115,3 @@ impl Engine {
         self
     }
 }
-
-/// A run ready to execute.
-pub struct PreparedRun;

@@ -1,0 +1,110 @@
+//! Runs: where they live (`$HEDDLE_HOME`), and an engine wired with the services this build
+//! has. Real LLM providers arrive with heddle-llm; until then an LLM workflow runs only with
+//! `--dry-run` (simulated replies) and otherwise fails before starting, naming what to do.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use heddle_engine::hooks::NoCheckpoints;
+use heddle_engine::interviewer::Interviewer;
+use heddle_engine::llm::{
+    LlmBackend, LlmConversation, LlmError, LlmErrorKind, LlmRequest, SimulatedBackend,
+};
+use heddle_engine::{Engine, EngineEnv, OsEntropy, Services, SystemClock};
+use heddle_workflow::{HandlerKind, Workflow};
+
+/// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeddleHome {
+    root: PathBuf,
+}
+
+impl HeddleHome {
+    /// `$HEDDLE_HOME` when set, else `$HOME/.heddle`, from values the caller read.
+    pub fn resolve(heddle_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<HeddleHome> {
+        heddle_home
+            .filter(|p| !p.as_os_str().is_empty())
+            .or_else(|| home.map(|h| h.join(".heddle")))
+            .map(|root| HeddleHome { root })
+    }
+
+    /// A home at `root`.
+    pub fn at(root: impl Into<PathBuf>) -> Self {
+        HeddleHome { root: root.into() }
+    }
+
+    /// The folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `runs/`.
+    pub fn runs(&self) -> PathBuf {
+        self.root.join("runs")
+    }
+}
+
+/// An engine on the real clock and randomness, with simulated LLM replies when `dry_run`
+/// (else the providers this build has), the given interviewer and no git checkpoints yet.
+pub fn engine(
+    dry_run: bool,
+    interviewer: Arc<dyn Interviewer>,
+    env: Vec<(String, String)>,
+) -> Engine {
+    let llm: Arc<dyn LlmBackend> = if dry_run {
+        Arc::new(SimulatedBackend)
+    } else {
+        Arc::new(NoProvider)
+    };
+    Engine::new(
+        EngineEnv {
+            clock: Arc::new(SystemClock::new()),
+            entropy: Arc::new(OsEntropy::new()),
+            env,
+        },
+        Services {
+            llm,
+            interviewer,
+            checkpoints: Arc::new(NoCheckpoints),
+        },
+    )
+}
+
+/// The backend when no provider is configured: LLM workflows fail before they start.
+#[derive(Debug, Clone, Copy)]
+struct NoProvider;
+
+#[async_trait]
+impl LlmBackend for NoProvider {
+    fn preflight(&self, workflow: &Workflow) -> Result<(), LlmError> {
+        let nodes: Vec<&str> = workflow
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, HandlerKind::Agent | HandlerKind::Prompt))
+            .map(|n| n.id.as_str())
+            .collect();
+        if nodes.is_empty() {
+            return Ok(());
+        }
+        Err(LlmError::new(
+            LlmErrorKind::Config,
+            format!(
+                "no LLM provider is configured, and these nodes need one: {}.\n  \
+                 This build of Heddle has no provider support yet (set ANTHROPIC_API_KEY or \
+                 OPENAI_API_KEY once it does); run with --dry-run to simulate LLM stages.",
+                nodes.join(", ")
+            ),
+        ))
+    }
+
+    async fn open(&self, request: &LlmRequest) -> Result<Box<dyn LlmConversation>, LlmError> {
+        Err(LlmError::new(
+            LlmErrorKind::Config,
+            format!(
+                "node `{}`: no LLM provider is configured; run with --dry-run",
+                request.node_id
+            ),
+        ))
+    }
+}

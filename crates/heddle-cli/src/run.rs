@@ -1,0 +1,222 @@
+//! `heddle run` and `heddle resume`: execute on the engine (wired by heddle-api) with a live
+//! view, Ctrl-C cancelling cleanly, and a summary at the end.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use heddle_api::runs::{HeddleHome, engine};
+use heddle_engine::interviewer::{AutoApprove, Interviewer, TerminalInterviewer};
+use heddle_engine::runs::find_run;
+use heddle_engine::{Conclusion, PreparedRun, RunRequest, RunStatus};
+
+use crate::live::{LiveView, elapsed};
+
+/// What the caller read from the environment.
+pub struct Environment {
+    /// Heddle's data folder.
+    pub home: HeddleHome,
+    /// The current folder.
+    pub cwd: PathBuf,
+    /// The process environment, passed to commands.
+    pub vars: Vec<(String, String)>,
+    /// Whether stderr is a terminal (live redraw).
+    pub terminal: bool,
+}
+
+/// Options of `heddle run`.
+pub struct RunOptions {
+    pub file: PathBuf,
+    pub dry_run: bool,
+    pub goal: Option<String>,
+    pub auto_approve: bool,
+    pub run_dir: Option<PathBuf>,
+    pub work_dir: Option<PathBuf>,
+    pub labels: Vec<String>,
+    pub json: bool,
+}
+
+/// Exit codes.
+pub const EXIT_FAILED: u8 = 1;
+/// The run could not start.
+pub const EXIT_SETUP: u8 = 2;
+/// Cancelled.
+pub const EXIT_CANCELLED: u8 = 130;
+
+fn interviewer(auto_approve: bool) -> Arc<dyn Interviewer> {
+    if auto_approve {
+        Arc::new(AutoApprove)
+    } else {
+        Arc::new(TerminalInterviewer::stdio())
+    }
+}
+
+fn parse_labels(labels: &[String]) -> Result<BTreeMap<String, String>, String> {
+    labels
+        .iter()
+        .map(|l| match l.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+            _ => Err(format!("--label `{l}`: expected KEY=VALUE")),
+        })
+        .collect()
+}
+
+/// `heddle run`.
+pub async fn run(
+    options: RunOptions,
+    env: Environment,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let labels = match parse_labels(&options.labels) {
+        Ok(labels) => labels,
+        Err(message) => return fail(err, &message),
+    };
+    let engine = engine(
+        options.dry_run,
+        interviewer(options.auto_approve),
+        env.vars.clone(),
+    );
+    let request = RunRequest {
+        workflow_path: options.file.clone(),
+        source: None,
+        goal: options.goal,
+        labels,
+        runs_root: env.home.runs(),
+        run_dir: options.run_dir,
+        work_dir: options.work_dir.unwrap_or_else(|| env.cwd.clone()),
+        dry_run: options.dry_run,
+        parent_run_id: None,
+    };
+    let prepared = match engine.prepare(request) {
+        Ok(prepared) => prepared,
+        Err(error) => return fail(err, &error.to_string()),
+    };
+    drive(prepared, options.json, env.terminal, out, err).await
+}
+
+/// `heddle resume`.
+pub async fn resume(
+    run: &str,
+    auto_approve: bool,
+    json: bool,
+    env: Environment,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let run_dir = match find_run(&env.home.runs(), run) {
+        Ok(dir) => dir,
+        Err(error) => return fail(err, &error.to_string()),
+    };
+    let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
+    let engine = engine(dry_run, interviewer(auto_approve), env.vars.clone());
+    let prepared = match engine.resume(&run_dir) {
+        Ok(prepared) => prepared,
+        Err(error) => return fail(err, &error.to_string()),
+    };
+    drive(prepared, json, env.terminal, out, err).await
+}
+
+async fn drive(
+    prepared: PreparedRun,
+    json: bool,
+    terminal: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let run_id = prepared.run_id().to_string();
+    let run_dir = prepared.run_dir().root().to_path_buf();
+    let title = format!(
+        "{} · run {run_id}{}",
+        prepared.workflow().name,
+        if prepared.start_node() != "start" {
+            format!(" (from {})", prepared.start_node())
+        } else {
+            String::new()
+        }
+    );
+    let mut events = prepared.subscribe();
+    let cancel = prepared.cancel_handle();
+    if !json {
+        let _ = writeln!(err, "run {run_id}\n  folder {}", run_dir.display());
+    }
+    let mut task = tokio::spawn(prepared.execute());
+    let mut view = LiveView::new(title, terminal && !json);
+    let mut ticker = tokio::time::interval(Duration::from_millis(120));
+    let mut interrupts = 0;
+    let conclusion: Conclusion = loop {
+        tokio::select! {
+            joined = &mut task => match joined {
+                Ok(conclusion) => break conclusion,
+                Err(error) => return fail(err, &format!("the run stopped unexpectedly: {error}")),
+            },
+            received = events.recv() => match received {
+                Ok(envelope) if json => {
+                    let _ = writeln!(out, "{}", serde_json::to_string(&envelope).unwrap_or_default());
+                }
+                Ok(envelope) => view.event(&envelope, err),
+                Err(_) => {}
+            },
+            _ = ticker.tick() => view.draw(err),
+            _ = tokio::signal::ctrl_c() => {
+                interrupts += 1;
+                if interrupts > 1 {
+                    let _ = writeln!(err, "\ninterrupted twice; leaving the run as it is (resume with `heddle resume {run_id}`)");
+                    return EXIT_CANCELLED;
+                }
+                let _ = writeln!(err, "\nstopping: saving a checkpoint (Ctrl-C again to quit at once)");
+                cancel.cancel("interrupted (Ctrl-C)");
+            }
+        }
+    };
+    // Drain what arrived before the conclusion.
+    while let Ok(envelope) = events.try_recv() {
+        if json {
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&envelope).unwrap_or_default()
+            );
+        } else {
+            view.event(&envelope, err);
+        }
+    }
+    view.draw(err);
+    if !json {
+        summary(&conclusion, &run_dir, err);
+    }
+    match conclusion.status {
+        RunStatus::Success => 0,
+        RunStatus::Cancelled => EXIT_CANCELLED,
+        _ => EXIT_FAILED,
+    }
+}
+
+fn summary(conclusion: &Conclusion, run_dir: &std::path::Path, err: &mut dyn Write) {
+    let took = elapsed(Duration::from_millis(conclusion.duration_ms));
+    let _ = match conclusion.status {
+        RunStatus::Success => writeln!(
+            err,
+            "\n✓ succeeded in {took} ({} stages)",
+            conclusion.stages
+        ),
+        status => writeln!(
+            err,
+            "\n✗ {} after {took}: {}\n  resume with: heddle resume {}",
+            status.as_str(),
+            conclusion
+                .failure_reason
+                .as_deref()
+                .unwrap_or("no reason recorded"),
+            conclusion.run_id
+        ),
+    };
+    let _ = writeln!(err, "  run folder: {}", run_dir.display());
+}
+
+fn fail(err: &mut dyn Write, message: &str) -> u8 {
+    let _ = writeln!(err, "error: {message}");
+    EXIT_SETUP
+}

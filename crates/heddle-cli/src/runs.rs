@@ -1,0 +1,247 @@
+//! `heddle ps`, `heddle events` and `heddle inspect`: reading runs from their folders.
+
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::time::Duration;
+
+use heddle_engine::runs::{find_run, list_runs};
+use heddle_engine::{Checkpoint, Envelope, RunDir, RunStatus};
+
+use crate::live::elapsed;
+use crate::run::Environment;
+
+/// `heddle ps`.
+pub fn ps(all: bool, json: bool, env: &Environment, out: &mut dyn Write) -> std::io::Result<()> {
+    let runs: Vec<_> = list_runs(&env.home.runs())
+        .into_iter()
+        .filter(|r| all || r.status == RunStatus::Running)
+        .collect();
+    if json {
+        return writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&runs).unwrap_or_default()
+        );
+    }
+    if runs.is_empty() {
+        let hint = if all {
+            ""
+        } else {
+            " (`heddle ps -a` shows finished ones)"
+        };
+        return writeln!(out, "no {}runs{hint}", if all { "" } else { "running " });
+    }
+    writeln!(
+        out,
+        "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  LABELS",
+        "RUN", "WORKFLOW", "STATUS", "STARTED", "TOOK"
+    )?;
+    for run in runs {
+        let labels: Vec<String> = run.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let took = run
+            .duration_ms
+            .map(|ms| elapsed(Duration::from_millis(ms)))
+            .unwrap_or_else(|| "-".into());
+        let started: String = run
+            .start_time
+            .chars()
+            .take(19)
+            .collect::<String>()
+            .replace('T', " ");
+        let status = if run.dry_run {
+            format!("{} (dry)", run.status.as_str())
+        } else {
+            run.status.as_str().to_string()
+        };
+        writeln!(
+            out,
+            "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {}",
+            run.run_id,
+            run.workflow_name,
+            status,
+            started,
+            took,
+            labels.join(",")
+        )?;
+    }
+    Ok(())
+}
+
+/// `heddle events`: prints progress.jsonl, following it with `follow` until the run ends.
+pub async fn events(
+    run: &str,
+    follow: bool,
+    json: bool,
+    env: &Environment,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
+    let path = dir.progress();
+    let mut offset = 0u64;
+    loop {
+        let mut file =
+            std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        file.seek(SeekFrom::Start(offset))
+            .map_err(|e| e.to_string())?;
+        let mut reader = BufReader::new(file);
+        let mut line = String::new();
+        while reader.read_line(&mut line).map_err(|e| e.to_string())? > 0 {
+            if !line.ends_with('\n') {
+                break; // a line still being written
+            }
+            offset += line.len() as u64;
+            print_event(line.trim_end(), json, out);
+            line.clear();
+        }
+        if !follow || !matches!(dir.status(), RunStatus::Running) {
+            // One last read catches events written just before the run ended.
+            if follow {
+                follow_once(&dir, offset, json, out);
+            }
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+fn follow_once(dir: &RunDir, offset: u64, json: bool, out: &mut dyn Write) {
+    if let Ok(mut file) = std::fs::File::open(dir.progress())
+        && file.seek(SeekFrom::Start(offset)).is_ok()
+    {
+        for line in BufReader::new(file).lines().map_while(Result::ok) {
+            print_event(&line, json, out);
+        }
+    }
+}
+
+fn print_event(line: &str, json: bool, out: &mut dyn Write) {
+    if json {
+        let _ = writeln!(out, "{line}");
+        return;
+    }
+    match serde_json::from_str::<Envelope>(line) {
+        Ok(envelope) => {
+            let time: String = envelope.ts.chars().skip(11).take(12).collect();
+            let node = envelope.node_id.as_deref().unwrap_or("-");
+            let properties = serde_json::to_value(&envelope.event)
+                .ok()
+                .and_then(|v| v.get("properties").cloned())
+                .map(|p| p.to_string())
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{:>5} {time} {:<26} {:<14} {properties}",
+                envelope.seq,
+                envelope.event.name(),
+                node
+            );
+        }
+        Err(_) => {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+}
+
+/// `heddle inspect`.
+pub fn inspect(
+    run: &str,
+    json: bool,
+    env: &Environment,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
+    let manifest = dir.read_manifest().map_err(|e| e.to_string())?;
+    let conclusion = dir.read_conclusion();
+    let checkpoint = match dir.checkpoint().exists() {
+        true => Some(Checkpoint::load(&dir.checkpoint()).map_err(|e| e.to_string())?),
+        false => None,
+    };
+    let status = dir.status();
+    if json {
+        let value = serde_json::json!({
+            "dir": dir.root(),
+            "status": status,
+            "manifest": manifest,
+            "conclusion": conclusion,
+            "checkpoint": checkpoint,
+        });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
+        return Ok(());
+    }
+    let w = |out: &mut dyn Write, text: String| {
+        let _ = writeln!(out, "{text}");
+    };
+    w(out, format!("run       {}", manifest.run_id));
+    w(
+        out,
+        format!(
+            "workflow  {} ({})",
+            manifest.workflow_name, manifest.workflow_path
+        ),
+    );
+    if let Some(goal) = &manifest.goal {
+        w(out, format!("goal      {goal}"));
+    }
+    w(
+        out,
+        format!(
+            "status    {}{}",
+            status.as_str(),
+            if manifest.dry_run { " (dry run)" } else { "" }
+        ),
+    );
+    w(out, format!("started   {}", manifest.start_time));
+    if let Some(c) = &conclusion {
+        w(
+            out,
+            format!(
+                "took      {}",
+                elapsed(Duration::from_millis(c.duration_ms))
+            ),
+        );
+        if let Some(reason) = &c.failure_reason {
+            w(out, format!("reason    {reason}"));
+        }
+    }
+    if !manifest.labels.is_empty() {
+        let labels: Vec<String> = manifest
+            .labels
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        w(out, format!("labels    {}", labels.join(", ")));
+    }
+    w(out, format!("work dir  {}", manifest.work_dir));
+    w(out, format!("folder    {}", dir.root().display()));
+    if let Some(checkpoint) = &checkpoint {
+        w(out, format!("\nstages ({}):", checkpoint.timeline.len()));
+        for stage in &checkpoint.timeline {
+            let visit = if stage.visit > 1 {
+                format!(" (visit {})", stage.visit)
+            } else {
+                String::new()
+            };
+            let detail = stage
+                .failure_reason
+                .clone()
+                .unwrap_or_else(|| stage.notes.clone());
+            w(
+                out,
+                format!(
+                    "  {:<24} {:<16} {:>8}  {}",
+                    format!("{}{visit}", stage.node_id),
+                    stage.status.as_str(),
+                    elapsed(Duration::from_millis(stage.duration_ms)),
+                    detail
+                ),
+            );
+        }
+        if let Some(next) = &checkpoint.next_node_id {
+            w(out, format!("\nnext node {next}"));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,265 @@
+//! Calling the handler of a node's kind with what it needs from the run.
+
+use std::path::Path;
+use std::time::Duration;
+
+use heddle_workflow::{Attrs, HandlerKind, Node};
+
+use super::shared::{RunShared, Shared};
+use super::stage::StageCall;
+use super::{manager, parallel};
+use crate::context::keys;
+use crate::entropy::new_ulid;
+use crate::fidelity::Fidelity;
+use crate::handlers::command::{CommandSpec, Language, run_command};
+use crate::handlers::human::run_human;
+use crate::handlers::llm_stage::{LlmStage, run_llm_stage};
+use crate::handlers::wait::run_wait;
+use crate::interviewer::{Question, choices_for};
+use crate::llm::{LlmRequest, OutputSchema};
+use crate::outcome::{FailureClass, Outcome, StageStatus};
+use crate::preamble::{
+    PreambleInput, RunDirOutputs, build_preamble, resolve_fidelity, resolve_thread,
+};
+use crate::routing::normalize_label;
+
+/// Runs the handler of `call.node` (every kind but parallel).
+pub(crate) async fn run_handler(
+    shared: &Shared,
+    call: &StageCall<'_>,
+    stage_dir: &Path,
+) -> Outcome {
+    let node = call.node;
+    let clock = shared.engine.env.clock.as_ref();
+    match node.kind {
+        HandlerKind::Start | HandlerKind::Exit => Outcome::success(),
+        // Conditions on a conditional's edges test the stage before it: the run loop leaves
+        // `outcome` and `preferred_label` as they were.
+        HandlerKind::Conditional => Outcome::success().with_notes("routes on conditions"),
+        HandlerKind::Wait => {
+            let duration = Duration::from_millis(node.attr_duration_ms("duration").unwrap_or(0));
+            run_wait(duration, clock, call.cancel).await
+        }
+        HandlerKind::Command => command(shared, call, stage_dir).await,
+        HandlerKind::Human => human(shared, call, stage_dir).await,
+        HandlerKind::Agent | HandlerKind::Prompt => llm(shared, call, stage_dir).await,
+        HandlerKind::FanIn => parallel::run_fan_in(shared, call),
+        HandlerKind::ManagerLoop => manager::run_manager(shared, call, stage_dir).await,
+        HandlerKind::Parallel => parallel::run_parallel(shared, call).await,
+    }
+}
+
+async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
+    let node = call.node;
+    let Some(script) = RunShared::node_text(node, "script") else {
+        return Outcome::fail(
+            FailureClass::Setup,
+            format!("node `{}` is a command node without `script`", node.id),
+        );
+    };
+    let language = match node.attr_str("language").map(str::trim) {
+        Some("python") => Language::Python,
+        _ => Language::Shell,
+    };
+    let mut env = shared.engine.env.env.clone();
+    env.retain(|(k, _)| !k.starts_with("HEDDLE_"));
+    env.extend([
+        ("HEDDLE_RUN_ID".to_string(), shared.run_id.clone()),
+        ("HEDDLE_NODE_ID".to_string(), node.id.clone()),
+        (
+            "HEDDLE_RUN_DIR".to_string(),
+            shared.run_dir.root().to_string_lossy().into_owned(),
+        ),
+        (
+            "HEDDLE_STAGE_DIR".to_string(),
+            stage_dir.to_string_lossy().into_owned(),
+        ),
+        (
+            "HEDDLE_WORK_DIR".to_string(),
+            shared.work_dir.to_string_lossy().into_owned(),
+        ),
+    ]);
+    let spec = CommandSpec {
+        node_id: node.id.clone(),
+        script,
+        language,
+        timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
+        work_dir: shared.work_dir.clone(),
+        stage_dir: stage_dir.to_path_buf(),
+        env,
+    };
+    let events = shared.emitter.for_node(&node.id);
+    run_command(
+        &spec,
+        &events,
+        call.cancel,
+        shared.engine.env.clock.as_ref(),
+    )
+    .await
+}
+
+async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
+    let node = call.node;
+    let choices = choices_for(&shared.workflow, node);
+    if choices.is_empty() {
+        return Outcome::fail(
+            FailureClass::Setup,
+            format!(
+                "human gate `{}` has no outgoing edges to choose from",
+                node.id
+            ),
+        );
+    }
+    let allow_freeform = choices.iter().any(|c| {
+        matches!(
+            normalize_label(&c.label).as_str(),
+            "freeform" | "other" | "custom"
+        )
+    });
+    let question = Question {
+        id: new_ulid(
+            shared.engine.env.clock.now(),
+            shared.engine.env.entropy.as_ref(),
+        ),
+        run_id: shared.run_id.clone(),
+        node_id: node.id.clone(),
+        text: RunShared::node_text(node, "prompt").unwrap_or_else(|| node.label.clone()),
+        choices,
+        allow_freeform,
+        default_choice: RunShared::node_text(node, "human.default_choice"),
+        timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
+    };
+    let events = shared.emitter.for_node(&node.id);
+    run_human(
+        &question,
+        shared.engine.services.interviewer.as_ref(),
+        stage_dir,
+        &events,
+        call.cancel,
+        shared.engine.env.clock.as_ref(),
+    )
+    .await
+}
+
+async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
+    let node = call.node;
+    let workflow = &shared.workflow;
+    let mut fidelity = resolve_fidelity(call.edge, node, workflow);
+    if shared.take_resumed_flag() && fidelity == Fidelity::Full {
+        fidelity = Fidelity::SummaryHigh;
+    }
+    let thread = resolve_thread(call.edge, node, workflow);
+    call.context.set(keys::FIDELITY, fidelity.as_str());
+    call.context.set(
+        keys::THREAD_ID,
+        thread.clone().map_or(serde_json::Value::Null, Into::into),
+    );
+    let instructions = match node_prompt(shared, node) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    let output_schema = match node.attr_str("output_schema") {
+        Some(value) => match OutputSchema::load(value, &shared.workflow_path) {
+            Ok(schema) => Some(schema),
+            Err(error) => {
+                return Outcome::fail(
+                    FailureClass::Setup,
+                    format!("node `{}`: output_schema: {error}", node.id),
+                );
+            }
+        },
+        None => None,
+    };
+    // A `full` stage on a thread with a live conversation continues it; otherwise it gets
+    // a preamble like any other.
+    let conversation = match (&thread, fidelity) {
+        (Some(thread), Fidelity::Full) => shared.threads.lock().await.remove(thread),
+        _ => None,
+    };
+    let preamble = if conversation.is_some() {
+        String::new()
+    } else {
+        let effective = if fidelity == Fidelity::Full {
+            Fidelity::SummaryHigh
+        } else {
+            fidelity
+        };
+        let stages = shared.state().timeline.clone();
+        let context = call.context.snapshot();
+        build_preamble(&PreambleInput {
+            goal: shared.goal.as_deref(),
+            run_id: &shared.run_id,
+            fidelity: effective,
+            stages: &stages,
+            context: &context,
+            outputs: &RunDirOutputs(&shared.run_dir),
+        })
+    };
+    let prompt = if preamble.is_empty() {
+        instructions
+    } else {
+        format!("{preamble}\n\n---\n\n{instructions}")
+    };
+    let request = LlmRequest {
+        run_id: shared.run_id.clone(),
+        node_id: node.id.clone(),
+        kind: node.kind,
+        model: RunShared::node_text(node, "model"),
+        provider: RunShared::node_text(node, "provider"),
+        reasoning_effort: RunShared::node_text(node, "reasoning_effort"),
+        backend: RunShared::node_text(node, "backend"),
+        work_dir: shared.work_dir.clone(),
+        timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
+        output_schema: output_schema.as_ref().map(|s| s.schema.clone()),
+        thread_id: thread.clone(),
+    };
+    let stage = LlmStage {
+        request,
+        prompt,
+        stage_dir: stage_dir.to_path_buf(),
+        output_schema,
+        output_retries: node
+            .attr_int("output_retries")
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(2),
+        conversation,
+    };
+    let backend = shared.engine.services.llm.clone();
+    let events = shared
+        .emitter
+        .for_node(&node.id)
+        .simulated(backend.simulated());
+    let (outcome, conversation) =
+        run_llm_stage(backend.as_ref(), stage, &events, call.cancel).await;
+    if let (Some(thread), Some(conversation)) = (thread, conversation)
+        && outcome.status != StageStatus::Fail
+    {
+        shared.threads.lock().await.insert(thread, conversation);
+    }
+    outcome
+}
+
+/// The node's instructions: `prompt` (with `@file` read relative to the workflow), else the
+/// label.
+fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Outcome> {
+    let Some(entry) = node.attr("prompt") else {
+        return Ok(node.label.clone());
+    };
+    match &entry.value {
+        heddle_workflow::Value::FileRef { path, .. } => {
+            let resolved = heddle_workflow::resolve_reference(&shared.workflow_path, path);
+            std::fs::read_to_string(&resolved).map_err(|e| {
+                Outcome::fail(
+                    FailureClass::Setup,
+                    format!(
+                        "node `{}`: cannot read prompt file {}: {}",
+                        node.id,
+                        resolved.display(),
+                        crate::describe_io(&e)
+                    ),
+                )
+            })
+        }
+        _ => Ok(entry.raw.clone()),
+    }
+}

@@ -1,0 +1,238 @@
+//! Executing a prepared run: the pid file, the stall watchdog, the walk, and the
+//! conclusion.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use heddle_workflow::Attrs;
+use serde_json::Value as Json;
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+
+use super::shared::{RunShared, Shared, StopReason};
+use super::stage::millis;
+use super::walk::{Walk, WalkEnd, walk};
+use crate::clock::rfc3339;
+use crate::context::Context;
+use crate::event::{Envelope, Event};
+use crate::rundir::{Conclusion, RunDir, RunStatus, write_json};
+
+/// A run whose directory exists, ready to execute (or resume).
+pub struct PreparedRun {
+    shared: Shared,
+    start: String,
+    context: Option<BTreeMap<String, Json>>,
+}
+
+impl std::fmt::Debug for PreparedRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedRun")
+            .field("run_id", &self.shared.run_id)
+            .field("start", &self.start)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PreparedRun {
+    pub(crate) fn new(
+        shared: RunShared,
+        start: String,
+        context: Option<BTreeMap<String, Json>>,
+    ) -> Self {
+        PreparedRun {
+            shared: Arc::new(shared),
+            start,
+            context,
+        }
+    }
+
+    /// The run id.
+    pub fn run_id(&self) -> &str {
+        &self.shared.run_id
+    }
+
+    /// The run directory.
+    pub fn run_dir(&self) -> &RunDir {
+        &self.shared.run_dir
+    }
+
+    /// The workflow being run.
+    pub fn workflow(&self) -> &heddle_workflow::Workflow {
+        &self.shared.workflow
+    }
+
+    /// The node the run starts (or resumes) at.
+    pub fn start_node(&self) -> &str {
+        &self.start
+    }
+
+    /// Events from now on (subscribe before [`PreparedRun::execute`] to see them all).
+    pub fn subscribe(&self) -> broadcast::Receiver<Envelope> {
+        self.shared.emitter.subscribe()
+    }
+
+    /// Cancelling this token stops the run cleanly: the running stage is stopped, a
+    /// checkpoint is written and the conclusion says cancelled.
+    pub fn cancel_token(&self) -> CancellationToken {
+        self.shared.cancel.clone()
+    }
+
+    /// A handle that cancels the run with a reason.
+    pub fn cancel_handle(&self) -> CancelHandle {
+        CancelHandle {
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Runs to the end and writes conclusion.json.
+    pub async fn execute(self) -> Conclusion {
+        let shared = self.shared;
+        let clock = shared.engine.env.clock.clone();
+        let started = clock.monotonic();
+        let resumed = self.context.is_some()
+            || shared
+                .resumed_pending
+                .load(std::sync::atomic::Ordering::SeqCst);
+        let _ = std::fs::write(shared.run_dir.pid(), format!("{}\n", std::process::id()));
+        let context = match self.context {
+            Some(values) => Context::from_values(values),
+            None => shared.fresh_context(),
+        };
+        shared.emitter.emit(
+            None,
+            Event::RunStarted {
+                workflow: shared.workflow.name.clone(),
+                goal: shared.goal.clone(),
+                work_dir: shared.work_dir.to_string_lossy().into_owned(),
+                run_dir: shared.run_dir.root().to_string_lossy().into_owned(),
+                dry_run: shared.dry_run,
+                resumed,
+            },
+        );
+        let watchdog = shared
+            .workflow
+            .attr_duration_ms("stall_timeout")
+            .filter(|ms| *ms > 0)
+            .map(|ms| tokio::spawn(watch_stalls(shared.clone(), Duration::from_millis(ms))));
+        let result = walk(
+            shared.clone(),
+            Walk {
+                start: self.start,
+                edge: None,
+                context: context.clone(),
+                branch: None,
+                cancel: shared.cancel.clone(),
+            },
+        )
+        .await;
+        if let Some(watchdog) = watchdog {
+            watchdog.abort();
+        }
+        let duration_ms = millis(clock.monotonic().saturating_sub(started));
+        let (status, reason, resume_at) = match result.end {
+            WalkEnd::Completed | WalkEnd::BranchEnded | WalkEnd::ReachedFanIn { .. } => {
+                (RunStatus::Success, None, None)
+            }
+            WalkEnd::Failed { node, reason } => (RunStatus::Fail, Some(reason), Some(node)),
+            WalkEnd::Stopped { node } => match shared.stop_reason() {
+                Some(StopReason::Stalled(reason)) => (RunStatus::Fail, Some(reason), Some(node)),
+                Some(StopReason::Cancelled(reason)) => {
+                    (RunStatus::Cancelled, Some(reason), Some(node))
+                }
+                None => (
+                    RunStatus::Cancelled,
+                    Some("cancelled".to_string()),
+                    Some(node),
+                ),
+            },
+        };
+        let mut reason = reason;
+        if let Some(node) = &resume_at {
+            // Resume runs the node that failed or was interrupted again.
+            let last = shared.state().completed_nodes.last().cloned();
+            if let Err(error) = shared
+                .save_checkpoint(last.as_deref(), Some(node), &context)
+                .await
+            {
+                let note = format!("; also, the final checkpoint could not be saved: {error}");
+                reason = Some(reason.unwrap_or_default() + &note);
+            }
+        }
+        let stages = shared.state().timeline.len();
+        let event = match status {
+            RunStatus::Success => Event::RunCompleted {
+                duration_ms,
+                stages,
+            },
+            RunStatus::Cancelled => Event::RunCancelled {
+                reason: reason.clone().unwrap_or_default(),
+                duration_ms,
+            },
+            _ => Event::RunFailed {
+                reason: reason.clone().unwrap_or_default(),
+                duration_ms,
+            },
+        };
+        shared.emitter.emit(None, event);
+        let conclusion = Conclusion {
+            run_id: shared.run_id.clone(),
+            status,
+            duration_ms,
+            failure_reason: reason,
+            final_git_commit_sha: shared.state().last_git_sha.clone(),
+            completed_at: rfc3339(clock.now()),
+            stages,
+        };
+        let _ = write_json(&shared.run_dir.conclusion(), &conclusion, true);
+        let _ = std::fs::remove_file(shared.run_dir.pid());
+        conclusion
+    }
+}
+
+/// Fails the run when no event arrives for `limit` (`stall_timeout`).
+async fn watch_stalls(shared: Shared, limit: Duration) {
+    let clock = shared.engine.env.clock.clone();
+    let tick = (limit / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
+    loop {
+        clock.sleep(tick).await;
+        let idle = clock
+            .monotonic()
+            .saturating_sub(shared.emitter.last_activity());
+        if idle >= limit {
+            let node = shared
+                .state()
+                .completed_nodes
+                .last()
+                .cloned()
+                .unwrap_or_default();
+            shared.stop(StopReason::Stalled(format!(
+                "stalled: no progress for {} (stall_timeout) after `{node}`",
+                heddle_workflow::format_duration(millis(limit))
+            )));
+            return;
+        }
+    }
+}
+
+/// Cancels a run with a reason the conclusion will carry. Cheap to clone.
+#[derive(Clone)]
+pub struct CancelHandle {
+    shared: Shared,
+}
+
+impl std::fmt::Debug for CancelHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CancelHandle")
+            .field("run_id", &self.shared.run_id)
+            .finish()
+    }
+}
+
+impl CancelHandle {
+    /// Stops the run cleanly: the running stage is stopped, a checkpoint is written and
+    /// the conclusion says cancelled, with `reason`.
+    pub fn cancel(&self, reason: &str) {
+        self.shared.stop(StopReason::Cancelled(reason.to_string()));
+    }
+}

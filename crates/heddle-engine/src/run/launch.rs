@@ -1,0 +1,215 @@
+//! Preparing a run: validate the workflow, create the run directory, write the manifest and
+//! graph.dot; or reopen a stopped run from its checkpoint.
+
+use std::path::Path;
+
+use heddle_workflow::{HandlerKind, OsFiles, Severity, Workflow, load_source, render_diagnostic};
+
+use super::execute::PreparedRun;
+use super::shared::RunShared;
+use super::state::RunState;
+use super::{Engine, RunRequest};
+use crate::checkpoint::Checkpoint;
+use crate::clock::rfc3339;
+use crate::emitter::Emitter;
+use crate::entropy::new_ulid;
+use crate::error::EngineError;
+use crate::handlers::command::kill_orphaned_commands;
+use crate::rundir::{Manifest, RunDir, RunStatus, write_json};
+
+impl Engine {
+    /// Validates the workflow and creates its run directory. Nothing runs until
+    /// [`PreparedRun::execute`]. A workflow with errors does not start: the error carries its
+    /// diagnostics, rendered.
+    pub fn prepare(&self, request: RunRequest) -> Result<PreparedRun, EngineError> {
+        let path = &request.workflow_path;
+        let source = match &request.source {
+            Some(source) => source.clone(),
+            None => std::fs::read_to_string(path).map_err(|e| EngineError::io(path, &e))?,
+        };
+        let workflow = self.validate(&source, path)?;
+        let now = self.env.clock.now();
+        let run_id = new_ulid(now, self.env.entropy.as_ref());
+        let root = match &request.run_dir {
+            Some(dir) => dir.clone(),
+            None => {
+                let stamp = rfc3339(now);
+                let date: String = stamp
+                    .chars()
+                    .take(10)
+                    .filter(char::is_ascii_digit)
+                    .collect();
+                request.runs_root.join(format!("{date}-{run_id}"))
+            }
+        };
+        if root.join("manifest.json").exists() {
+            return Err(EngineError::Io {
+                path: root,
+                message: "already holds a run; choose another --run-dir or resume that run".into(),
+            });
+        }
+        if !request.work_dir.is_dir() {
+            return Err(EngineError::Io {
+                path: request.work_dir.clone(),
+                message: "the work directory does not exist".into(),
+            });
+        }
+        let run_dir = RunDir::create(root)?;
+        let goal = request.goal.clone().or_else(|| workflow.goal.clone());
+        let manifest = Manifest {
+            run_id: run_id.clone(),
+            workflow_name: workflow.name.clone(),
+            workflow_path: path.to_string_lossy().into_owned(),
+            goal: goal.clone(),
+            start_time: rfc3339(now),
+            node_count: workflow.nodes.len(),
+            edge_count: workflow.edges.len(),
+            base_sha: None,
+            run_branch: None,
+            labels: request.labels.clone(),
+            checkpoint_mode: self.services.checkpoints.mode().to_string(),
+            work_dir: request.work_dir.to_string_lossy().into_owned(),
+            dry_run: request.dry_run,
+            parent_run_id: request.parent_run_id.clone(),
+            heddle_version: env!("CARGO_PKG_VERSION").to_string(),
+        };
+        write_json(&run_dir.manifest(), &manifest, true)?;
+        crate::rundir::atomic_write(&run_dir.graph(), source.as_bytes(), true)?;
+        let start = workflow
+            .start_nodes()
+            .next()
+            .map(|n| n.id.clone())
+            .ok_or(EngineError::NoStartNode)?;
+        let emitter = self.emitter(&run_id, &run_dir)?;
+        let shared = RunShared::new(
+            self.clone(),
+            workflow,
+            path.clone(),
+            run_id,
+            run_dir,
+            request.work_dir.clone(),
+            goal,
+            request.dry_run,
+            emitter,
+            RunState::default(),
+            false,
+        );
+        Ok(PreparedRun::new(shared, start, None))
+    }
+
+    /// Reopens a run that stopped (crashed, cancelled, failed, interrupted) to continue from
+    /// its checkpoint. Commands the crashed process left running are killed first.
+    pub fn resume(&self, run_dir: &RunDir) -> Result<PreparedRun, EngineError> {
+        let manifest = run_dir.read_manifest()?;
+        let status = run_dir.status();
+        let not_resumable = |reason: &str| EngineError::NotResumable {
+            run_id: manifest.run_id.clone(),
+            reason: reason.to_string(),
+        };
+        match status {
+            RunStatus::Running => return Err(not_resumable("it is still running")),
+            RunStatus::Success => return Err(not_resumable("it already completed successfully")),
+            _ => {}
+        }
+        let source = std::fs::read_to_string(run_dir.graph())
+            .map_err(|e| EngineError::io(&run_dir.graph(), &e))?;
+        let workflow_path = Path::new(&manifest.workflow_path).to_path_buf();
+        let workflow = self.validate(&source, &workflow_path)?;
+        let checkpoint_path = run_dir.checkpoint();
+        let checkpoint = if checkpoint_path.exists() {
+            Some(Checkpoint::load(&checkpoint_path)?)
+        } else {
+            None
+        };
+        let (start, state, context) = match &checkpoint {
+            Some(checkpoint) => {
+                let Some(next) = checkpoint.next_node_id.clone() else {
+                    return Err(not_resumable("its checkpoint says it already ended"));
+                };
+                if workflow.node(&next).is_none() {
+                    return Err(EngineError::UnknownNode {
+                        node: next,
+                        context: format!("next_node_id in {}", checkpoint_path.display()),
+                    });
+                }
+                (
+                    next,
+                    RunState::from_checkpoint(checkpoint),
+                    Some(checkpoint.context_values.clone()),
+                )
+            }
+            None => (
+                workflow
+                    .start_nodes()
+                    .next()
+                    .map(|n| n.id.clone())
+                    .ok_or(EngineError::NoStartNode)?,
+                RunState::default(),
+                None,
+            ),
+        };
+        let killed = kill_orphaned_commands(run_dir, &manifest.run_id);
+        let _ = std::fs::remove_file(run_dir.conclusion());
+        let emitter = self.emitter(&manifest.run_id, run_dir)?;
+        for note in killed {
+            emitter.emit(None, crate::Event::Warning { message: note });
+        }
+        let shared = RunShared::new(
+            self.clone(),
+            workflow,
+            workflow_path,
+            manifest.run_id.clone(),
+            run_dir.clone(),
+            manifest.work_dir.clone().into(),
+            manifest.goal.clone(),
+            manifest.dry_run,
+            emitter,
+            state,
+            true,
+        );
+        Ok(PreparedRun::new(shared, start, context))
+    }
+
+    fn emitter(&self, run_id: &str, run_dir: &RunDir) -> Result<Emitter, EngineError> {
+        Emitter::open(
+            run_id,
+            Some(run_dir),
+            self.env.clock.clone(),
+            self.env.entropy.clone(),
+        )
+    }
+
+    /// Parses and validates; errors (with their diagnostics rendered) keep the run from
+    /// starting, and so does an LLM backend that cannot serve the workflow.
+    fn validate(&self, source: &str, path: &Path) -> Result<Workflow, EngineError> {
+        let loaded = load_source(source, path, &OsFiles);
+        let shown = path.to_string_lossy();
+        let errors: Vec<String> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| render_diagnostic(d, source, &shown, false))
+            .collect();
+        let workflow = match loaded.workflow {
+            Some(workflow) if errors.is_empty() => workflow,
+            _ => {
+                return Err(EngineError::InvalidWorkflow {
+                    path: path.to_path_buf(),
+                    count: errors.len().max(1),
+                    rendered: errors.join("\n"),
+                });
+            }
+        };
+        if workflow
+            .nodes
+            .iter()
+            .any(|n| matches!(n.kind, HandlerKind::Agent | HandlerKind::Prompt))
+        {
+            self.services
+                .llm
+                .preflight(&workflow)
+                .map_err(|e| EngineError::LlmSetup(e.message))?;
+        }
+        Ok(workflow)
+    }
+}

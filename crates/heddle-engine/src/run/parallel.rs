@@ -1,0 +1,302 @@
+//! Parallel nodes fan out to every outgoing edge; each branch walks a deep copy of the
+//! context until it reaches a fan-in node. Fan-in nodes rank the branches' results.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use heddle_workflow::{Attrs, HandlerKind};
+use serde_json::{Value as Json, json};
+use tokio::sync::Semaphore;
+
+use super::shared::Shared;
+use super::stage::StageCall;
+use super::walk::{Walk, WalkEnd, WalkResult, walk};
+use crate::context::keys;
+use crate::event::Event;
+use crate::outcome::{FailureClass, Outcome, StageStatus};
+
+/// One branch's result, as `parallel.results` holds it.
+#[derive(Debug, Clone)]
+struct BranchResult {
+    branch: String,
+    status: StageStatus,
+    last_node: Option<String>,
+    failure_reason: Option<String>,
+    score: Option<f64>,
+    updates: Vec<(String, Json)>,
+}
+
+pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outcome {
+    let node = call.node;
+    let edges: Vec<(usize, String)> = shared
+        .workflow
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.from == node.id)
+        .map(|(i, e)| (i, e.to.clone()))
+        .collect();
+    if edges.is_empty() {
+        return Outcome::fail(
+            FailureClass::Setup,
+            format!("parallel node `{}` has no outgoing edges", node.id),
+        );
+    }
+    let Some(fan_in) = find_fan_in(shared, &node.id) else {
+        return Outcome::fail(
+            FailureClass::Setup,
+            format!(
+                "parallel node `{}`: no fan-in node (shape=tripleoctagon) is reachable from its branches",
+                node.id
+            ),
+        );
+    };
+    let fan_in_node = shared.node(&fan_in);
+    let max_parallel = node
+        .attr_int("max_parallel")
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(4);
+    let first_success = node
+        .attr_str("join_policy")
+        .or_else(|| fan_in_node.and_then(|n| n.attr_str("join_policy")))
+        .is_some_and(|p| p.trim() == "first_success");
+    let semaphore = Arc::new(Semaphore::new(max_parallel));
+    let group = call.cancel.child_token();
+    let base = call.context.snapshot();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, (edge, target)) in edges.iter().enumerate() {
+        let shared = shared.clone();
+        let semaphore = semaphore.clone();
+        let group = group.clone();
+        let context = call.context.deep_copy();
+        let (edge, target) = (*edge, target.clone());
+        tasks.spawn(async move {
+            let _permit = semaphore.acquire_owned().await.ok();
+            if group.is_cancelled() {
+                return (index, target, None, context);
+            }
+            shared.emitter.emit(
+                Some(&target),
+                Event::ParallelBranchStarted {
+                    branch: target.clone(),
+                },
+            );
+            let result = walk(
+                shared.clone(),
+                Walk {
+                    start: target.clone(),
+                    edge: Some(edge),
+                    context: context.clone(),
+                    branch: Some(target.clone()),
+                    cancel: group.clone(),
+                },
+            )
+            .await;
+            (index, target, Some(result), context)
+        });
+    }
+    let mut results: Vec<(usize, BranchResult)> = Vec::new();
+    while let Some(joined) = tasks.join_next().await {
+        let Ok((index, branch, result, context)) = joined else {
+            continue;
+        };
+        let result = branch_result(&branch, result, &context, &base, call.cancel.is_cancelled());
+        shared.emitter.emit(
+            Some(&branch),
+            Event::ParallelBranchCompleted {
+                branch: branch.clone(),
+                status: result.status,
+                last_node: result.last_node.clone(),
+            },
+        );
+        if first_success && result.status.is_success() {
+            group.cancel();
+        }
+        results.push((index, result));
+    }
+    results.sort_by_key(|(index, _)| *index);
+    let results: Vec<BranchResult> = results.into_iter().map(|(_, r)| r).collect();
+    summarize(node.id.as_str(), &fan_in, &results, first_success)
+}
+
+fn branch_result(
+    branch: &str,
+    result: Option<WalkResult>,
+    context: &crate::Context,
+    base: &std::collections::BTreeMap<String, Json>,
+    run_cancelled: bool,
+) -> BranchResult {
+    let (status, last_node, failure_reason) = match result {
+        None => (
+            StageStatus::Skipped,
+            None,
+            Some("not started: another branch succeeded first".to_string()),
+        ),
+        Some(WalkResult { end, last }) => {
+            let last_node = last.as_ref().map(|(n, _)| n.clone());
+            match end {
+                WalkEnd::Failed { reason, .. } => (StageStatus::Fail, last_node, Some(reason)),
+                WalkEnd::Stopped { .. } if run_cancelled => {
+                    (StageStatus::Fail, last_node, Some("cancelled".to_string()))
+                }
+                WalkEnd::Stopped { .. } => (
+                    StageStatus::Skipped,
+                    last_node,
+                    Some("stopped: another branch succeeded first".to_string()),
+                ),
+                _ => match last {
+                    Some((_, outcome)) => (outcome.status, last_node, outcome.failure_reason),
+                    None => (StageStatus::Success, None, None),
+                },
+            }
+        }
+    };
+    let values = context.snapshot();
+    let score = values.get("score").and_then(Json::as_f64);
+    let updates = values
+        .into_iter()
+        .filter(|(k, v)| {
+            (k.starts_with("response.") || k.starts_with("output.")) && base.get(k) != Some(v)
+        })
+        .collect();
+    BranchResult {
+        branch: branch.to_string(),
+        status,
+        last_node,
+        failure_reason,
+        score,
+        updates,
+    }
+}
+
+fn summarize(node: &str, fan_in: &str, results: &[BranchResult], first_success: bool) -> Outcome {
+    let succeeded = results.iter().filter(|r| r.status.is_success()).count();
+    let status = if succeeded == results.len() || (first_success && succeeded > 0) {
+        StageStatus::Success
+    } else if succeeded > 0 {
+        StageStatus::PartialSuccess
+    } else {
+        StageStatus::Fail
+    };
+    let mut outcome = Outcome::new(status).with_notes(format!(
+        "{succeeded} of {} branch(es) succeeded{}",
+        results.len(),
+        if first_success {
+            " (first_success)"
+        } else {
+            ""
+        }
+    ));
+    if status == StageStatus::Fail {
+        let reasons: Vec<String> = results
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}: {}",
+                    r.branch,
+                    r.failure_reason.as_deref().unwrap_or("failed")
+                )
+            })
+            .collect();
+        outcome.failure_class = Some(FailureClass::Deterministic);
+        outcome.failure_reason = Some(format!(
+            "every branch of `{node}` failed ({})",
+            reasons.join("; ")
+        ));
+    }
+    let listed: Vec<Json> = results
+        .iter()
+        .map(|r| {
+            json!({
+                "branch": r.branch,
+                "status": r.status,
+                "last_node": r.last_node,
+                "failure_reason": r.failure_reason,
+                "score": r.score,
+            })
+        })
+        .collect();
+    outcome
+        .context_updates
+        .insert(keys::PARALLEL_RESULTS.to_string(), Json::Array(listed));
+    for result in results {
+        for (key, value) in &result.updates {
+            outcome.context_updates.insert(key.clone(), value.clone());
+        }
+    }
+    outcome.suggested_next_ids = vec![fan_in.to_string()];
+    outcome
+}
+
+/// The first fan-in node reachable from `node`'s branches (breadth first).
+fn find_fan_in(shared: &Shared, node: &str) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut queue: VecDeque<String> = shared.outgoing(node).iter().map(|e| e.to.clone()).collect();
+    while let Some(id) = queue.pop_front() {
+        if !seen.insert(id.clone()) {
+            continue;
+        }
+        let n = shared.node(&id)?;
+        if n.kind == HandlerKind::FanIn {
+            return Some(id);
+        }
+        queue.extend(shared.outgoing(&id).iter().map(|e| e.to.clone()));
+    }
+    None
+}
+
+/// A fan-in ranks `parallel.results`: status, then score (higher first), then branch id.
+pub(crate) fn run_fan_in(_shared: &Shared, call: &StageCall<'_>) -> Outcome {
+    let node = call.node;
+    let Some(Json::Array(results)) = call.context.get(keys::PARALLEL_RESULTS) else {
+        return Outcome::fail(
+            FailureClass::Setup,
+            format!(
+                "fan-in `{}` was reached without a parallel node before it",
+                node.id
+            ),
+        );
+    };
+    let mut ranked: Vec<(StageStatus, Option<f64>, String)> = results
+        .iter()
+        .filter_map(|r| {
+            let status = StageStatus::parse(r.get("status")?.as_str()?)?;
+            let branch = r.get("branch")?.as_str()?.to_string();
+            Some((status, r.get("score").and_then(Json::as_f64), branch))
+        })
+        .collect();
+    ranked.sort_by(|a, b| {
+        a.0.rank()
+            .cmp(&b.0.rank())
+            .then_with(|| {
+                let (x, y) = (
+                    a.1.unwrap_or(f64::NEG_INFINITY),
+                    b.1.unwrap_or(f64::NEG_INFINITY),
+                );
+                y.total_cmp(&x)
+            })
+            .then_with(|| a.2.cmp(&b.2))
+    });
+    let Some((status, _, best)) = ranked.first().cloned() else {
+        return Outcome::fail(
+            FailureClass::Deterministic,
+            format!("fan-in `{}`: no branch results to choose from", node.id),
+        );
+    };
+    let outcome = if status.is_success() {
+        Outcome::success().with_notes(format!("best branch: {best} ({status})"))
+    } else {
+        Outcome::fail(
+            FailureClass::Deterministic,
+            format!(
+                "fan-in `{}`: no branch succeeded (best: {best}, {status})",
+                node.id
+            ),
+        )
+    };
+    outcome
+        .with_update(keys::FAN_IN_BEST_ID, best)
+        .with_update(keys::FAN_IN_BEST_OUTCOME, status.as_str())
+        .with_update(keys::FAN_IN_BEST_HEAD_SHA, Json::Null)
+}

@@ -1,0 +1,188 @@
+//! One stage: a node executed with its retry policy, its folder written, its events emitted.
+
+use std::time::Duration;
+
+use heddle_workflow::{Attrs, Edge, HandlerKind, Node};
+use serde_json::json;
+
+use super::shared::Shared;
+use super::{dispatch, parallel};
+use crate::checkpoint::StageRecord;
+use crate::clock::rfc3339;
+use crate::context::Context;
+use crate::event::Event;
+use crate::outcome::{FailureClass, Outcome, StageStatus};
+use crate::retry::RetryPolicy;
+use crate::rundir::{RunDir, write_json};
+
+/// Where a stage runs: its node, how it was entered, its context and visit.
+pub(crate) struct StageCall<'a> {
+    pub node: &'a Node,
+    pub edge: Option<&'a Edge>,
+    pub context: &'a Context,
+    pub visit: u32,
+    pub branch: Option<&'a str>,
+    /// Cancels this stage (the run's token, or a parallel group's child of it).
+    pub cancel: &'a tokio_util::sync::CancellationToken,
+}
+
+/// Runs `call.node` with retries; returns the final outcome and the timeline record.
+pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Outcome, StageRecord) {
+    let node = call.node;
+    let clock = shared.engine.env.clock.clone();
+    let started_at = clock.now();
+    let started = clock.monotonic();
+    let policy = RetryPolicy::for_node(node, &shared.workflow);
+    let stage_dir_name = RunDir::stage_dir_name(&node.id, call.visit);
+    let stage_dir = shared.run_dir.root().join(&stage_dir_name);
+    let events = shared.emitter.for_node(&node.id);
+    let mut attempt = 1;
+    let outcome = loop {
+        call.context
+            .set(crate::context::keys::retry_count(&node.id), attempt - 1);
+        events.emit(Event::StageStarted {
+            kind: node.kind.type_name().to_string(),
+            visit: call.visit,
+            attempt,
+            branch: call.branch.map(str::to_string),
+        });
+        let outcome = if call.cancel.is_cancelled() {
+            Outcome::fail(FailureClass::Cancelled, "the run was cancelled")
+        } else if node.kind == HandlerKind::Parallel {
+            parallel::run_parallel(shared, call).await
+        } else {
+            dispatch::run_handler(shared, call, &stage_dir).await
+        };
+        let retryable = match outcome.status {
+            StageStatus::Retry => true,
+            StageStatus::Fail => outcome.failure_class == Some(FailureClass::Transient),
+            _ => false,
+        };
+        if retryable && attempt < policy.max_attempts && !call.cancel.is_cancelled() {
+            let delay = policy.delay(attempt, shared.engine.env.entropy.as_ref());
+            events.emit(Event::StageRetrying {
+                attempt,
+                max_attempts: policy.max_attempts,
+                delay_ms: millis(delay),
+                reason: outcome
+                    .failure_reason
+                    .clone()
+                    .unwrap_or_else(|| outcome.status.to_string()),
+            });
+            tokio::select! {
+                () = clock.sleep(delay) => {}
+                () = call.cancel.cancelled() => {}
+            }
+            attempt += 1;
+            continue;
+        }
+        break exhausted(outcome, node, attempt, policy.max_attempts);
+    };
+    let duration_ms = millis(clock.monotonic().saturating_sub(started));
+    let record = StageRecord {
+        node_id: node.id.clone(),
+        kind: node.kind,
+        visit: call.visit,
+        attempts: attempt,
+        status: outcome.status,
+        stage_dir: stage_dir_name,
+        started_at: rfc3339(started_at),
+        ended_at: rfc3339(clock.now()),
+        duration_ms,
+        branch: call.branch.map(str::to_string),
+        failure_reason: outcome.failure_reason.clone(),
+        failure_class: outcome.failure_class,
+        notes: outcome.notes.clone(),
+        preferred_label: outcome.preferred_label.clone(),
+        model: outcome.model.clone(),
+        usage: outcome.usage,
+        files_touched: outcome.files_touched.clone(),
+        script: (node.kind == HandlerKind::Command)
+            .then(|| node.attr_str("script").map(str::to_string))
+            .flatten(),
+        simulated: outcome.simulated,
+    };
+    write_status(&stage_dir, &outcome, &record);
+    let branch = call.branch.map(str::to_string);
+    if outcome.status == StageStatus::Fail {
+        events.emit(Event::StageFailed {
+            reason: outcome
+                .failure_reason
+                .clone()
+                .unwrap_or_else(|| "failed".to_string()),
+            failure_class: outcome.failure_class,
+            duration_ms,
+            visit: call.visit,
+            attempts: attempt,
+            branch,
+        });
+    } else {
+        events.emit(Event::StageCompleted {
+            status: outcome.status,
+            duration_ms,
+            visit: call.visit,
+            attempts: attempt,
+            notes: outcome.notes.clone(),
+            branch,
+        });
+    }
+    (outcome, record)
+}
+
+/// A RETRY that used every attempt becomes partial success (`allow_partial`) or a failure.
+fn exhausted(outcome: Outcome, node: &Node, attempt: u32, max: u32) -> Outcome {
+    if outcome.status != StageStatus::Retry {
+        return outcome;
+    }
+    let reason = outcome
+        .failure_reason
+        .clone()
+        .unwrap_or_else(|| "the stage asked to retry".to_string());
+    if node.attr_bool("allow_partial") == Some(true) {
+        Outcome {
+            status: StageStatus::PartialSuccess,
+            notes: format!("accepted as partial success after {attempt} attempt(s): {reason}"),
+            ..outcome
+        }
+    } else {
+        Outcome {
+            status: StageStatus::Fail,
+            failure_class: Some(FailureClass::Deterministic),
+            failure_reason: Some(format!(
+                "node `{}`: still asking to retry after {attempt} of {max} attempt(s): {reason}",
+                node.id
+            )),
+            ..outcome
+        }
+    }
+}
+
+/// status.json in the stage folder (best effort: the checkpoint is what resume relies on).
+fn write_status(stage_dir: &std::path::Path, outcome: &Outcome, record: &StageRecord) {
+    if std::fs::create_dir_all(stage_dir).is_err() {
+        return;
+    }
+    let status = json!({
+        "status": outcome.status,
+        "notes": outcome.notes,
+        "failure_reason": outcome.failure_reason,
+        "failure_class": outcome.failure_class,
+        "preferred_label": outcome.preferred_label,
+        "suggested_next_ids": outcome.suggested_next_ids,
+        "context_updates": outcome.context_updates,
+        "model": outcome.model,
+        "usage": outcome.usage,
+        "files_touched": outcome.files_touched,
+        "simulated": outcome.simulated,
+        "attempts": record.attempts,
+        "visit": record.visit,
+        "started_at": record.started_at,
+        "timestamp": record.ended_at,
+        "duration_ms": record.duration_ms,
+    });
+    let _ = write_json(&stage_dir.join("status.json"), &status, false);
+}
+
+pub(crate) fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,121 @@
+//! The mutable bookkeeping of a run shared by its branches: visits, retries, outcomes, the
+//! timeline and failure signatures. The context lives apart (each branch has its own).
+
+use std::collections::BTreeMap;
+
+use crate::checkpoint::{Checkpoint, NodeOutcome, StageRecord};
+use crate::outcome::Outcome;
+
+/// Everything checkpoint.json carries besides the context.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RunState {
+    pub completed_nodes: Vec<String>,
+    pub node_retries: BTreeMap<String, u32>,
+    pub node_visits: BTreeMap<String, u32>,
+    pub node_outcomes: BTreeMap<String, NodeOutcome>,
+    pub logs: Vec<String>,
+    pub loop_failure_signatures: BTreeMap<String, u32>,
+    pub restart_failure_signatures: BTreeMap<String, u32>,
+    pub timeline: Vec<StageRecord>,
+    pub restarts: u32,
+    pub last_git_sha: Option<String>,
+}
+
+impl RunState {
+    /// The state a checkpoint recorded.
+    pub fn from_checkpoint(checkpoint: &Checkpoint) -> Self {
+        RunState {
+            completed_nodes: checkpoint.completed_nodes.clone(),
+            node_retries: checkpoint.node_retries.clone(),
+            node_visits: checkpoint.node_visits.clone(),
+            node_outcomes: checkpoint.node_outcomes.clone(),
+            logs: checkpoint.logs.clone(),
+            loop_failure_signatures: checkpoint.loop_failure_signatures.clone(),
+            restart_failure_signatures: checkpoint.restart_failure_signatures.clone(),
+            timeline: checkpoint.timeline.clone(),
+            restarts: checkpoint.restarts,
+            last_git_sha: checkpoint.git_commit_sha.clone(),
+        }
+    }
+
+    /// Counts a visit of `node` and returns its number (from 1).
+    pub fn visit(&mut self, node: &str) -> u32 {
+        let visits = self.node_visits.entry(node.to_string()).or_insert(0);
+        *visits += 1;
+        *visits
+    }
+
+    /// Records a finished stage.
+    pub fn record(&mut self, node: &str, outcome: &Outcome, retries: u32, record: StageRecord) {
+        self.completed_nodes.push(node.to_string());
+        if retries > 0 {
+            *self.node_retries.entry(node.to_string()).or_insert(0) += retries;
+        }
+        self.node_outcomes.insert(
+            node.to_string(),
+            NodeOutcome {
+                status: outcome.status,
+                preferred_label: outcome.preferred_label.clone(),
+                failure_reason: outcome.failure_reason.clone(),
+            },
+        );
+        self.timeline.push(record);
+    }
+
+    /// Counts one more occurrence of a failure signature; returns the count.
+    pub fn count_failure(&mut self, signature: &str) -> u32 {
+        let count = self
+            .loop_failure_signatures
+            .entry(signature.to_string())
+            .or_insert(0);
+        *count += 1;
+        *count
+    }
+}
+
+/// A failure signature: node, class and the reason with numbers, hex ids and spacing
+/// normalised, so the same failure repeating is recognised even when timings differ.
+pub(crate) fn failure_signature(node: &str, class: &str, reason: &str) -> String {
+    let mut normalized = String::with_capacity(reason.len().min(200));
+    let mut last_space = false;
+    let mut last_digit = false;
+    for c in reason.chars() {
+        if normalized.len() >= 200 {
+            break;
+        }
+        if c.is_ascii_digit() {
+            if !last_digit {
+                normalized.push('#');
+            }
+            last_digit = true;
+            last_space = false;
+            continue;
+        }
+        last_digit = false;
+        if c.is_whitespace() {
+            if !last_space {
+                normalized.push(' ');
+            }
+            last_space = true;
+            continue;
+        }
+        last_space = false;
+        normalized.extend(c.to_lowercase());
+    }
+    format!("{node}|{class}|{}", normalized.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_ignore_numbers_and_spacing() {
+        let a = failure_signature("test", "deterministic", "exit code 1: took 12 ms");
+        let b = failure_signature("test", "deterministic", "exit code 1:  took 873 ms");
+        assert_eq!(a, b);
+        assert_eq!(a, "test|deterministic|exit code #: took # ms");
+        let c = failure_signature("test", "deterministic", "exit code 1: other error");
+        assert_ne!(a, c);
+    }
+}

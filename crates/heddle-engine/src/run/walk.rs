@@ -1,0 +1,369 @@
+//! The loop that walks the graph: run a stage, record it, pick the next edge, checkpoint.
+//! The main run and every parallel branch walk with it.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use heddle_workflow::{Attrs, Edge, HandlerKind};
+use tokio_util::sync::CancellationToken;
+
+use super::goal::{GateCheck, check_goal_gates, retry_target};
+use super::shared::Shared;
+use super::stage::{StageCall, execute_stage};
+use super::state::failure_signature;
+use crate::context::{Context, keys};
+use crate::event::{EdgeReason, Event};
+use crate::outcome::{FailureClass, Outcome, StageStatus};
+use crate::routing::select_edge;
+
+/// Where a walk starts.
+pub(crate) struct Walk {
+    /// The first node.
+    pub start: String,
+    /// The edge it is entered through (position in the workflow's edges).
+    pub edge: Option<usize>,
+    /// The context (shared with the caller).
+    pub context: Context,
+    /// The parallel branch, when this is one.
+    pub branch: Option<String>,
+    /// Stops the walk.
+    pub cancel: CancellationToken,
+}
+
+/// How a walk ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum WalkEnd {
+    /// The run passed an exit node.
+    Completed,
+    /// The run (or branch) failed at `node`.
+    Failed { node: String, reason: String },
+    /// Cancelled before or during `node`, which has not completed.
+    Stopped { node: String },
+    /// A branch arrived at a fan-in node (not executed).
+    ReachedFanIn { fan_in: String },
+    /// A branch ran out of edges or reached an exit.
+    BranchEnded,
+}
+
+/// A walk's end and its last stage.
+#[derive(Debug, Clone)]
+pub(crate) struct WalkResult {
+    pub end: WalkEnd,
+    pub last: Option<(String, Outcome)>,
+}
+
+/// Walks from `walk.start` until the run ends (or, for a branch, reaches a fan-in).
+pub(crate) fn walk(shared: Shared, walk: Walk) -> Pin<Box<dyn Future<Output = WalkResult> + Send>> {
+    Box::pin(async move {
+        let mut last = None;
+        let end = walk_loop(&shared, walk, &mut last).await;
+        WalkResult { end, last }
+    })
+}
+
+async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outcome)>) -> WalkEnd {
+    let Walk {
+        start,
+        mut edge,
+        context,
+        branch,
+        cancel,
+    } = walk;
+    let mut current = start;
+    let in_branch = branch.is_some();
+    loop {
+        if cancel.is_cancelled() {
+            return WalkEnd::Stopped { node: current };
+        }
+        let Some(node) = shared.node(&current) else {
+            return WalkEnd::Failed {
+                reason: format!("node `{current}` is not in the workflow"),
+                node: current,
+            };
+        };
+        if in_branch && node.kind == HandlerKind::FanIn {
+            return WalkEnd::ReachedFanIn { fan_in: current };
+        }
+        if in_branch && node.kind == HandlerKind::Exit {
+            return WalkEnd::BranchEnded;
+        }
+        if node.kind == HandlerKind::Exit {
+            match check_goal_gates(shared) {
+                GateCheck::Satisfied => {}
+                GateCheck::Jump { target } => {
+                    if let Some(end) =
+                        count_failure(shared, &context, &current, "goal_gate", &target)
+                    {
+                        return end;
+                    }
+                    if let Err(error) = shared
+                        .save_checkpoint(Some(&current), Some(&target), &context)
+                        .await
+                    {
+                        return WalkEnd::Failed {
+                            node: current,
+                            reason: error.to_string(),
+                        };
+                    }
+                    edge = None;
+                    current = target;
+                    continue;
+                }
+                GateCheck::Unmet { reason } => {
+                    return WalkEnd::Failed {
+                        node: current,
+                        reason,
+                    };
+                }
+            }
+        }
+        let visit = shared.state().visit(&node.id);
+        let limit = node
+            .attr_int("max_visits")
+            .or_else(|| shared.workflow.attr_int("max_node_visits"))
+            .filter(|n| *n > 0);
+        if let Some(limit) = limit
+            && i64::from(visit) > limit
+        {
+            return WalkEnd::Failed {
+                reason: format!(
+                    "node `{}` was entered {visit} times, over its limit of {limit} (max_visits / max_node_visits)",
+                    node.id
+                ),
+                node: current,
+            };
+        }
+        context.set(keys::CURRENT_NODE, node.id.clone());
+        context.set(keys::NODE_VISIT_COUNT, visit);
+        let incoming: Option<&Edge> = edge.and_then(|e| shared.workflow.edges.get(e));
+        let call = StageCall {
+            node,
+            edge: incoming,
+            context: &context,
+            visit,
+            branch: branch.as_deref(),
+            cancel: &cancel,
+        };
+        let (outcome, record) = execute_stage(shared, &call).await;
+        if cancel.is_cancelled() && outcome.failure_class == Some(FailureClass::Cancelled) {
+            // Not completed: a resume runs this visit again.
+            if let Some(visits) = shared.state().node_visits.get_mut(&node.id) {
+                *visits = visits.saturating_sub(1);
+            }
+            return WalkEnd::Stopped { node: current };
+        }
+        let retries = record.attempts.saturating_sub(1);
+        shared.state().record(&node.id, &outcome, retries, record);
+        context.merge(&outcome.context_updates);
+        context.set(keys::LAST_STAGE, node.id.clone());
+        if node.kind != HandlerKind::Conditional {
+            context.set(keys::OUTCOME, outcome.status.as_str());
+            match &outcome.preferred_label {
+                Some(label) => context.set(keys::PREFERRED_LABEL, label.clone()),
+                None => context.remove(keys::PREFERRED_LABEL),
+            }
+        }
+        *last = Some((node.id.clone(), outcome.clone()));
+        let failed = outcome.status == StageStatus::Fail;
+        if failed {
+            let reason = outcome.failure_reason.clone().unwrap_or_default();
+            let class = outcome.failure_class.unwrap_or(FailureClass::Deterministic);
+            context.set(keys::FAILURE_REASON, reason.clone());
+            context.set(keys::FAILURE_CLASS, class.as_str());
+            if let Some(end) = count_failure(shared, &context, &node.id, class.as_str(), &reason) {
+                return end;
+            }
+        }
+        if node.kind == HandlerKind::Exit {
+            if let Err(error) = shared.save_checkpoint(Some(&current), None, &context).await {
+                return WalkEnd::Failed {
+                    node: current,
+                    reason: error.to_string(),
+                };
+            }
+            return WalkEnd::Completed;
+        }
+        let next = next_step(shared, &current, &outcome, &context);
+        let (target, next_edge) = match next {
+            Next::Edge(e, reason) => {
+                let chosen = &shared.workflow.edges[e];
+                shared.emitter.emit(
+                    Some(&current),
+                    Event::EdgeSelected {
+                        from: chosen.from.clone(),
+                        to: chosen.to.clone(),
+                        label: chosen.label.clone(),
+                        condition: chosen.condition.clone(),
+                        reason,
+                    },
+                );
+                (chosen.to.clone(), Some(e))
+            }
+            Next::Jump(target, reason) => {
+                shared.emitter.emit(
+                    Some(&current),
+                    Event::EdgeSelected {
+                        from: current.clone(),
+                        to: target.clone(),
+                        label: None,
+                        condition: None,
+                        reason,
+                    },
+                );
+                (target, None)
+            }
+            Next::End if in_branch => return WalkEnd::BranchEnded,
+            Next::End => {
+                let reason = if failed {
+                    outcome
+                        .failure_reason
+                        .clone()
+                        .unwrap_or_else(|| format!("node `{current}` failed"))
+                } else {
+                    format!(
+                        "no edge out of `{current}` matched (outcome {}); add an unconditional edge or a condition that holds",
+                        outcome.status
+                    )
+                };
+                return WalkEnd::Failed {
+                    node: current,
+                    reason,
+                };
+            }
+        };
+        if let Some(e) = next_edge
+            && shared.workflow.edges[e].attr_bool("loop_restart") == Some(true)
+            && let Some(end) = restart(
+                shared,
+                &context,
+                &current,
+                &target,
+                failed.then_some(&outcome),
+            )
+        {
+            return end;
+        }
+        if !in_branch
+            && let Err(error) = shared
+                .save_checkpoint(Some(&current), Some(&target), &context)
+                .await
+        {
+            return WalkEnd::Failed {
+                node: current,
+                reason: error.to_string(),
+            };
+        }
+        edge = next_edge;
+        current = target;
+    }
+}
+
+enum Next {
+    Edge(usize, EdgeReason),
+    Jump(String, EdgeReason),
+    End,
+}
+
+fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Context) -> Next {
+    let node_kind = shared.node(current).map(|n| n.kind);
+    if node_kind == Some(HandlerKind::Parallel)
+        && let Some(fan_in) = outcome.suggested_next_ids.first()
+    {
+        return Next::Jump(fan_in.clone(), EdgeReason::FanIn);
+    }
+    let edges = shared.outgoing(current);
+    // A conditional's edges test the stage before it; it never fails itself.
+    let selected = context.with_values(|values| select_edge(&edges, outcome, values));
+    if let Some((edge, reason)) = selected {
+        let index = shared
+            .workflow
+            .edges
+            .iter()
+            .position(|e| std::ptr::eq(e, edge))
+            .unwrap_or(usize::MAX);
+        return Next::Edge(index, reason);
+    }
+    if outcome.status == StageStatus::Fail
+        && let Some(node) = shared.node(current)
+        && let Some(target) = retry_target(shared, node)
+    {
+        return Next::Jump(target, EdgeReason::RetryTarget);
+    }
+    Next::End
+}
+
+/// Loop detection: the same failure `loop_failure_limit` times ends the run.
+fn count_failure(
+    shared: &Shared,
+    context: &Context,
+    node: &str,
+    class: &str,
+    reason: &str,
+) -> Option<WalkEnd> {
+    let signature = failure_signature(node, class, reason);
+    context.set(keys::FAILURE_SIGNATURE, signature.clone());
+    let count = shared.state().count_failure(&signature);
+    let limit = shared.engine.config.loop_failure_limit;
+    (count >= limit).then(|| WalkEnd::Failed {
+        node: node.to_string(),
+        reason: format!(
+            "loop detected: `{node}` failed the same way {count} times ({reason}); fix the cause, then resume"
+        ),
+    })
+}
+
+/// A `loop_restart` edge: start over at `target` with a fresh context.
+fn restart(
+    shared: &Shared,
+    context: &Context,
+    from: &str,
+    target: &str,
+    failure: Option<&Outcome>,
+) -> Option<WalkEnd> {
+    let mut state = shared.state();
+    state.restarts += 1;
+    let restarts = state.restarts;
+    if restarts > shared.engine.config.max_restarts {
+        return Some(WalkEnd::Failed {
+            node: from.to_string(),
+            reason: format!(
+                "`{from}` restarted the run {} times; stopping (loop_restart limit)",
+                restarts - 1
+            ),
+        });
+    }
+    if let Some(outcome) = failure {
+        let class = outcome.failure_class.unwrap_or(FailureClass::Deterministic);
+        let reason = outcome.failure_reason.clone().unwrap_or_default();
+        let signature = failure_signature(from, class.as_str(), &reason);
+        let count = state
+            .restart_failure_signatures
+            .entry(signature)
+            .or_insert(0);
+        *count += 1;
+        if *count >= shared.engine.config.loop_failure_limit {
+            return Some(WalkEnd::Failed {
+                node: from.to_string(),
+                reason: format!(
+                    "restart loop: `{from}` failed the same way before {} restarts ({reason})",
+                    *count
+                ),
+            });
+        }
+    }
+    state.loop_failure_signatures.clear();
+    state.node_outcomes.clear();
+    state.logs.push(format!(
+        "restart {restarts}: {from} -> {target} with a fresh context"
+    ));
+    drop(state);
+    context.replace(shared.fresh_context().snapshot());
+    shared.emitter.emit(
+        Some(from),
+        Event::LoopRestarted {
+            target: target.to_string(),
+            restarts,
+        },
+    );
+    None
+}
