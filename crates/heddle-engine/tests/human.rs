@@ -9,8 +9,8 @@ use std::time::{Duration, SystemTime};
 use async_trait::async_trait;
 use heddle_engine::handlers::human::run_human;
 use heddle_engine::interviewer::{
-    Answer, AutoApprove, Choice, InterviewError, Interviewer, QueueInterviewer, Question,
-    RecordingInterviewer, Resolved, TerminalInterviewer, choices_for, resolve_answer,
+    Answer, AutoApprove, Choice, InterviewError, Interviewer, Question, QueueInterviewer,
+    RecordingInterviewer, TerminalInterviewer, choices_for,
 };
 use heddle_engine::{
     Emitter, Event, FailureClass, FakeClock, NodeEvents, Outcome, SeededEntropy, StageStatus,
@@ -57,122 +57,6 @@ fn question(choices: Vec<Choice>) -> Question {
     }
 }
 
-fn keys(choices: &[Choice]) -> Vec<(&str, &str, &str)> {
-    choices
-        .iter()
-        .map(|c| (c.key.as_str(), c.label.as_str(), c.target.as_str()))
-        .collect()
-}
-
-fn pick(q: &Question, answer: &str) -> Result<String, String> {
-    resolve_answer(q, &Answer::Choice(answer.into())).map(|r| r.target)
-}
-
-#[test]
-fn choices_follow_edges_with_derived_and_explicit_keys() -> TestResult {
-    let choices = choices(GATE)?;
-    assert_eq!(
-        keys(&choices),
-        vec![
-            ("A", "[A] Approve", "ship"),
-            ("R", "Revise", "fix"),
-            ("E", "Retry", "redo"),
-            ("W", "rework", "rework"),
-            ("X", "x) Abort", "abort"),
-            ("Y", "Xylo", "xylo"),
-            ("O", "Other", "note"),
-        ]
-    );
-    Ok(())
-}
-
-#[test]
-fn keys_fall_back_to_numbers() -> TestResult {
-    let src = r#"digraph W { gate [shape=hexagon]
-      gate -> p [label="A"]  gate -> q [label="a"]  gate -> r [label="[1] One"]  gate -> s [label="!"] }"#;
-    let choices = choices(src)?;
-    assert_eq!(
-        keys(&choices),
-        vec![
-            ("A", "A", "p"),
-            ("2", "a", "q"),
-            ("1", "[1] One", "r"),
-            ("3", "!", "s"),
-        ]
-    );
-    Ok(())
-}
-
-#[test]
-fn choice_answers_resolve_by_key_label_target_then_number() -> TestResult {
-    let q = question(choices(GATE)?);
-    assert_eq!(pick(&q, "a")?, "ship");
-    assert_eq!(pick(&q, " approve ")?, "ship");
-    assert_eq!(pick(&q, "[A] APPROVE")?, "ship");
-    assert_eq!(pick(&q, "REVISE")?, "fix");
-    assert_eq!(pick(&q, "Redo")?, "redo");
-    assert_eq!(pick(&q, "abort")?, "abort");
-    assert_eq!(pick(&q, "4")?, "rework");
-    let resolved = resolve_answer(&q, &Answer::Choice("e".into()))?;
-    assert_eq!(
-        resolved,
-        Resolved {
-            selected: "E".into(),
-            label: Some("Retry".into()),
-            target: "redo".into(),
-            text: None,
-        }
-    );
-    let error = pick(&q, "launch").err().ok_or("resolved an unknown choice")?;
-    assert!(error.contains("launch") && error.contains("A, R, E, W, X, Y, O"), "{error}");
-    assert!(pick(&q, "8").is_err());
-    assert!(pick(&q, "").is_err());
-    Ok(())
-}
-
-#[test]
-fn freeform_routes_to_other_then_default_then_first() -> TestResult {
-    let mut q = question(choices(GATE)?);
-    let free = Answer::Freeform("ship on Friday".into());
-    let error = resolve_answer(&q, &free).err().ok_or("freeform accepted")?;
-    assert!(error.contains("freeform"), "{error}");
-
-    q.allow_freeform = true;
-    q.default_choice = Some("revise".into());
-    let resolved = resolve_answer(&q, &free)?;
-    assert_eq!(resolved.selected, "freeform");
-    assert_eq!(resolved.target, "note");
-    assert_eq!(resolved.label.as_deref(), Some("Other"));
-    assert_eq!(resolved.text.as_deref(), Some("ship on Friday"));
-
-    q.choices.retain(|c| c.target != "note");
-    assert_eq!(resolve_answer(&q, &free)?.target, "fix");
-    q.default_choice = None;
-    assert_eq!(resolve_answer(&q, &free)?.target, "ship");
-    Ok(())
-}
-
-async fn auto(q: &Question) -> Result<Answer, InterviewError> {
-    AutoApprove.ask(q).await
-}
-
-#[tokio::test]
-async fn auto_approve_prefers_default_then_approving_label_then_first() -> TestResult {
-    let src = r#"digraph W { gate [shape=hexagon]
-      gate -> a [label="Rework"]  gate -> b [label="LGTM"]  gate -> c [label="[Y] Yes"] }"#;
-    let mut q = question(choices(src)?);
-    assert_eq!(auto(&q).await, Ok(Answer::Choice("L".into())));
-    q.default_choice = Some("rework".into());
-    assert_eq!(auto(&q).await, Ok(Answer::Choice("R".into())));
-    q.default_choice = Some("nonsense".into());
-    assert_eq!(auto(&q).await, Ok(Answer::Choice("L".into())));
-    q.choices.retain(|c| c.target != "b" && c.target != "c");
-    assert_eq!(auto(&q).await, Ok(Answer::Choice("R".into())));
-    q.choices.clear();
-    assert!(matches!(auto(&q).await, Err(InterviewError::Closed(_))));
-    Ok(())
-}
-
 #[tokio::test]
 async fn queue_holds_questions_until_answered() -> TestResult {
     let queue = QueueInterviewer::new();
@@ -206,7 +90,10 @@ async fn closing_the_queue_fails_waiting_and_later_questions() -> TestResult {
     queue.close();
     assert!(matches!(task.await?, Err(InterviewError::Closed(_))));
     assert!(queue.pending().is_empty());
-    assert!(matches!(queue.ask(&q).await, Err(InterviewError::Closed(_))));
+    assert!(matches!(
+        queue.ask(&q).await,
+        Err(InterviewError::Closed(_))
+    ));
     Ok(())
 }
 
@@ -246,7 +133,10 @@ async fn terminal_reads_choices_defaults_and_freeform() -> TestResult {
     assert!(printed.contains("[W] rework -> rework"), "{printed}");
     assert!(!printed.contains("freeform"), "{printed}");
 
-    assert_eq!(terminal(&q, "Revise\n").await.0, Ok(Answer::Choice("Revise".into())));
+    assert_eq!(
+        terminal(&q, "Revise\n").await.0,
+        Ok(Answer::Choice("Revise".into()))
+    );
     let (answer, printed) = terminal(&q, "\nmaybe\n3\n").await;
     assert_eq!(answer, Ok(Answer::Choice("3".into())));
     assert!(printed.contains("unknown choice `maybe`"), "{printed}");
@@ -255,7 +145,10 @@ async fn terminal_reads_choices_defaults_and_freeform() -> TestResult {
     q.allow_freeform = true;
     let (answer, printed) = terminal(&q, "\n").await;
     assert_eq!(answer, Ok(Answer::Choice("R".into())));
-    assert!(printed.contains("[R] Revise -> fix  (default)"), "{printed}");
+    assert!(
+        printed.contains("[R] Revise -> fix  (default)"),
+        "{printed}"
+    );
     assert!(printed.contains("freeform"), "{printed}");
     let (answer, _) = terminal(&q, "  ship it friday \n").await;
     assert_eq!(answer, Ok(Answer::Freeform("ship it friday".into())));
@@ -315,7 +208,15 @@ impl Gate {
     ) -> Result<(Outcome, Vec<Event>, Json), Box<dyn Error>> {
         let mut receiver = self.emitter.subscribe();
         let stage_dir = self.tmp.path().join("gate");
-        let outcome = run_human(q, interviewer, &stage_dir, &self.events, cancel, &self.clock).await;
+        let outcome = run_human(
+            q,
+            interviewer,
+            &stage_dir,
+            &self.events,
+            cancel,
+            &self.clock,
+        )
+        .await;
         let mut events = Vec::new();
         while let Ok(envelope) = receiver.try_recv() {
             assert_eq!(envelope.node_id.as_deref(), Some("gate"));
@@ -344,7 +245,10 @@ async fn gate_routes_a_choice() -> TestResult {
     assert_eq!(outcome.preferred_label.as_deref(), Some("[A] Approve"));
     assert_eq!(outcome.suggested_next_ids, vec!["ship".to_string()]);
     assert_eq!(outcome.context_updates["human.gate.selected"], json!("A"));
-    assert_eq!(outcome.context_updates["human.gate.label"], json!("[A] Approve"));
+    assert_eq!(
+        outcome.context_updates["human.gate.label"],
+        json!("[A] Approve")
+    );
     assert_eq!(outcome.context_updates["human.gate.text"], Json::Null);
     assert_eq!(outcome.notes, "chose [A] Approve");
     let answered = Event::InterviewAnswered {
@@ -369,11 +273,22 @@ async fn gate_routes_freeform_text() -> TestResult {
     assert_eq!(outcome.status, StageStatus::Success);
     assert_eq!(outcome.preferred_label.as_deref(), Some("Other"));
     assert_eq!(outcome.suggested_next_ids, vec!["note".to_string()]);
-    assert_eq!(outcome.context_updates["human.gate.selected"], json!("freeform"));
-    assert_eq!(outcome.context_updates["human.gate.text"], json!("add a changelog"));
+    assert_eq!(
+        outcome.context_updates["human.gate.selected"],
+        json!("freeform")
+    );
+    assert_eq!(
+        outcome.context_updates["human.gate.text"],
+        json!("add a changelog")
+    );
     assert!(outcome.notes.contains("add a changelog") && outcome.notes.contains("[O] Other"));
-    assert!(matches!(&events[1], Event::InterviewAnswered { selected, .. } if selected == "freeform"));
-    assert_eq!(record["answer"], json!({"type": "freeform", "value": "add a changelog"}));
+    assert!(
+        matches!(&events[1], Event::InterviewAnswered { selected, .. } if selected == "freeform")
+    );
+    assert_eq!(
+        record["answer"],
+        json!({"type": "freeform", "value": "add a changelog"})
+    );
     Ok(())
 }
 
@@ -394,7 +309,10 @@ async fn gate_takes_the_default_on_timeout() -> TestResult {
     };
     assert_eq!(events, vec![started(&q), timed_out]);
     assert_eq!(gate.clock.sleeps(), vec![Duration::from_secs(30)]);
-    assert!(queue.pending().is_empty(), "the timed-out question left the queue");
+    assert!(
+        queue.pending().is_empty(),
+        "the timed-out question left the queue"
+    );
     assert_eq!(record["result"], json!("timed_out"));
     assert_eq!(record["default_taken"], json!(true));
     Ok(())
@@ -414,7 +332,12 @@ async fn gate_fails_on_timeout_without_default() -> TestResult {
         outcome.failure_reason.as_deref(),
         Some("gate: no answer within 30s and no human.default_choice")
     );
-    assert_eq!(events[1], Event::InterviewTimedOut { default_choice: None });
+    assert_eq!(
+        events[1],
+        Event::InterviewTimedOut {
+            default_choice: None
+        }
+    );
     Ok(())
 }
 
@@ -440,7 +363,10 @@ async fn gate_without_anyone_to_answer() -> TestResult {
     let (outcome, _, _) = gate.run(&q, &closed, &CancellationToken::new()).await?;
     assert_eq!(outcome.failure_class, Some(FailureClass::Setup));
     let reason = outcome.failure_reason.unwrap_or_default();
-    assert!(reason.starts_with("gate:") && reason.contains("--auto-approve"), "{reason}");
+    assert!(
+        reason.starts_with("gate:") && reason.contains("--auto-approve"),
+        "{reason}"
+    );
 
     q.default_choice = Some("abort".into());
     let (outcome, events, _) = gate.run(&q, &closed, &CancellationToken::new()).await?;
@@ -457,7 +383,12 @@ async fn gate_fails_on_an_unknown_answer() -> TestResult {
     let answer = Fixed(Answer::Choice("Z".into()));
     let (outcome, events, record) = gate.run(&q, &answer, &CancellationToken::new()).await?;
     assert_eq!(outcome.failure_class, Some(FailureClass::Deterministic));
-    assert!(outcome.failure_reason.unwrap_or_default().contains("unknown choice `Z`"));
+    assert!(
+        outcome
+            .failure_reason
+            .unwrap_or_default()
+            .contains("unknown choice `Z`")
+    );
     assert_eq!(events.len(), 1);
     assert_eq!(record["result"], json!("invalid"));
     Ok(())

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Routing directives, output schemas and the simulated backend, without a run.
 
 use std::path::PathBuf;
@@ -42,11 +43,18 @@ fn directive_with_braces_and_escaped_quotes_in_strings() {
 
 #[test]
 fn nested_context_updates_belong_to_the_outer_object() {
-    let text = r#"{"outcome": "success", "context_updates": {"outcome": "inner", "n": {"deep": 1}}}"#;
+    let text =
+        r#"{"outcome": "success", "context_updates": {"outcome": "inner", "n": {"deep": 1}}}"#;
     let directive = extract_directive(text).unwrap();
     assert_eq!(directive.outcome.as_deref(), Some("success"));
-    assert_eq!(directive.context_updates.get("n"), Some(&json!({"deep": 1})));
-    assert_eq!(directive.context_updates.get("outcome"), Some(&json!("inner")));
+    assert_eq!(
+        directive.context_updates.get("n"),
+        Some(&json!({"deep": 1}))
+    );
+    assert_eq!(
+        directive.context_updates.get("outcome"),
+        Some(&json!("inner"))
+    );
 }
 
 #[test]
@@ -57,7 +65,8 @@ fn the_last_qualifying_object_wins() {
 
 #[test]
 fn a_later_object_without_fields_does_not_hide_an_earlier_directive() {
-    let text = r#"{"outcome": "partial_success"} and the data: {"rows": 3, "inner": {"outcome": "x"}}"#;
+    let text =
+        r#"{"outcome": "partial_success"} and the data: {"rows": 3, "inner": {"outcome": "x"}}"#;
     assert_eq!(outcome_of(text).as_deref(), Some("partial_success"));
 }
 
@@ -70,7 +79,8 @@ fn no_directive_in_plain_text_or_unrelated_json() {
 
 #[test]
 fn an_earlier_unbalanced_brace_is_ignored() {
-    let text = "Use the {name placeholder, then \"quote it.\n```json\n{\"outcome\": \"success\"}\n```";
+    let text =
+        "Use the {name placeholder, then \"quote it.\n```json\n{\"outcome\": \"success\"}\n```";
     assert_eq!(outcome_of(text).as_deref(), Some("success"));
     let text = r#"oops { and "a stray quote then {"outcome": "retry"}"#;
     assert_eq!(outcome_of(text).as_deref(), Some("retry"));
@@ -120,7 +130,10 @@ fn schema_dir() -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn load_routing_and_files() {
     let (dir, workflow) = schema_dir();
-    assert_eq!(OutputSchema::load("routing", &workflow).unwrap().source, "routing");
+    assert_eq!(
+        OutputSchema::load("routing", &workflow).unwrap().source,
+        "routing"
+    );
     std::fs::create_dir(dir.path().join("schemas")).unwrap();
     let file = dir.path().join("schemas/out.schema.json");
     std::fs::write(&file, r#"{"type": "object", "required": ["x"]}"#).unwrap();
@@ -143,16 +156,27 @@ fn load_missing_file_names_it() {
 #[test]
 fn load_bad_json_gives_line_and_column() {
     let (dir, workflow) = schema_dir();
-    std::fs::write(dir.path().join("bad.json"), "{\n  \"type\": \"object\",\n  oops\n}").unwrap();
+    std::fs::write(
+        dir.path().join("bad.json"),
+        "{\n  \"type\": \"object\",\n  oops\n}",
+    )
+    .unwrap();
     let error = OutputSchema::load("@bad.json", &workflow).unwrap_err();
-    let expected = format!("{}:3:3: output schema is not valid JSON", dir.path().join("bad.json").display());
+    let expected = format!(
+        "{}:3:3: output schema is not valid JSON",
+        dir.path().join("bad.json").display()
+    );
     assert!(error.0.starts_with(&expected), "{error}");
 }
 
 #[test]
 fn load_invalid_schema_says_so() {
     let (dir, workflow) = schema_dir();
-    std::fs::write(dir.path().join("s.json"), r#"{"properties": {"a": {"type": 5}}}"#).unwrap();
+    std::fs::write(
+        dir.path().join("s.json"),
+        r#"{"properties": {"a": {"type": 5}}}"#,
+    )
+    .unwrap();
     let error = OutputSchema::load("@s.json", &workflow).unwrap_err();
     assert!(error.0.contains("not a valid JSON Schema"), "{error}");
     assert!(error.0.contains("s.json"), "{error}");
@@ -170,20 +194,44 @@ fn validation_errors_carry_instance_paths() {
         "inline",
     )
     .unwrap();
-    assert!(schema.validate(&json!({"name": "a", "items": [1]})).is_empty());
+    assert!(
+        schema
+            .validate(&json!({"name": "a", "items": [1]}))
+            .is_empty()
+    );
     let errors = schema.validate(&json!({"items": [1, "two"]}));
     assert_eq!(errors.len(), 2, "{errors:?}");
-    assert!(errors.iter().any(|e| e.starts_with("(root): ") && e.contains("\"name\"")), "{errors:?}");
-    assert!(errors.iter().any(|e| e.starts_with("/items/1: ")), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("(root): ") && e.contains("\"name\"")),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e.starts_with("/items/1: ")),
+        "{errors:?}"
+    );
 }
 
 #[test]
 fn routing_schema_requires_a_known_outcome() {
     let schema = OutputSchema::routing();
-    assert!(schema.validate(&json!({"outcome": "failed", "suggested_next_ids": ["a"]})).is_empty());
-    assert_eq!(schema.validate(&json!({"preferred_next_label": "x"})).len(), 1);
+    assert!(
+        schema
+            .validate(&json!({"outcome": "failed", "suggested_next_ids": ["a"]}))
+            .is_empty()
+    );
+    assert_eq!(
+        schema.validate(&json!({"preferred_next_label": "x"})).len(),
+        1
+    );
     assert_eq!(schema.validate(&json!({"outcome": "great"})).len(), 1);
-    assert_eq!(schema.validate(&json!({"outcome": "success", "suggested_next_ids": "a"})).len(), 1);
+    assert_eq!(
+        schema
+            .validate(&json!({"outcome": "success", "suggested_next_ids": "a"}))
+            .len(),
+        1
+    );
 }
 
 // ---- simulated backend ----
@@ -216,10 +264,16 @@ fn request(schema: Option<Json>) -> LlmRequest {
 async fn simulate(schema: Option<&OutputSchema>) -> (String, Vec<LlmEvent>) {
     let backend = SimulatedBackend;
     assert!(backend.simulated());
-    let mut conversation = backend.open(&request(schema.map(|s| s.schema.clone()))).await.unwrap();
+    let mut conversation = backend
+        .open(&request(schema.map(|s| s.schema.clone())))
+        .await
+        .unwrap();
     let sink = Collect::default();
     let cancel = CancellationToken::new();
-    let reply = conversation.send("twelve chars", &sink, &cancel).await.unwrap();
+    let reply = conversation
+        .send("twelve chars", &sink, &cancel)
+        .await
+        .unwrap();
     assert!(reply.simulated);
     assert_eq!(reply.model, "simulated");
     let again = conversation.send("fix it", &sink, &cancel).await.unwrap();
@@ -232,10 +286,18 @@ async fn simulated_reply_is_marked_and_emits_events() {
     let (text, events) = simulate(None).await;
     assert!(text.starts_with("[simulated]"), "{text}");
     assert!(text.contains("no model was called"), "{text}");
-    assert!(text.contains("`plan` (prompt)") && text.contains("12 characters"), "{text}");
-    assert_eq!(extract_directive(&text).unwrap().outcome.as_deref(), Some("success"));
+    assert!(
+        text.contains("`plan` (prompt)") && text.contains("12 characters"),
+        "{text}"
+    );
+    assert_eq!(
+        extract_directive(&text).unwrap().outcome.as_deref(),
+        Some("success")
+    );
     assert!(matches!(&events[0], LlmEvent::TextDelta(t) if *t == text));
-    assert!(matches!(&events[1], LlmEvent::Usage { model, usage } if model == "simulated" && usage.input_tokens == 0));
+    assert!(
+        matches!(&events[1], LlmEvent::Usage { model, usage } if model == "simulated" && usage.input_tokens == 0)
+    );
 }
 
 #[tokio::test]

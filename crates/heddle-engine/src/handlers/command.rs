@@ -220,8 +220,16 @@ async fn run(
                 crate::describe_io(&e)
             )
         })?;
-    let pid = child.id().unwrap_or(0);
-    let pgid = Pid::from_raw(i32::try_from(pid).unwrap_or(0));
+    // Never signal group 0 (our own group) for want of a pid.
+    let Some((pid, raw)) = child
+        .id()
+        .and_then(|pid| Some((pid, i32::try_from(pid).ok().filter(|p| *p > 1)?)))
+    else {
+        return Err(format!(
+            "node `{node}`: `{program_text}` started without a pid"
+        ));
+    };
+    let pgid = Pid::from_raw(raw);
     // Whatever happens below, a dropped future must not leave the group running.
     let mut guard = GroupGuard(Some(pgid));
     invocation.pid = Some(pid);

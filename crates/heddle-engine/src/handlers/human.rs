@@ -109,9 +109,10 @@ pub async fn run_human(
         Waited::TimedOut => {
             record.result = "timed_out";
             events.emit(Event::InterviewTimedOut {
-                default_choice: default
-                    .as_ref()
-                    .map(|_| question.default_choice.clone().unwrap_or_default()),
+                default_choice: question
+                    .default_choice
+                    .clone()
+                    .filter(|_| default.is_some()),
             });
             let waited = format_duration(millis(question.timeout.unwrap_or_default()));
             match &default {

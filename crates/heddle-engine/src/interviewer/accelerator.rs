@@ -185,27 +185,150 @@ pub(crate) fn display_label(choice: &Choice) -> &str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
+    use std::error::Error;
+    use std::path::Path;
+
     use super::*;
 
-    fn question(choices: &[(&str, &str, &str)]) -> Question {
+    type TestResult = Result<(), Box<dyn Error>>;
+
+    /// A gate with derived, colliding, explicit and missing labels.
+    pub(crate) const GATE: &str = r#"digraph W {
+      gate [shape=hexagon]
+      gate -> ship [label="[A] Approve"]
+      gate -> fix [label="Revise"]
+      gate -> redo [label="Retry"]
+      gate -> rework
+      gate -> abort [label="x) Abort"]
+      gate -> xylo [label="Xylo"]
+      gate -> note [label="Other"]
+    }"#;
+
+    /// The choices of node `gate` in `src`.
+    pub(crate) fn choices(src: &str) -> Result<Vec<Choice>, Box<dyn Error>> {
+        let loaded = heddle_workflow::load_source(
+            src,
+            Path::new("w.dot"),
+            &heddle_workflow::MemoryFiles::new(),
+        );
+        let workflow = loaded.workflow.ok_or("no workflow")?;
+        let node = workflow.node("gate").ok_or("no gate")?;
+        Ok(choices_for(&workflow, node))
+    }
+
+    /// A question of gate `gate` offering `choices`.
+    pub(crate) fn question(choices: Vec<Choice>) -> Question {
         Question {
             id: "q1".into(),
             run_id: "r".into(),
             node_id: "gate".into(),
             text: "Ship it?".into(),
-            choices: choices
-                .iter()
-                .map(|(k, l, t)| Choice {
-                    key: (*k).into(),
-                    label: (*l).into(),
-                    target: (*t).into(),
-                })
-                .collect(),
+            choices,
             allow_freeform: false,
             default_choice: None,
             timeout: None,
         }
+    }
+
+    fn keys(choices: &[Choice]) -> Vec<(&str, &str, &str)> {
+        choices
+            .iter()
+            .map(|c| (c.key.as_str(), c.label.as_str(), c.target.as_str()))
+            .collect()
+    }
+
+    fn pick(q: &Question, answer: &str) -> Result<String, String> {
+        resolve_answer(q, &Answer::Choice(answer.into())).map(|r| r.target)
+    }
+
+    #[test]
+    fn choices_follow_edges_with_derived_and_explicit_keys() -> TestResult {
+        let choices = choices(GATE)?;
+        assert_eq!(
+            keys(&choices),
+            vec![
+                ("A", "[A] Approve", "ship"),
+                ("R", "Revise", "fix"),
+                ("E", "Retry", "redo"),
+                ("W", "rework", "rework"),
+                ("X", "x) Abort", "abort"),
+                ("Y", "Xylo", "xylo"),
+                ("O", "Other", "note"),
+            ]
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn keys_fall_back_to_numbers() -> TestResult {
+        let src = r#"digraph W { gate [shape=hexagon]
+          gate -> p [label="A"]  gate -> q [label="a"]  gate -> r [label="[1] One"]  gate -> s [label="!"] }"#;
+        let choices = choices(src)?;
+        assert_eq!(
+            keys(&choices),
+            vec![
+                ("A", "A", "p"),
+                ("2", "a", "q"),
+                ("1", "[1] One", "r"),
+                ("3", "!", "s"),
+            ]
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn choice_answers_resolve_by_key_label_target_then_number() -> TestResult {
+        let q = question(choices(GATE)?);
+        assert_eq!(pick(&q, "a")?, "ship");
+        assert_eq!(pick(&q, " approve ")?, "ship");
+        assert_eq!(pick(&q, "[A] APPROVE")?, "ship");
+        assert_eq!(pick(&q, "REVISE")?, "fix");
+        assert_eq!(pick(&q, "Redo")?, "redo");
+        assert_eq!(pick(&q, "abort")?, "abort");
+        assert_eq!(pick(&q, "4")?, "rework");
+        let resolved = resolve_answer(&q, &Answer::Choice("e".into()))?;
+        assert_eq!(
+            resolved,
+            Resolved {
+                selected: "E".into(),
+                label: Some("Retry".into()),
+                target: "redo".into(),
+                text: None,
+            }
+        );
+        let error = pick(&q, "launch")
+            .err()
+            .ok_or("resolved an unknown choice")?;
+        assert!(
+            error.contains("launch") && error.contains("A, R, E, W, X, Y, O"),
+            "{error}"
+        );
+        assert!(pick(&q, "8").is_err());
+        assert!(pick(&q, "").is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn freeform_routes_to_other_then_default_then_first() -> TestResult {
+        let mut q = question(choices(GATE)?);
+        let free = Answer::Freeform("ship on Friday".into());
+        let error = resolve_answer(&q, &free).err().ok_or("freeform accepted")?;
+        assert!(error.contains("freeform"), "{error}");
+
+        q.allow_freeform = true;
+        q.default_choice = Some("revise".into());
+        let resolved = resolve_answer(&q, &free)?;
+        assert_eq!(resolved.selected, "freeform");
+        assert_eq!(resolved.target, "note");
+        assert_eq!(resolved.label.as_deref(), Some("Other"));
+        assert_eq!(resolved.text.as_deref(), Some("ship on Friday"));
+
+        q.choices.retain(|c| c.target != "note");
+        assert_eq!(resolve_answer(&q, &free)?.target, "fix");
+        q.default_choice = None;
+        assert_eq!(resolve_answer(&q, &free)?.target, "ship");
+        Ok(())
     }
 
     #[test]
@@ -217,20 +340,19 @@ mod tests {
     }
 
     #[test]
-    fn blank_answer_matches_nothing() {
-        let q = question(&[("A", "Approve", "ship")]);
-        assert!(find_choice(&q, "  ").is_none());
-        assert!(find_choice(&q, "0").is_none());
-        assert!(find_choice(&q, "2").is_none());
+    fn default_answer_and_display_label() -> TestResult {
+        let mut q = question(choices(GATE)?);
+        assert_eq!(default_answer(&q), None);
+        q.default_choice = Some("abort".into());
+        let default = default_answer(&q).ok_or("no default")?;
         assert_eq!(
-            find_choice(&q, " 1 ").map(|c| c.target.as_str()),
-            Some("ship")
+            (default.selected.as_str(), default.target.as_str()),
+            ("X", "abort")
         );
-    }
-
-    #[test]
-    fn display_label_drops_accelerator() {
-        let q = question(&[("A", "[A] Approve", "ship")]);
+        q.default_choice = Some("nowhere".into());
+        assert_eq!(default_answer(&q), None);
         assert_eq!(display_label(&q.choices[0]), "Approve");
+        assert_eq!(display_label(&q.choices[3]), "rework");
+        Ok(())
     }
 }

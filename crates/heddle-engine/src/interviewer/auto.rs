@@ -46,3 +46,32 @@ impl Interviewer for AutoApprove {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::accelerator::tests::{choices, question};
+    use super::*;
+
+    type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+    async fn auto(q: &Question) -> Result<Answer, InterviewError> {
+        AutoApprove.ask(q).await
+    }
+
+    #[tokio::test]
+    async fn auto_approve_prefers_default_then_approving_label_then_first() -> TestResult {
+        let src = r#"digraph W { gate [shape=hexagon]
+          gate -> a [label="Rework"]  gate -> b [label="LGTM"]  gate -> c [label="[Y] Yes"] }"#;
+        let mut q = question(choices(src)?);
+        assert_eq!(auto(&q).await, Ok(Answer::Choice("L".into())));
+        q.default_choice = Some("rework".into());
+        assert_eq!(auto(&q).await, Ok(Answer::Choice("R".into())));
+        q.default_choice = Some("nonsense".into());
+        assert_eq!(auto(&q).await, Ok(Answer::Choice("L".into())));
+        q.choices.retain(|c| c.target != "b" && c.target != "c");
+        assert_eq!(auto(&q).await, Ok(Answer::Choice("R".into())));
+        q.choices.clear();
+        assert!(matches!(auto(&q).await, Err(InterviewError::Closed(_))));
+        Ok(())
+    }
+}

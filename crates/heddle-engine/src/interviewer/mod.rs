@@ -8,7 +8,7 @@ mod queue;
 mod recording;
 mod terminal;
 
-pub use accelerator::{Resolved, choices_for, resolve_answer};
+pub use accelerator::{Resolved, choices_for, default_answer, resolve_answer};
 pub use auto::AutoApprove;
 pub use queue::{PendingQuestion, QueueInterviewer};
 pub use recording::{Recorded, RecordingInterviewer};

@@ -261,6 +261,8 @@ pub async fn validate_with_repairs(
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
     use super::*;
 
     #[test]

@@ -264,6 +264,8 @@ fn merge(value: &mut Json, extra: Json) {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
     use super::*;
 
     #[test]

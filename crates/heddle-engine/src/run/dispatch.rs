@@ -156,7 +156,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
     );
     let instructions = match node_prompt(shared, node) {
         Ok(text) => text,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     let output_schema = match node.attr_str("output_schema") {
         Some(value) => match OutputSchema::load(value, &shared.workflow_path) {
@@ -241,7 +241,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
 
 /// The node's instructions: `prompt` (with `@file` read relative to the workflow), else the
 /// label.
-fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Outcome> {
+fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Box<Outcome>> {
     let Some(entry) = node.attr("prompt") else {
         return Ok(node.label.clone());
     };
@@ -249,7 +249,7 @@ fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Outcome> {
         heddle_workflow::Value::FileRef { path, .. } => {
             let resolved = heddle_workflow::resolve_reference(&shared.workflow_path, path);
             std::fs::read_to_string(&resolved).map_err(|e| {
-                Outcome::fail(
+                Box::new(Outcome::fail(
                     FailureClass::Setup,
                     format!(
                         "node `{}`: cannot read prompt file {}: {}",
@@ -257,7 +257,7 @@ fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Outcome> {
                         resolved.display(),
                         crate::describe_io(&e)
                     ),
-                )
+                ))
             })
         }
         _ => Ok(entry.raw.clone()),
