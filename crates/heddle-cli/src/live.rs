@@ -142,7 +142,11 @@ impl LiveView {
                     .as_deref()
                     .map(|l| format!(" [{l}]"))
                     .unwrap_or_default();
-                let _ = writeln!(out, "  {from} → {to}{label} ({reason:?})");
+                let reason = serde_json::to_value(reason)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                let _ = writeln!(out, "  {from} → {to}{label} ({reason})");
             }
             Event::CommandOutput { stream, text } => {
                 let last = text

@@ -146,6 +146,18 @@ async fn drive(
     let mut view = LiveView::new(title, terminal && !json);
     let mut ticker = tokio::time::interval(Duration::from_millis(120));
     let mut interrupts = 0;
+    // One listener for the whole run, so a Ctrl-C arriving mid-redraw is not lost.
+    let mut sigint = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+    {
+        Ok(signal) => Some(signal),
+        Err(error) => {
+            let _ = writeln!(
+                err,
+                "warning: Ctrl-C will not stop the run cleanly: {error}"
+            );
+            None
+        }
+    };
     let conclusion: Conclusion = loop {
         tokio::select! {
             joined = &mut task => match joined {
@@ -157,10 +169,13 @@ async fn drive(
                     let _ = writeln!(out, "{}", serde_json::to_string(&envelope).unwrap_or_default());
                 }
                 Ok(envelope) => view.event(&envelope, err),
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                    let _ = writeln!(err, "warning: the display fell behind and skipped {missed} event(s); progress.jsonl has them all");
+                }
                 Err(_) => {}
             },
             _ = ticker.tick() => view.draw(err),
-            _ = tokio::signal::ctrl_c() => {
+            Some(()) = async { match sigint.as_mut() { Some(s) => s.recv().await, None => std::future::pending().await } } => {
                 interrupts += 1;
                 if interrupts > 1 {
                     let _ = writeln!(err, "\ninterrupted twice; leaving the run as it is (resume with `heddle resume {run_id}`)");

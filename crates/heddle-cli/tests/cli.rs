@@ -148,7 +148,14 @@ fn graph_json_prints_the_typed_model() {
         .iter()
         .filter_map(|e| e["condition"].as_str())
         .collect();
-    assert_eq!(conditions, ["outcome=success", "outcome!=success"]);
+    assert_eq!(
+        conditions,
+        [
+            "outcome=fail",
+            "command.output contains 3",
+            "!(command.output contains 3)"
+        ]
+    );
 }
 
 #[test]
@@ -159,7 +166,7 @@ fn graph_text_summary_lists_nodes_and_edges() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("workflow Hello"), "{stdout}");
     assert!(
-        stdout.contains("check -> exit  [yes]  if outcome=success"),
+        stdout.contains("check -> exit  [yes]  if command.output contains 3"),
         "{stdout}"
     );
 }

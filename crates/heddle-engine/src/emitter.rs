@@ -19,6 +19,10 @@ use crate::rundir::{RunDir, write_json};
 /// How many events a slow subscriber may fall behind before it misses some.
 const BROADCAST_CAPACITY: usize = 4096;
 
+/// live.json is rewritten at most this often (plus at once for run-level events); on ext4
+/// every replace-by-rename forces a flush, which dominated the engine's overhead per node.
+pub const LIVE_INTERVAL: Duration = Duration::from_millis(200);
+
 /// The event stream of one run. Cheap to clone.
 #[derive(Clone)]
 pub struct Emitter {
@@ -40,6 +44,9 @@ struct State {
     last_activity: Duration,
     current_node: Option<String>,
     write_error: Option<String>,
+    /// When live.json was last written, and the newest event not yet in it.
+    live_written: Option<Duration>,
+    live_pending: Option<Envelope>,
 }
 
 /// live.json: the latest state of a run, for monitors.
@@ -97,6 +104,8 @@ impl Emitter {
                     last_activity,
                     current_node: None,
                     write_error: None,
+                    live_written: None,
+                    live_pending: None,
                 }),
             }),
         })
@@ -141,23 +150,60 @@ impl Emitter {
             envelope.event,
             Event::CommandOutput { .. } | Event::AgentText { .. }
         );
-        if !is_output && let Some(path) = &inner.live_path {
-            let live = Live {
-                run_id: &inner.run_id,
-                seq: envelope.seq,
-                current_node: state.current_node.as_deref(),
-                updated_at: &envelope.ts,
-                last_event: &envelope,
-            };
-            if let Err(error) = write_json(path, &live, false)
-                && state.write_error.is_none()
-            {
-                state.write_error = Some(error.to_string());
+        if !is_output {
+            let urgent = matches!(
+                envelope.event,
+                Event::RunStarted { .. }
+                    | Event::RunCompleted { .. }
+                    | Event::RunFailed { .. }
+                    | Event::RunCancelled { .. }
+                    | Event::InterviewStarted { .. }
+            );
+            let due = state
+                .live_written
+                .is_none_or(|at| state.last_activity.saturating_sub(at) >= LIVE_INTERVAL);
+            if urgent || due {
+                self.write_live(&mut state, &envelope);
+            } else {
+                state.live_pending = Some(envelope.clone());
             }
         }
         drop(state);
         let _ = inner.sender.send(envelope.clone());
         envelope
+    }
+
+    /// Writes live.json if an event is waiting for it (the run calls this periodically, so
+    /// a quiet stage still shows up within [`LIVE_INTERVAL`]).
+    pub fn flush_live(&self) {
+        let mut state = self
+            .inner
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(envelope) = state.live_pending.take() {
+            self.write_live(&mut state, &envelope);
+        }
+    }
+
+    fn write_live(&self, state: &mut State, envelope: &Envelope) {
+        state.live_pending = None;
+        state.live_written = Some(self.inner.clock.monotonic());
+        let Some(path) = &self.inner.live_path else {
+            return;
+        };
+        let live = Live {
+            run_id: &self.inner.run_id,
+            seq: envelope.seq,
+            current_node: state.current_node.as_deref(),
+            updated_at: &envelope.ts,
+            last_event: envelope,
+        };
+        if let Err(error) = write_json(path, &live, false)
+            && state.write_error.is_none()
+        {
+            state.write_error = Some(error.to_string());
+        }
     }
 
     /// Subscribes to events emitted from now on.

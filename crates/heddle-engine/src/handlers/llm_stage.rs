@@ -16,7 +16,7 @@ use crate::llm::{
     LlmBackend, LlmConversation, LlmError, LlmErrorKind, LlmReply, LlmRequest, OutputSchema,
     RoutingDirective, SchemaOutcome, extract_directive, validate_with_repairs,
 };
-use crate::outcome::{FailureClass, Outcome, StageStatus, Usage};
+use crate::outcome::{FailureClass, Outcome, Usage};
 
 /// How many characters of a response `last_response` keeps.
 const LAST_RESPONSE_CHARS: usize = 200;
@@ -127,6 +127,9 @@ pub async fn run_llm_stage(
         conversation,
     } = stage;
     let node = request.node_id.as_str();
+    // status.json counts only when the agent wrote it during this stage; the work dir is
+    // the user's, so an older one is neither used nor removed.
+    let status_before = fingerprint(&request.work_dir.join("status.json"));
     let sink = events.clone().simulated(backend.simulated());
     let limits = Limits {
         node,
@@ -146,95 +149,100 @@ pub async fn run_llm_stage(
     };
     let first = match limits.run(conversation.send(&prompt, &sink, cancel)).await {
         Ok(reply) => reply,
-        Err(stop) => return finish_stopped(&limits, stop, conversation, Vec::new()),
+        Err(stop) => return stopped(&limits, stop, conversation),
     };
     if let Err(reason) = write_file(&stage_dir, "response.md", &first.text, node) {
-        return (
-            with_turns(Outcome::fail(FailureClass::Setup, reason), &[&first]),
-            Some(conversation),
-        );
+        let outcome = Outcome::fail(FailureClass::Setup, reason);
+        return (with_turns(outcome, &[&first]), Some(conversation));
     }
 
     let mut repairs: Vec<LlmReply> = Vec::new();
-    let schema_result = match &output_schema {
-        None => None,
-        Some(schema) => {
-            let result = limits
-                .run(validate_with_repairs(
-                    schema,
-                    &first.text,
-                    conversation.as_mut(),
-                    output_retries,
-                    &sink,
-                    cancel,
-                    &mut repairs,
-                ))
-                .await;
-            let written = write_repairs(&stage_dir, &repairs, node);
-            let mut turns = vec![&first];
-            turns.extend(repairs.iter());
-            match (result, written) {
-                (Err(stop), _) => {
-                    let stopped = finish_stopped(&limits, stop, conversation, Vec::new());
-                    let outcome = with_turns(with_response(stopped.0, node, &first.text), &turns);
-                    return (outcome, stopped.1);
-                }
-                (Ok(_), Err(reason)) => {
-                    let outcome = Outcome::fail(FailureClass::Setup, reason);
-                    return (with_turns(outcome, &turns), Some(conversation));
-                }
-                (Ok(result), Ok(())) => Some((schema, result)),
-            }
-        }
+    let checked = match &output_schema {
+        None => Ok(None),
+        Some(schema) => limits
+            .run(validate_with_repairs(
+                schema,
+                &first.text,
+                conversation.as_mut(),
+                output_retries,
+                &sink,
+                cancel,
+                &mut repairs,
+            ))
+            .await
+            .map(|result| Some((schema, result))),
     };
-
+    let written = write_repairs(&stage_dir, &repairs, node);
     let mut turns = vec![&first];
     turns.extend(repairs.iter());
+    let finish = |outcome| with_turns(with_response(outcome, node, &first.text), &turns);
+    let checked = match (checked, written) {
+        (Err(stop), _) => {
+            let (outcome, conversation) = stopped(&limits, stop, conversation);
+            return (finish(outcome), conversation);
+        }
+        (Ok(_), Err(reason)) => {
+            let outcome = Outcome::fail(FailureClass::Setup, reason);
+            return (finish(outcome), Some(conversation));
+        }
+        (Ok(checked), Ok(())) => checked,
+    };
+
     let mut notes = Vec::new();
-    let mut schema_output = None;
-    let mut outcome = match schema_result {
+    if turns.iter().any(|t| t.simulated) {
+        notes.push("simulated reply".to_string());
+    }
+    let mut outcome = match checked {
         Some((schema, SchemaOutcome::Invalid { errors, repairs })) => {
             schema_failure(node, schema, &errors, repairs)
         }
-        other => {
-            if let Some((_, SchemaOutcome::Valid { output, .. })) = other {
-                schema_output = Some(output);
-            }
-            let found = find_directive(&request, schema_output.as_ref(), &turns);
-            if let Some((_, source)) = &found
-                && !source.is_empty()
-            {
-                notes.push(format!("routing from {source}"));
-            }
-            directive_outcome(node, found.map(|(d, _)| d))
+        Some((_, SchemaOutcome::Valid { output, .. })) => {
+            let found = find_directive(&request, Some(&output), &turns, status_before);
+            let mut outcome = routed(node, found, &mut notes);
+            outcome.context_updates.insert(keys::output(node), output);
+            outcome
         }
+        None => routed(
+            node,
+            find_directive(&request, None, &turns, status_before),
+            &mut notes,
+        ),
     };
-    if let Some(output) = schema_output {
-        outcome.context_updates.insert(keys::output(node), output);
-    }
-    if first.simulated || turns.iter().any(|t| t.simulated) {
-        notes.insert(0, "simulated reply".to_string());
-    }
     match repairs.len() {
         0 => {}
         1 => notes.push("1 repair turn".to_string()),
         n => notes.push(format!("{n} repair turns")),
     }
     outcome.notes = notes.join("; ");
-    let outcome = with_turns(with_response(outcome, node, &first.text), &turns);
-    (outcome, Some(conversation))
+    (finish(outcome), Some(conversation))
 }
 
-/// The outcome of a stage stopped by `stop`, and the conversation if it is still usable.
-fn finish_stopped(
+/// The outcome of a stage stopped by `stop`, and the conversation if it is still usable
+/// (not after a timeout or cancellation, which may have cut a turn in half).
+fn stopped(
     limits: &Limits<'_>,
     stop: Stop,
     conversation: Box<dyn LlmConversation>,
-    turns: Vec<&LlmReply>,
 ) -> (Outcome, Option<Box<dyn LlmConversation>>) {
     let keep = matches!(stop, Stop::Llm(_));
-    let outcome = with_turns(limits.outcome(stop), &turns);
-    (outcome, keep.then_some(conversation))
+    (limits.outcome(stop), keep.then_some(conversation))
+}
+
+/// The outcome of the directive found (success without one), noting where it came from.
+fn routed(
+    node: &str,
+    found: Option<(RoutingDirective, String)>,
+    notes: &mut Vec<String>,
+) -> Outcome {
+    match found {
+        None => Outcome::success(),
+        Some((directive, source)) => {
+            if !source.is_empty() {
+                notes.push(format!("routing from {source}"));
+            }
+            directive.into_outcome(node)
+        }
+    }
 }
 
 /// Adds `response.{node}` and `last_response`.
@@ -299,6 +307,7 @@ fn find_directive(
     request: &LlmRequest,
     schema_output: Option<&Json>,
     turns: &[&LlmReply],
+    status_before: Option<(std::time::SystemTime, u64)>,
 ) -> Option<(RoutingDirective, String)> {
     let from_reply = schema_output
         .and_then(Json::as_object)
@@ -311,7 +320,9 @@ fn find_directive(
         return None;
     }
     let status = request.work_dir.join("status.json");
-    if let Some(directive) = directive_file(&status) {
+    if fingerprint(&status) != status_before
+        && let Some(directive) = RoutingDirective::from_file(&status)
+    {
         return Some((directive, status.display().to_string()));
     }
     let last = turns.iter().rev().find_map(|t| t.files_touched.last())?;
@@ -322,67 +333,13 @@ fn find_directive(
         return None;
     }
     let path = request.work_dir.join(last);
-    directive_file(&path).map(|d| (d, path.display().to_string()))
+    RoutingDirective::from_file(&path).map(|d| (d, path.display().to_string()))
 }
 
-/// The directive a JSON file holds, if it exists and holds one.
-fn directive_file(path: &Path) -> Option<RoutingDirective> {
-    let text = std::fs::read_to_string(path).ok()?;
-    match serde_json::from_str::<Json>(&text).ok()? {
-        Json::Object(object) => RoutingDirective::from_object(&object),
-        _ => None,
-    }
-}
-
-/// The outcome a directive asks for (success without one).
-fn directive_outcome(node: &str, directive: Option<RoutingDirective>) -> Outcome {
-    let Some(directive) = directive else {
-        return Outcome::success();
-    };
-    let status = match directive.outcome.as_deref() {
-        None => StageStatus::Success,
-        Some(name) => match StageStatus::parse(name) {
-            Some(status) => status,
-            None => return unknown_outcome(node, name),
-        },
-    };
-    let mut outcome = Outcome::new(status);
-    outcome.failure_reason = directive.failure_reason;
-    match status {
-        StageStatus::Fail => {
-            outcome.failure_class = Some(FailureClass::Deterministic);
-            if outcome.failure_reason.is_none() {
-                outcome.failure_reason = Some(format!(
-                    "{node}: the reply reported outcome `fail` without a reason"
-                ));
-            }
-        }
-        StageStatus::Retry if outcome.failure_reason.is_none() => {
-            outcome.failure_reason = Some(format!("{node}: the reply asked to retry"));
-        }
-        _ => {}
-    }
-    outcome.preferred_label = directive.preferred_next_label;
-    outcome.suggested_next_ids = directive.suggested_next_ids;
-    outcome.context_updates = directive.context_updates;
-    outcome
-}
-
-/// The failure of a directive whose outcome is no outcome name.
-fn unknown_outcome(node: &str, name: &str) -> Outcome {
-    let aliases: Vec<&str> = heddle_workflow::OUTCOME_ALIASES
-        .iter()
-        .map(|(alias, _)| *alias)
-        .collect();
-    Outcome::fail(
-        FailureClass::Deterministic,
-        format!(
-            "{node}: the reply's routing directive has outcome `{name}`, which is not one of {} \
-             (or {})",
-            heddle_workflow::OUTCOMES.join(", "),
-            aliases.join(", ")
-        ),
-    )
+/// Modification time and size of a file, if it exists.
+fn fingerprint(path: &Path) -> Option<(std::time::SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
 }
 
 /// Writes `name` into the stage folder (creating it); the error names the file.

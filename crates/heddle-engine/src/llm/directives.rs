@@ -5,8 +5,11 @@
 //! left, and jumps over nested objects it already matched, so a reply is scanned about once.
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 
 use serde_json::{Map, Value as Json};
+
+use crate::outcome::{FailureClass, Outcome, StageStatus};
 
 /// The fields a routing directive may hold.
 pub const DIRECTIVE_FIELDS: &[&str] = &[
@@ -57,6 +60,66 @@ impl RoutingDirective {
             context_updates,
         })
     }
+
+    /// The directive a JSON file holds (`status.json`, a file an agent wrote); `None` when
+    /// the file is missing, is not a JSON object or has no routing field.
+    pub fn from_file(path: &Path) -> Option<Self> {
+        let text = std::fs::read_to_string(path).ok()?;
+        match serde_json::from_str::<Json>(&text).ok()? {
+            Json::Object(object) => RoutingDirective::from_object(&object),
+            _ => None,
+        }
+    }
+
+    /// The outcome the directive asks for at `node`: its status (success when it names none),
+    /// failure reason, preferred label, suggested ids and context updates. An outcome that is
+    /// no outcome name fails (deterministic) with a reason listing the allowed ones.
+    pub fn into_outcome(self, node: &str) -> Outcome {
+        let status = match self.outcome.as_deref() {
+            None => StageStatus::Success,
+            Some(name) => match StageStatus::parse(name) {
+                Some(status) => status,
+                None => return unknown_outcome(node, name),
+            },
+        };
+        let mut outcome = Outcome::new(status);
+        outcome.failure_reason = self.failure_reason;
+        match status {
+            StageStatus::Fail => {
+                outcome.failure_class = Some(FailureClass::Deterministic);
+                if outcome.failure_reason.is_none() {
+                    outcome.failure_reason = Some(format!(
+                        "{node}: the reply reported outcome `fail` without a failure_reason"
+                    ));
+                }
+            }
+            StageStatus::Retry if outcome.failure_reason.is_none() => {
+                outcome.failure_reason = Some(format!("{node}: the reply asked to retry"));
+            }
+            _ => {}
+        }
+        outcome.preferred_label = self.preferred_next_label;
+        outcome.suggested_next_ids = self.suggested_next_ids;
+        outcome.context_updates = self.context_updates;
+        outcome
+    }
+}
+
+/// The failure of a directive whose outcome is no outcome name.
+fn unknown_outcome(node: &str, name: &str) -> Outcome {
+    let aliases: Vec<&str> = heddle_workflow::OUTCOME_ALIASES
+        .iter()
+        .map(|(alias, _)| *alias)
+        .collect();
+    Outcome::fail(
+        FailureClass::Deterministic,
+        format!(
+            "{node}: the reply's routing directive has outcome `{name}`, which is not one of {} \
+             (or {})",
+            heddle_workflow::OUTCOMES.join(", "),
+            aliases.join(", ")
+        ),
+    )
 }
 
 /// A string as it is, numbers and booleans printed; `None` for null, arrays and objects.

@@ -161,6 +161,16 @@ impl OutputSchema {
         }
     }
 
+    /// What to append to a stage's prompt so the model knows the output expected of it.
+    pub fn prompt_instructions(&self) -> String {
+        let schema = serde_json::to_string_pretty(&self.schema).unwrap_or_default();
+        format!(
+            "End your reply with a JSON object (in a ```json code fence) that matches this \
+             JSON Schema ({}):\n```json\n{schema}\n```\n",
+            self.source
+        )
+    }
+
     /// The message of a repair turn: the problems, then a request for only the JSON.
     pub fn repair_message(&self, errors: &[String]) -> String {
         let mut message = format!(
@@ -292,5 +302,7 @@ mod tests {
         assert!(message.contains("- (root): \"outcome\" is a required property"));
         assert!(message.contains("\"required\""));
         assert!(message.contains("only the corrected JSON"));
+        let instructions = schema.prompt_instructions();
+        assert!(instructions.contains("(routing)") && instructions.contains("\"outcome\""));
     }
 }

@@ -162,10 +162,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
         Some(value) => match OutputSchema::load(value, &shared.workflow_path) {
             Ok(schema) => Some(schema),
             Err(error) => {
-                return Outcome::fail(
-                    FailureClass::Setup,
-                    format!("node `{}`: output_schema: {error}", node.id),
-                );
+                return Outcome::fail(FailureClass::Setup, format!("node `{}`: {error}", node.id));
             }
         },
         None => None,
@@ -195,11 +192,16 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
             outputs: &RunDirOutputs(&shared.run_dir),
         })
     };
-    let prompt = if preamble.is_empty() {
+    let mut prompt = if preamble.is_empty() {
         instructions
     } else {
         format!("{preamble}\n\n---\n\n{instructions}")
     };
+    if let Some(schema) = &output_schema {
+        prompt.push_str("\n\n");
+        prompt.push_str(&schema.prompt_instructions());
+    }
+
     let request = LlmRequest {
         run_id: shared.run_id.clone(),
         node_id: node.id.clone(),

@@ -115,6 +115,7 @@ impl PreparedRun {
             .attr_duration_ms("stall_timeout")
             .filter(|ms| *ms > 0)
             .map(|ms| tokio::spawn(watch_stalls(shared.clone(), Duration::from_millis(ms))));
+        let live = tokio::spawn(refresh_live(shared.clone()));
         let result = walk(
             shared.clone(),
             Walk {
@@ -129,6 +130,7 @@ impl PreparedRun {
         if let Some(watchdog) = watchdog {
             watchdog.abort();
         }
+        live.abort();
         let duration_ms = millis(clock.monotonic().saturating_sub(started));
         let (status, reason, resume_at) = match result.end {
             WalkEnd::Completed | WalkEnd::BranchEnded | WalkEnd::ReachedFanIn { .. } => {
@@ -187,6 +189,14 @@ impl PreparedRun {
         let _ = write_json(&shared.run_dir.conclusion(), &conclusion, true);
         let _ = std::fs::remove_file(shared.run_dir.pid());
         conclusion
+    }
+}
+
+/// Keeps live.json current while a stage is quiet.
+async fn refresh_live(shared: Shared) {
+    loop {
+        tokio::time::sleep(crate::emitter::LIVE_INTERVAL).await;
+        shared.emitter.flush_live();
     }
 }
 
