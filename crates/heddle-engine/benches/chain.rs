@@ -1,7 +1,9 @@
 //! Engine overhead per node: a 500-node chain of conditional nodes (whose handler does
-//! nothing) run end to end without git checkpointing, with checkpoint.json fsynced after
-//! every node as in a real run, and once with fsync off to show what the disk costs.
-//! Divide the reported time by 502 (the chain plus start and exit) for the per-node figure.
+//! nothing) run end to end without git checkpointing, as a real run does it (checkpoint.json
+//! fsynced after every node). Three variants: the run folder on the temp dir's disk, the same
+//! without fsync, and on tmpfs (`/dev/shm`, when present), which leaves the engine's own CPU
+//! cost. Divide the reported time by 502 (the chain plus start and exit) for the per-node
+//! figure.
 
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 

@@ -313,6 +313,35 @@ pub enum Event {
     },
 }
 
+/// Every event name, in docs/events.md order.
+pub const EVENT_NAMES: &[&str] = &[
+    "run.started",
+    "run.completed",
+    "run.failed",
+    "run.cancelled",
+    "stage.started",
+    "stage.completed",
+    "stage.failed",
+    "stage.retrying",
+    "edge.selected",
+    "goal_gate.checked",
+    "checkpoint.saved",
+    "parallel.branch.started",
+    "parallel.branch.completed",
+    "interview.started",
+    "interview.answered",
+    "interview.timed_out",
+    "command.output",
+    "agent.text",
+    "agent.tool_call.started",
+    "agent.tool_call.completed",
+    "agent.usage",
+    "agent.note",
+    "loop.restarted",
+    "manager.cycle",
+    "warning",
+];
+
 impl Event {
     /// The event's name (`stage.started`, ...).
     pub fn name(&self) -> &'static str {

@@ -37,7 +37,7 @@ pub struct RoutingDirective {
 
 impl RoutingDirective {
     /// The directive an object holds (a reply's JSON, a `status.json`), or `None` when it has
-    /// none of the [`DIRECTIVE_FIELDS`]. Scalars are taken as text; `suggested_next_ids` may
+    /// none of the recognised fields (`outcome`, `failure_reason`, `preferred_next_label`, `suggested_next_ids`, `context_updates`). Scalars are taken as text; `suggested_next_ids` may
     /// be an array or a single string; a `context_updates` that is not an object is ignored.
     pub fn from_object(object: &Map<String, Json>) -> Option<Self> {
         if !DIRECTIVE_FIELDS.iter().any(|f| object.contains_key(*f)) {

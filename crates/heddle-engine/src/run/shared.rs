@@ -183,7 +183,7 @@ impl RunShared {
         };
         let path = self.run_dir.checkpoint();
         let sync = self.engine.config.sync_checkpoints;
-        crate::rundir::write_json(&path, &checkpoint, sync)?;
+        checkpoint.save_with(&path, sync)?;
         let sha = self
             .engine
             .services
@@ -196,7 +196,7 @@ impl RunShared {
             })?;
         if let Some(sha) = &sha {
             checkpoint.git_commit_sha = Some(sha.clone());
-            crate::rundir::write_json(&path, &checkpoint, sync)?;
+            checkpoint.save_with(&path, sync)?;
             self.state().last_git_sha = Some(sha.clone());
         }
         self.emitter.emit(

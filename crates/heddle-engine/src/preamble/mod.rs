@@ -1,6 +1,8 @@
 //! The preamble: what an LLM stage is told about the run so far, at the level of detail its
 //! fidelity asks for (see docs/preamble.md). Building it is a pure function of its input.
 
+mod text;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -12,6 +14,8 @@ use crate::context::keys;
 use crate::fidelity::Fidelity;
 use crate::outcome::StageStatus;
 use crate::rundir::RunDir;
+
+use text::{chars, clip, keep_head, keep_tail, one_line, write_fenced};
 
 /// Reads a stage's saved files (stdout.log, response.md, ...).
 pub trait StageOutputs {
@@ -274,24 +278,7 @@ impl Bullets<'_> {
             Some(total) => self.item(&format!("{label} (first {limit} of {total} chars):")),
             None => self.item(&format!("{label}:")),
         }
-        // A fence longer than any run of backticks inside the text.
-        let (mut longest, mut run) = (0, 0);
-        for c in kept.chars() {
-            run = if c == '`' { run + 1 } else { 0 };
-            longest = longest.max(run);
-        }
-        let fence = "`".repeat((longest + 1).max(3));
-        let indent = format!("{}  ", self.indent);
-        let _ = writeln!(self.out, "{indent}{fence}");
-        for line in kept.lines() {
-            match line {
-                "" => self.out.push('\n'),
-                line => {
-                    let _ = writeln!(self.out, "{indent}{line}");
-                }
-            }
-        }
-        let _ = writeln!(self.out, "{indent}{fence}");
+        write_fenced(&mut self.out, &format!("{}  ", self.indent), kept);
     }
 }
 
@@ -327,47 +314,6 @@ fn render_context(context: &BTreeMap<String, Json>, lim: &Limits) -> String {
         let _ = writeln!(out, "- ({omitted} more keys omitted)");
     }
     out
-}
-
-fn chars(text: &str) -> usize {
-    text.chars().count()
-}
-
-/// The first `limit` characters, and the total count when that cut something.
-fn keep_head(text: &str, limit: usize) -> (&str, Option<usize>) {
-    match text.char_indices().nth(limit) {
-        Some((at, _)) => (&text[..at], Some(chars(text))),
-        None => (text, None),
-    }
-}
-
-/// The last `limit` characters, and the total count when that cut something.
-fn keep_tail(text: &str, limit: usize) -> (&str, Option<usize>) {
-    let total = chars(text);
-    if total <= limit {
-        return (text, None);
-    }
-    let at = text
-        .char_indices()
-        .nth(total - limit)
-        .map_or(text.len(), |(at, _)| at);
-    (&text[at..], Some(total))
-}
-
-/// At most `limit` characters of `text`, with a note of how many were cut.
-fn clip(text: &str, limit: usize) -> String {
-    match keep_head(text, limit) {
-        (kept, Some(total)) => format!("{kept}… [{} more chars cut]", total - chars(kept)),
-        (kept, None) => kept.to_string(),
-    }
-}
-
-/// `text` on one line (line breaks become spaces), clipped to `limit`.
-fn one_line(text: &str, limit: usize) -> String {
-    clip(
-        &text.split_whitespace().collect::<Vec<_>>().join(" "),
-        limit,
-    )
 }
 
 /// A token count as people read it: `950`, `12.4k`, `1.2M`.

@@ -6,31 +6,36 @@
 //! (SIGTERM, then SIGKILL after a grace); a script that wants a process to outlive the stage
 //! starts it with `setsid`.
 
-use std::io::Write;
+mod group;
+mod output;
+mod record;
+
+pub use group::kill_orphaned_commands;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, kill, killpg};
+use nix::sys::signal::Signal;
 use nix::unistd::Pid;
-use serde::Serialize;
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio_util::sync::CancellationToken;
 
 use crate::clock::{Clock, rfc3339};
 use crate::context::keys;
 use crate::emitter::NodeEvents;
-use crate::event::{Event, Stream};
+use crate::event::Stream;
 use crate::outcome::{FailureClass, Outcome};
-use crate::rundir::{read_json, write_json};
+use crate::rundir::write_json;
+
+use group::{GroupGuard, group_alive, stop_group};
+use output::{collect, spawn_pump};
+use record::{INVOCATION, Invocation, TIMING, Timing};
 
 /// Bytes of each stream kept in memory for the context (the log files hold everything).
 pub const KEEP_BYTES: usize = 100 * 1024;
 /// How long a process group gets between SIGTERM and SIGKILL.
 const GRACE: Duration = Duration::from_secs(2);
-const INVOCATION: &str = "script_invocation.json";
-const TIMING: &str = "script_timing.json";
 
 /// The interpreter of a script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,28 +81,6 @@ pub struct CommandSpec {
     pub stage_dir: PathBuf,
     /// The complete environment of the process.
     pub env: Vec<(String, String)>,
-}
-
-#[derive(Serialize)]
-struct Invocation<'a> {
-    node_id: &'a str,
-    command: &'a str,
-    language: &'static str,
-    argv: [&'a str; 3],
-    work_dir: String,
-    timeout_ms: Option<u64>,
-    pid: Option<u32>,
-    started_at: String,
-}
-
-#[derive(Serialize)]
-struct Timing {
-    duration_ms: u64,
-    exit_code: Option<i32>,
-    signal: Option<i32>,
-    timed_out: bool,
-    cancelled: bool,
-    finished_at: String,
 }
 
 /// How the wait ended.
@@ -180,8 +163,8 @@ async fn run(
             .map(|f| (f, path.clone()))
             .map_err(|e| io_err(&path, e))
     };
-    let (stdout_log, stdout_path) = open_log("stdout.log")?;
-    let (stderr_log, stderr_path) = open_log("stderr.log")?;
+    let out_log = open_log("stdout.log")?;
+    let err_log = open_log("stderr.log")?;
 
     let program_text = program.to_string_lossy().into_owned();
     let mut invocation = Invocation {
@@ -236,28 +219,8 @@ async fn run(
     write_invocation(&invocation)?;
 
     let stop = CancellationToken::new();
-    let pump_task = |reader: Option<Box<dyn AsyncRead + Unpin + Send>>, log, path, stream| {
-        tokio::spawn(pump(
-            reader,
-            log,
-            path,
-            stream,
-            events.clone(),
-            stop.clone(),
-        ))
-    };
-    let out = pump_task(
-        child.stdout.take().map(|r| Box::new(r) as _),
-        stdout_log,
-        stdout_path,
-        Stream::Stdout,
-    );
-    let err = pump_task(
-        child.stderr.take().map(|r| Box::new(r) as _),
-        stderr_log,
-        stderr_path,
-        Stream::Stderr,
-    );
+    let out = spawn_pump(child.stdout.take(), out_log, Stream::Stdout, events, &stop);
+    let err = spawn_pump(child.stderr.take(), err_log, Stream::Stderr, events, &stop);
 
     let deadline = async {
         match spec.timeout {
@@ -274,38 +237,10 @@ async fn run(
     let leftovers = end == End::Exited && group_alive(pgid);
     if end != End::Exited || leftovers {
         let readers_done = || out.is_finished() && err.is_finished();
-        let _ = killpg(pgid, Signal::SIGTERM);
-        let limit = Instant::now() + GRACE;
-        loop {
-            if status.is_none() {
-                status = child.try_wait().ok().flatten();
-            }
-            if status.is_some() && readers_done() && !group_alive(pgid) {
-                break;
-            }
-            if Instant::now() >= limit {
-                let _ = killpg(pgid, Signal::SIGKILL);
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        if status.is_none() {
-            status = child.wait().await.ok();
-        }
+        status = stop_group(pgid, &mut child, status, readers_done).await;
     }
     guard.0 = None;
-    // Drain what is left; something that escaped the group may hold a pipe open.
-    if tokio::time::timeout(GRACE, async {
-        while !(out.is_finished() && err.is_finished()) {
-            tokio::time::sleep(Duration::from_millis(10)).await
-        }
-    })
-    .await
-    .is_err()
-    {
-        stop.cancel();
-    }
-    let (stdout, stderr) = (out.await.unwrap_or_default(), err.await.unwrap_or_default());
+    let (stdout, stderr) = collect(out, err, &stop).await;
     let duration = started.elapsed();
 
     let (exit_code, signal) = exit_parts(status);
@@ -422,266 +357,9 @@ fn find_program(spec: &CommandSpec) -> Option<PathBuf> {
         })
 }
 
-/// Kills the group if dropped while armed (a cancelled or dropped stage future).
-struct GroupGuard(Option<Pid>);
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        if let Some(pgid) = self.0 {
-            let _ = killpg(pgid, Signal::SIGKILL);
-        }
-    }
-}
-
-/// What a stream produced: its last bytes and how many there were.
-#[derive(Default)]
-struct Captured {
-    tail: Vec<u8>,
-    total: u64,
-    write_error: Option<String>,
-}
-
-impl Captured {
-    fn push(&mut self, chunk: &[u8]) {
-        self.tail.extend_from_slice(chunk);
-        self.total += chunk.len() as u64;
-        if self.tail.len() > 2 * KEEP_BYTES {
-            self.tail.drain(..self.tail.len() - KEEP_BYTES);
-        }
-    }
-
-    /// The kept text; when output was cut, a first line says how much and where it all is.
-    fn text(&self, log_name: &str) -> String {
-        let start = self.tail.len().saturating_sub(KEEP_BYTES);
-        let start = start
-            + self.tail[start..]
-                .iter()
-                .take_while(|b| **b & 0xC0 == 0x80)
-                .count();
-        let text = String::from_utf8_lossy(&self.tail[start..]);
-        let cut = self.total - (self.tail.len() - start) as u64;
-        if cut == 0 {
-            text.into_owned()
-        } else {
-            format!("[{cut} bytes cut; the full output is in {log_name}]\n{text}")
-        }
-    }
-}
-
-/// Length of the longest prefix of `bytes` that does not end inside a UTF-8 character.
-fn complete_utf8_len(bytes: &[u8]) -> usize {
-    let len = bytes.len();
-    for back in 1..=len.min(3) {
-        let byte = bytes[len - back];
-        if byte & 0xC0 == 0x80 {
-            continue;
-        }
-        let needed = match byte {
-            0xF0.. => 4,
-            0xE0.. => 3,
-            0xC0.. => 2,
-            _ => 1,
-        };
-        return if needed > back { len - back } else { len };
-    }
-    len
-}
-
-/// Copies one stream to its log file and to events as it arrives, keeping its tail.
-async fn pump(
-    reader: Option<Box<dyn AsyncRead + Unpin + Send>>,
-    mut log: std::fs::File,
-    log_path: PathBuf,
-    stream: Stream,
-    events: NodeEvents,
-    stop: CancellationToken,
-) -> Captured {
-    let mut captured = Captured::default();
-    let Some(mut reader) = reader else {
-        return captured;
-    };
-    let mut buf = vec![0u8; 16 * 1024];
-    let mut pending = Vec::new();
-    let emit = |bytes: &[u8]| {
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        events.emit(Event::CommandOutput { stream, text });
-    };
-    loop {
-        let read = tokio::select! {
-            biased;
-            read = reader.read(&mut buf) => read,
-            () = stop.cancelled() => break,
-        };
-        let chunk = match read {
-            Ok(0) | Err(_) => break,
-            Ok(n) => &buf[..n],
-        };
-        if let Err(e) = log.write_all(chunk).and_then(|()| log.flush())
-            && captured.write_error.is_none()
-        {
-            captured.write_error = Some(format!(
-                "{}: {}",
-                log_path.display(),
-                crate::describe_io(&e)
-            ));
-        }
-        captured.push(chunk);
-        pending.extend_from_slice(chunk);
-        let complete = complete_utf8_len(&pending);
-        if complete > 0 {
-            emit(&pending[..complete]);
-            pending.drain(..complete);
-        }
-    }
-    if !pending.is_empty() {
-        emit(&pending);
-    }
-    captured
-}
-
-/// A process of the system: pid, state letter, process group.
-struct Proc {
-    pid: i32,
-    state: char,
-    pgrp: i32,
-}
-
-/// Every process listed in /proc (empty where there is no /proc).
-fn processes() -> Vec<Proc> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| {
-            let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
-            let mut fields = stat.get(stat.rfind(')')? + 1..)?.split_whitespace();
-            let state = fields.next()?.chars().next()?;
-            let pgrp = fields.nth(1)?.parse().ok()?;
-            Some(Proc { pid, state, pgrp })
-        })
-        .collect()
-}
-
-/// Whether a process of the group is still running (zombies do not count).
-fn group_alive(pgid: Pid) -> bool {
-    if !Path::new("/proc/self/stat").exists() {
-        return killpg(pgid, None).is_ok();
-    }
-    processes()
-        .iter()
-        .any(|p| p.pgrp == pgid.as_raw() && p.state != 'Z')
-}
-
-/// Whether process `pid`'s environment holds `entry` (`KEY=value`).
-fn environ_has(pid: i32, entry: &str) -> bool {
-    std::fs::read(format!("/proc/{pid}/environ"))
-        .is_ok_and(|env| env.split(|b| *b == 0).any(|item| item == entry.as_bytes()))
-}
-
-/// Kills commands a crashed run left running (found through their script_invocation.json):
-/// for each stage folder with an invocation and no `script_timing.json`, every live process
-/// of the recorded process group whose environment holds `HEDDLE_RUN_ID={run_id}` gets
-/// SIGKILL. A process without that variable is never touched (its pid may have been reused).
-/// Needs /proc (Linux); elsewhere it kills nothing. Returns a note per stage cleaned up.
-pub fn kill_orphaned_commands(run_dir: &crate::RunDir, run_id: &str) -> Vec<String> {
-    let marker = format!("HEDDLE_RUN_ID={run_id}");
-    let own = i32::try_from(std::process::id()).unwrap_or(0);
-    let mut notes = Vec::new();
-    let Ok(entries) = std::fs::read_dir(run_dir.nodes_dir()) else {
-        return notes;
-    };
-    for dir in entries.flatten().map(|e| e.path()) {
-        let invocation = dir.join(INVOCATION);
-        if !invocation.is_file() || dir.join(TIMING).exists() {
-            continue;
-        }
-        let Some(pgid) = read_json::<serde_json::Value>(&invocation)
-            .ok()
-            .and_then(|v| v.get("pid")?.as_i64())
-            .and_then(|p| i32::try_from(p).ok())
-            .filter(|p| *p > 1)
-        else {
-            continue;
-        };
-        let mut killed = Vec::new();
-        // Again after a pause, for children forked while the first signals went out.
-        for _ in 0..3 {
-            let targets: Vec<i32> = processes()
-                .into_iter()
-                .filter(|p| {
-                    p.pgrp == pgid && p.state != 'Z' && p.pid != own && !killed.contains(&p.pid)
-                })
-                .filter(|p| environ_has(p.pid, &marker))
-                .map(|p| p.pid)
-                .collect();
-            if targets.is_empty() {
-                break;
-            }
-            for pid in targets {
-                if kill(Pid::from_raw(pid), Signal::SIGKILL).is_ok() {
-                    killed.push(pid);
-                }
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        if !killed.is_empty() {
-            let stage = dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            notes.push(format!(
-                "killed {} process(es) of stage {stage} left running by run {run_id} (process group {pgid}, pids {killed:?})",
-                killed.len()
-            ));
-        }
-    }
-    notes
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utf8_prefix_stops_before_a_partial_character() {
-        let euro = "€".as_bytes(); // 3 bytes
-        assert_eq!(complete_utf8_len(b"abc"), 3);
-        assert_eq!(complete_utf8_len(&[b'a', euro[0]]), 1);
-        assert_eq!(complete_utf8_len(&[b'a', euro[0], euro[1]]), 1);
-        assert_eq!(complete_utf8_len(&[b'a', euro[0], euro[1], euro[2]]), 4);
-        assert_eq!(complete_utf8_len(&[0x80, 0x80, 0x80, 0x80]), 4);
-        assert_eq!(complete_utf8_len(&[]), 0);
-    }
-
-    #[test]
-    fn captured_keeps_the_tail_and_says_what_was_cut() {
-        let mut captured = Captured::default();
-        captured.push(b"short");
-        assert_eq!(captured.text("stdout.log"), "short");
-        for _ in 0..300 {
-            captured.push(&[b'x'; 1024]);
-        }
-        captured.push("é!".as_bytes());
-        let text = captured.text("stdout.log");
-        let (first, rest) = text.split_once('\n').unwrap_or_default();
-        assert!(
-            first.contains("bytes cut") && first.contains("stdout.log"),
-            "{first}"
-        );
-        assert!(rest.ends_with("é!"));
-        assert_eq!(rest.len(), KEEP_BYTES);
-        let cut: u64 = first
-            .trim_start_matches('[')
-            .split(' ')
-            .next()
-            .unwrap_or("")
-            .parse()
-            .unwrap_or(0);
-        assert_eq!(cut + KEEP_BYTES as u64, captured.total);
-    }
 
     #[test]
     fn last_line_prefers_stderr_and_is_trimmed() {

@@ -1,0 +1,217 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! The event envelope is a contract: its JSON shape, that every event has a name listed in
+//! EVENT_NAMES, and that docs/events.md documents each of them.
+
+use heddle_engine::event::{EVENT_NAMES, EdgeReason, Stream};
+use heddle_engine::outcome::Usage;
+use heddle_engine::{Envelope, Event, StageStatus};
+use serde_json::json;
+
+/// One of every variant (a new variant must be added here, or this stops compiling when the
+/// match in `every_variant_is_listed` below is made exhaustive).
+fn samples() -> Vec<Event> {
+    vec![
+        Event::RunStarted {
+            workflow: "W".into(),
+            goal: None,
+            work_dir: "/w".into(),
+            run_dir: "/r".into(),
+            dry_run: false,
+            resumed: false,
+        },
+        Event::RunCompleted {
+            duration_ms: 1,
+            stages: 2,
+        },
+        Event::RunFailed {
+            reason: "r".into(),
+            duration_ms: 1,
+        },
+        Event::RunCancelled {
+            reason: "r".into(),
+            duration_ms: 1,
+        },
+        Event::StageStarted {
+            kind: "command".into(),
+            visit: 1,
+            attempt: 1,
+            branch: None,
+        },
+        Event::StageCompleted {
+            status: StageStatus::Success,
+            duration_ms: 1,
+            visit: 1,
+            attempts: 1,
+            notes: String::new(),
+            branch: None,
+        },
+        Event::StageFailed {
+            reason: "r".into(),
+            failure_class: None,
+            duration_ms: 1,
+            visit: 1,
+            attempts: 1,
+            branch: None,
+        },
+        Event::StageRetrying {
+            attempt: 1,
+            max_attempts: 2,
+            delay_ms: 200,
+            reason: "r".into(),
+        },
+        Event::EdgeSelected {
+            from: "a".into(),
+            to: "b".into(),
+            label: None,
+            condition: None,
+            reason: EdgeReason::Weight,
+        },
+        Event::GoalGateChecked {
+            satisfied: true,
+            status: StageStatus::Success,
+            target: None,
+        },
+        Event::CheckpointSaved {
+            next_node_id: None,
+            git_commit_sha: None,
+        },
+        Event::ParallelBranchStarted { branch: "x".into() },
+        Event::ParallelBranchCompleted {
+            branch: "x".into(),
+            status: StageStatus::Success,
+            last_node: None,
+        },
+        Event::InterviewStarted {
+            question: "q".into(),
+            choices: vec![],
+            question_id: "id".into(),
+        },
+        Event::InterviewAnswered {
+            selected: "A".into(),
+            label: None,
+            text: None,
+        },
+        Event::InterviewTimedOut {
+            default_choice: None,
+        },
+        Event::CommandOutput {
+            stream: Stream::Stdout,
+            text: "t".into(),
+        },
+        Event::AgentText {
+            text: "t".into(),
+            simulated: true,
+        },
+        Event::AgentToolCallStarted {
+            call_id: "c".into(),
+            tool: "shell".into(),
+            arguments: json!({}),
+        },
+        Event::AgentToolCallCompleted {
+            call_id: "c".into(),
+            tool: "shell".into(),
+            result: "ok".into(),
+            is_error: false,
+        },
+        Event::AgentUsage {
+            model: "m".into(),
+            usage: Usage::default(),
+        },
+        Event::AgentNote {
+            kind: "retry".into(),
+            details: json!({}),
+        },
+        Event::LoopRestarted {
+            target: "a".into(),
+            restarts: 1,
+        },
+        Event::ManagerCycle {
+            cycle: 1,
+            child_run_id: "c".into(),
+            child_status: "running".into(),
+        },
+        Event::Warning {
+            message: "m".into(),
+        },
+    ]
+}
+
+#[test]
+fn every_variant_is_listed_with_its_serialized_name() {
+    let samples = samples();
+    let names: Vec<&str> = samples.iter().map(Event::name).collect();
+    assert_eq!(names, EVENT_NAMES);
+    for event in samples {
+        let value = serde_json::to_value(&event).unwrap();
+        assert_eq!(value["event"], event.name());
+        // Exhaustive on purpose: a new variant fails to compile here until it is sampled.
+        match event {
+            Event::RunStarted { .. }
+            | Event::RunCompleted { .. }
+            | Event::RunFailed { .. }
+            | Event::RunCancelled { .. }
+            | Event::StageStarted { .. }
+            | Event::StageCompleted { .. }
+            | Event::StageFailed { .. }
+            | Event::StageRetrying { .. }
+            | Event::EdgeSelected { .. }
+            | Event::GoalGateChecked { .. }
+            | Event::CheckpointSaved { .. }
+            | Event::ParallelBranchStarted { .. }
+            | Event::ParallelBranchCompleted { .. }
+            | Event::InterviewStarted { .. }
+            | Event::InterviewAnswered { .. }
+            | Event::InterviewTimedOut { .. }
+            | Event::CommandOutput { .. }
+            | Event::AgentText { .. }
+            | Event::AgentToolCallStarted { .. }
+            | Event::AgentToolCallCompleted { .. }
+            | Event::AgentUsage { .. }
+            | Event::AgentNote { .. }
+            | Event::LoopRestarted { .. }
+            | Event::ManagerCycle { .. }
+            | Event::Warning { .. } => {}
+        }
+    }
+}
+
+#[test]
+fn the_envelope_has_a_stable_shape_and_round_trips() {
+    let envelope = Envelope {
+        id: "01M8".into(),
+        ts: "2026-11-22T17:40:01.123Z".into(),
+        run_id: "01M7".into(),
+        seq: 7,
+        node_id: Some("test".into()),
+        event: Event::StageStarted {
+            kind: "command".into(),
+            visit: 2,
+            attempt: 1,
+            branch: None,
+        },
+    };
+    let value = serde_json::to_value(&envelope).unwrap();
+    assert_eq!(
+        value,
+        json!({"id": "01M8", "ts": "2026-11-22T17:40:01.123Z", "run_id": "01M7", "seq": 7,
+               "node_id": "test", "event": "stage.started",
+               "properties": {"kind": "command", "visit": 2, "attempt": 1}})
+    );
+    let back: Envelope = serde_json::from_value(value).unwrap();
+    assert_eq!(back, envelope);
+}
+
+#[test]
+fn docs_events_md_documents_every_event() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/events.md");
+    let docs = std::fs::read_to_string(&path).unwrap();
+    let documented: Vec<&str> = docs
+        .lines()
+        .filter_map(|l| l.strip_prefix("### `"))
+        .filter_map(|l| l.strip_suffix('`'))
+        .collect();
+    assert_eq!(
+        documented, EVENT_NAMES,
+        "docs/events.md must list every event, in order"
+    );
+}
