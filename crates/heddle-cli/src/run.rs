@@ -186,16 +186,24 @@ async fn drive(
             }
         }
     };
-    // Drain what arrived before the conclusion.
-    while let Ok(envelope) = events.try_recv() {
-        if json {
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string(&envelope).unwrap_or_default()
-            );
-        } else {
-            view.event(&envelope, err);
+    // Drain what arrived before the conclusion (a lag is reported, not the end of it).
+    loop {
+        match events.try_recv() {
+            Ok(envelope) if json => {
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&envelope).unwrap_or_default()
+                );
+            }
+            Ok(envelope) => view.event(&envelope, err),
+            Err(tokio::sync::broadcast::error::TryRecvError::Lagged(missed)) => {
+                let _ = writeln!(
+                    err,
+                    "warning: the display fell behind and skipped {missed} event(s); progress.jsonl has them all"
+                );
+            }
+            Err(_) => break,
         }
     }
     view.draw(err);

@@ -47,7 +47,12 @@ struct State {
     /// When live.json was last written, and the newest event not yet in it.
     live_written: Option<Duration>,
     live_pending: Option<Envelope>,
+    /// Stages running that may rightly be quiet for long (human gates, waits, manager loops).
+    waiting: Vec<String>,
 }
+
+/// Stage kinds that wait on purpose; the stall watchdog leaves them alone.
+const WAITING_KINDS: [&str; 3] = ["human", "wait", "manager_loop"];
 
 /// live.json: the latest state of a run, for monitors.
 #[derive(Debug, Serialize)]
@@ -106,6 +111,7 @@ impl Emitter {
                     write_error: None,
                     live_written: None,
                     live_pending: None,
+                    waiting: Vec::new(),
                 }),
             }),
         })
@@ -126,8 +132,25 @@ impl Emitter {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         state.seq += 1;
         state.last_activity = inner.clock.monotonic();
-        if matches!(event, Event::StageStarted { .. }) {
-            state.current_node = node_id.map(str::to_string);
+        match &event {
+            Event::StageStarted { kind, .. } => {
+                state.current_node = node_id.map(str::to_string);
+                if WAITING_KINDS.contains(&kind.as_str())
+                    && let Some(node) = node_id
+                {
+                    state.waiting.push(node.to_string());
+                }
+            }
+            Event::StageCompleted { .. }
+            | Event::StageFailed { .. }
+            | Event::StageRetrying { .. } => {
+                if let Some(node) = node_id
+                    && let Some(at) = state.waiting.iter().position(|n| n == node)
+                {
+                    state.waiting.remove(at);
+                }
+            }
+            _ => {}
         }
         let envelope = Envelope {
             id: new_ulid(now, inner.entropy.as_ref()),
@@ -218,6 +241,17 @@ impl Emitter {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .last_activity
+    }
+
+    /// Whether a human gate, wait or manager loop is running (quiet on purpose).
+    pub fn is_waiting(&self) -> bool {
+        !self
+            .inner
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .waiting
+            .is_empty()
     }
 
     /// The first error writing progress.jsonl or live.json, if any (a full disk).

@@ -124,6 +124,8 @@ impl PreparedRun {
                 context: context.clone(),
                 branch: None,
                 cancel: shared.cancel.clone(),
+                stop_at: None,
+                resumed,
             },
         )
         .await;
@@ -136,7 +138,9 @@ impl PreparedRun {
             WalkEnd::Completed | WalkEnd::BranchEnded | WalkEnd::ReachedFanIn { .. } => {
                 (RunStatus::Success, None, None)
             }
-            WalkEnd::Failed { node, reason } => (RunStatus::Fail, Some(reason), Some(node)),
+            WalkEnd::Failed {
+                reason, resume_at, ..
+            } => (RunStatus::Fail, Some(reason), resume_at),
             WalkEnd::Stopped { node } => match shared.stop_reason() {
                 Some(StopReason::Stalled(reason)) => (RunStatus::Fail, Some(reason), Some(node)),
                 Some(StopReason::Cancelled(reason)) => {
@@ -150,11 +154,12 @@ impl PreparedRun {
             },
         };
         let mut reason = reason;
-        if let Some(node) = &resume_at {
-            // Resume runs the node that failed or was interrupted again.
+        if status != RunStatus::Success {
+            // Resume continues where the run stopped: the failed or interrupted node (none
+            // when nothing is left to run).
             let last = shared.state().completed_nodes.last().cloned();
             if let Err(error) = shared
-                .save_checkpoint(last.as_deref(), Some(node), &context)
+                .save_checkpoint(last.as_deref(), resume_at.as_deref(), &context)
                 .await
             {
                 let note = format!("; also, the final checkpoint could not be saved: {error}");
@@ -204,11 +209,17 @@ async fn refresh_live(shared: Shared) {
 async fn watch_stalls(shared: Shared, limit: Duration) {
     let clock = shared.engine.env.clock.clone();
     let tick = (limit / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
+    let mut since = Duration::ZERO;
     loop {
         clock.sleep(tick).await;
-        let idle = clock
-            .monotonic()
-            .saturating_sub(shared.emitter.last_activity());
+        if shared.emitter.is_waiting() {
+            // Waiting for a person, a timer or a child run is not a stall; count from the
+            // moment the wait ends.
+            since = clock.monotonic();
+            continue;
+        }
+        let last = shared.emitter.last_activity().max(since);
+        let idle = clock.monotonic().saturating_sub(last);
         if idle >= limit {
             let node = shared
                 .state()

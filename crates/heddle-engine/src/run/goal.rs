@@ -10,7 +10,7 @@ pub(crate) enum GateCheck {
     /// Every visited gate succeeded.
     Satisfied,
     /// A gate is unmet and has somewhere to go.
-    Jump { target: String },
+    Jump { gate: String, target: String },
     /// A gate is unmet with no retry target.
     Unmet { reason: String },
 }
@@ -43,7 +43,10 @@ pub(crate) fn check_goal_gates(shared: &Shared) -> GateCheck {
             continue;
         }
         return match target {
-            Some(target) => GateCheck::Jump { target },
+            Some(target) => GateCheck::Jump {
+                gate: node.id.clone(),
+                target,
+            },
             None => GateCheck::Unmet {
                 reason: format!(
                     "goal gate `{}` is not satisfied (its last outcome was {}) and neither it nor the graph has a retry_target",

@@ -15,13 +15,43 @@ use crate::emitter::Emitter;
 use crate::entropy::new_ulid;
 use crate::error::EngineError;
 use crate::handlers::command::kill_orphaned_commands;
-use crate::rundir::{Manifest, RunDir, RunStatus, write_json};
+use crate::rundir::{Conclusion, Manifest, RunDir, RunStatus, write_json};
+
+/// The request with every path made absolute, so a resume from another folder, and
+/// commands given `HEDDLE_*` paths, see the same files.
+fn absolute_paths(mut request: RunRequest) -> Result<RunRequest, EngineError> {
+    let absolute = |path: &Path| std::path::absolute(path).map_err(|e| EngineError::io(path, &e));
+    request.workflow_path = absolute(&request.workflow_path)?;
+    request.runs_root = absolute(&request.runs_root)?;
+    request.work_dir = absolute(&request.work_dir)?;
+    if let Some(dir) = &request.run_dir {
+        request.run_dir = Some(absolute(dir)?);
+    }
+    Ok(request)
+}
+
+/// Child runs of manager loops inside `run_dir` (`nodes/*/child`), recursively.
+fn child_runs(run_dir: &RunDir) -> Vec<RunDir> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(run_dir.nodes_dir()) else {
+        return found;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let child = RunDir::at(entry.path().join("child"));
+        if child.manifest().is_file() {
+            found.extend(child_runs(&child));
+            found.push(child);
+        }
+    }
+    found
+}
 
 impl Engine {
     /// Validates the workflow and creates its run directory. Nothing runs until
     /// [`PreparedRun::execute`]. A workflow with errors does not start: the error carries its
     /// diagnostics, rendered.
     pub fn prepare(&self, request: RunRequest) -> Result<PreparedRun, EngineError> {
+        let request = absolute_paths(request)?;
         let path = &request.workflow_path;
         let source = match &request.source {
             Some(source) => source.clone(),
@@ -124,7 +154,31 @@ impl Engine {
         let (start, state, context) = match &checkpoint {
             Some(checkpoint) => {
                 let Some(next) = checkpoint.next_node_id.clone() else {
-                    return Err(not_resumable("its checkpoint says it already ended"));
+                    let at_exit = checkpoint
+                        .current_node
+                        .as_deref()
+                        .and_then(|n| workflow.node(n))
+                        .is_some_and(|n| n.kind == HandlerKind::Exit);
+                    if at_exit && run_dir.read_conclusion().is_none() {
+                        // It crashed after its last checkpoint: record the success it reached.
+                        let conclusion = Conclusion {
+                            run_id: manifest.run_id.clone(),
+                            status: RunStatus::Success,
+                            duration_ms: 0,
+                            failure_reason: None,
+                            final_git_commit_sha: checkpoint.git_commit_sha.clone(),
+                            completed_at: checkpoint.timestamp.clone(),
+                            stages: checkpoint.timeline.len(),
+                        };
+                        write_json(&run_dir.conclusion(), &conclusion, true)?;
+                        let _ = std::fs::remove_file(run_dir.pid());
+                        return Err(not_resumable(
+                            "it had already reached its exit; its missing conclusion.json was written",
+                        ));
+                    }
+                    return Err(not_resumable(
+                        "it stopped with no node left to run (see `heddle inspect` for why)",
+                    ));
                 };
                 if workflow.node(&next).is_none() {
                     return Err(EngineError::UnknownNode {
@@ -148,7 +202,12 @@ impl Engine {
                 None,
             ),
         };
-        let killed = kill_orphaned_commands(run_dir, &manifest.run_id);
+        let mut killed = kill_orphaned_commands(run_dir, &manifest.run_id);
+        for child in child_runs(run_dir) {
+            if let Ok(child_manifest) = child.read_manifest() {
+                killed.extend(kill_orphaned_commands(&child, &child_manifest.run_id));
+            }
+        }
         let _ = std::fs::remove_file(run_dir.conclusion());
         let emitter = self.emitter(&manifest.run_id, run_dir)?;
         for note in killed {

@@ -66,7 +66,26 @@ pub(crate) async fn run_manager(
         dry_run: shared.dry_run,
         parent_run_id: Some(shared.run_id.clone()),
     };
-    let prepared = match shared.engine.prepare(request) {
+    // After a resume the child run may already exist: continue it rather than start over.
+    let existing = RunDir::at(&child_dir);
+    if existing.manifest().is_file()
+        && let Some(conclusion) = existing.read_conclusion()
+        && conclusion.status == RunStatus::Success
+    {
+        return Outcome::success()
+            .with_notes(format!(
+                "child run {} had already succeeded",
+                conclusion.run_id
+            ))
+            .with_update("manager.child_run_id", conclusion.run_id)
+            .with_update("manager.child_status", "success");
+    }
+    let prepared = if existing.manifest().is_file() {
+        shared.engine.resume(&existing)
+    } else {
+        shared.engine.prepare(request)
+    };
+    let prepared = match prepared {
         Ok(prepared) => prepared,
         Err(error) => {
             return Outcome::fail(

@@ -71,6 +71,7 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         let group = group.clone();
         let context = call.context.deep_copy();
         let (edge, target) = (*edge, target.clone());
+        let fan_in = fan_in.clone();
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await.ok();
             if group.is_cancelled() {
@@ -90,6 +91,8 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
                     context: context.clone(),
                     branch: Some(target.clone()),
                     cancel: group.clone(),
+                    stop_at: Some(fan_in.clone()),
+                    resumed: false,
                 },
             )
             .await;
@@ -97,10 +100,14 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         });
     }
     let mut results: Vec<(usize, BranchResult)> = Vec::new();
+    let mut finished = vec![false; edges.len()];
     while let Some(joined) = tasks.join_next().await {
         let Ok((index, branch, result, context)) = joined else {
             continue;
         };
+        if let Some(done) = finished.get_mut(index) {
+            *done = true;
+        }
         let result = branch_result(&branch, result, &context, &base, call.cancel.is_cancelled());
         shared.emitter.emit(
             Some(&branch),
@@ -115,7 +122,33 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         }
         results.push((index, result));
     }
+    // A branch whose task died (a panic) is a failure, never silently missing.
+    for (index, done) in finished.iter().enumerate() {
+        if !done && let Some((_, target)) = edges.get(index) {
+            results.push((
+                index,
+                BranchResult {
+                    branch: target.clone(),
+                    status: StageStatus::Fail,
+                    last_node: None,
+                    failure_reason: Some("the branch stopped unexpectedly (internal error)".into()),
+                    score: None,
+                    updates: Vec::new(),
+                },
+            ));
+        }
+    }
     results.sort_by_key(|(index, _)| *index);
+    if call.cancel.is_cancelled() {
+        // Unfinished branches must run again on resume: the parallel node did not complete.
+        return Outcome::fail(
+            FailureClass::Cancelled,
+            format!(
+                "parallel `{}` was stopped before its branches finished",
+                node.id
+            ),
+        );
+    }
     let results: Vec<BranchResult> = results.into_iter().map(|(_, r)| r).collect();
     summarize(node.id.as_str(), &fan_in, &results, first_success)
 }
@@ -229,21 +262,36 @@ fn summarize(node: &str, fan_in: &str, results: &[BranchResult], first_success: 
     outcome
 }
 
-/// The first fan-in node reachable from `node`'s branches (breadth first).
+/// The fan-in every branch of `node` reaches: the first, in breadth-first order from the
+/// first branch, that all branches can reach (so a nested parallel's own fan-in is skipped).
 fn find_fan_in(shared: &Shared, node: &str) -> Option<String> {
+    let starts: Vec<String> = shared.outgoing(node).iter().map(|e| e.to.clone()).collect();
+    let reachable: Vec<Vec<String>> = starts.iter().map(|s| fan_ins_from(shared, s)).collect();
+    let first = reachable.first()?;
+    first
+        .iter()
+        .find(|f| reachable.iter().all(|r| r.contains(f)))
+        .cloned()
+}
+
+/// Fan-in nodes reachable from `start`, breadth first.
+fn fan_ins_from(shared: &Shared, start: &str) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
-    let mut queue: VecDeque<String> = shared.outgoing(node).iter().map(|e| e.to.clone()).collect();
+    let mut found = Vec::new();
+    let mut queue: VecDeque<String> = VecDeque::from([start.to_string()]);
     while let Some(id) = queue.pop_front() {
         if !seen.insert(id.clone()) {
             continue;
         }
-        let n = shared.node(&id)?;
+        let Some(n) = shared.node(&id) else {
+            continue;
+        };
         if n.kind == HandlerKind::FanIn {
-            return Some(id);
+            found.push(id.clone());
         }
         queue.extend(shared.outgoing(&id).iter().map(|e| e.to.clone()));
     }
-    None
+    found
 }
 
 /// A fan-in ranks `parallel.results`: status, then score (higher first), then branch id.

@@ -73,6 +73,9 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
                 () = clock.sleep(delay) => {}
                 () = call.cancel.cancelled() => {}
             }
+            if call.cancel.is_cancelled() {
+                break Outcome::fail(FailureClass::Cancelled, "cancelled while waiting to retry");
+            }
             attempt += 1;
             continue;
         }

@@ -28,6 +28,11 @@ pub(crate) struct Walk {
     pub branch: Option<String>,
     /// Stops the walk.
     pub cancel: CancellationToken,
+    /// The fan-in a branch stops at (a nested parallel's fan-in is executed, not a stop).
+    pub stop_at: Option<String>,
+    /// The walk continues a resumed run: its first node's visit limit is not checked again
+    /// (the visit that failed already counted).
+    pub resumed: bool,
 }
 
 /// How a walk ended.
@@ -35,8 +40,13 @@ pub(crate) struct Walk {
 pub(crate) enum WalkEnd {
     /// The run passed an exit node.
     Completed,
-    /// The run (or branch) failed at `node`.
-    Failed { node: String, reason: String },
+    /// The run (or branch) failed at `node`; a resume continues at `resume_at` (none when
+    /// there is nothing left to run).
+    Failed {
+        node: String,
+        reason: String,
+        resume_at: Option<String>,
+    },
     /// Cancelled before or during `node`, which has not completed.
     Stopped { node: String },
     /// A branch arrived at a fan-in node (not executed).
@@ -68,9 +78,12 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         context,
         branch,
         cancel,
+        stop_at,
+        resumed,
     } = walk;
     let mut current = start;
     let in_branch = branch.is_some();
+    let mut check_limit = !resumed;
     loop {
         if cancel.is_cancelled() {
             return WalkEnd::Stopped { node: current };
@@ -79,9 +92,13 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
             return WalkEnd::Failed {
                 reason: format!("node `{current}` is not in the workflow"),
                 node: current,
+                resume_at: None,
             };
         };
-        if in_branch && node.kind == HandlerKind::FanIn {
+        if in_branch
+            && node.kind == HandlerKind::FanIn
+            && stop_at.as_deref() == Some(node.id.as_str())
+        {
             return WalkEnd::ReachedFanIn { fan_in: current };
         }
         if in_branch && node.kind == HandlerKind::Exit {
@@ -90,10 +107,9 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         if node.kind == HandlerKind::Exit {
             match check_goal_gates(shared) {
                 GateCheck::Satisfied => {}
-                GateCheck::Jump { target } => {
-                    if let Some(end) =
-                        count_failure(shared, &context, &current, "goal_gate", &target)
-                    {
+                GateCheck::Jump { gate, target } => {
+                    let unmet = format!("goal gate `{gate}` unmet");
+                    if let Some(end) = count_failure(shared, &context, &gate, "goal_gate", &unmet) {
                         return end;
                     }
                     if let Err(error) = shared
@@ -103,6 +119,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                         return WalkEnd::Failed {
                             node: current,
                             reason: error.to_string(),
+                            resume_at: Some(target),
                         };
                     }
                     edge = None;
@@ -111,6 +128,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                 }
                 GateCheck::Unmet { reason } => {
                     return WalkEnd::Failed {
+                        resume_at: Some(current.clone()),
                         node: current,
                         reason,
                     };
@@ -123,6 +141,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
             .or_else(|| shared.workflow.attr_int("max_node_visits"))
             .filter(|n| *n > 0);
         if let Some(limit) = limit
+            && check_limit
             && i64::from(visit) > limit
         {
             return WalkEnd::Failed {
@@ -130,9 +149,11 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                     "node `{}` was entered {visit} times, over its limit of {limit} (max_visits / max_node_visits)",
                     node.id
                 ),
+                resume_at: Some(current.clone()),
                 node: current,
             };
         }
+        check_limit = true;
         context.set(keys::CURRENT_NODE, node.id.clone());
         context.set(keys::NODE_VISIT_COUNT, visit);
         let incoming: Option<&Edge> = edge.and_then(|e| shared.workflow.edges.get(e));
@@ -153,7 +174,17 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
             return WalkEnd::Stopped { node: current };
         }
         let retries = record.attempts.saturating_sub(1);
-        shared.state().record(&node.id, &outcome, retries, record);
+        {
+            let mut state = shared.state();
+            state.record(&node.id, &outcome, retries, record);
+            if outcome.status.is_success() {
+                // A node that succeeds starts its failure counts afresh.
+                let prefix = format!("{}|", node.id);
+                state
+                    .loop_failure_signatures
+                    .retain(|k, _| !k.starts_with(&prefix));
+            }
+        }
         context.merge(&outcome.context_updates);
         context.set(keys::LAST_STAGE, node.id.clone());
         if node.kind != HandlerKind::Conditional {
@@ -177,6 +208,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         if node.kind == HandlerKind::Exit {
             if let Err(error) = shared.save_checkpoint(Some(&current), None, &context).await {
                 return WalkEnd::Failed {
+                    resume_at: Some(current.clone()),
                     node: current,
                     reason: error.to_string(),
                 };
@@ -226,6 +258,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                     )
                 };
                 return WalkEnd::Failed {
+                    resume_at: failed.then(|| current.clone()),
                     node: current,
                     reason,
                 };
@@ -251,6 +284,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
             return WalkEnd::Failed {
                 node: current,
                 reason: error.to_string(),
+                resume_at: Some(target),
             };
         }
         edge = next_edge;
@@ -306,6 +340,7 @@ fn count_failure(
     let limit = shared.engine.config.loop_failure_limit;
     (count >= limit).then(|| WalkEnd::Failed {
         node: node.to_string(),
+        resume_at: Some(node.to_string()),
         reason: format!(
             "loop detected: `{node}` failed the same way {count} times ({reason}); fix the cause, then resume"
         ),
@@ -326,6 +361,7 @@ fn restart(
     if restarts > shared.engine.config.max_restarts {
         return Some(WalkEnd::Failed {
             node: from.to_string(),
+            resume_at: None,
             reason: format!(
                 "`{from}` restarted the run {} times; stopping (loop_restart limit)",
                 restarts - 1
@@ -344,6 +380,7 @@ fn restart(
         if *count >= shared.engine.config.loop_failure_limit {
             return Some(WalkEnd::Failed {
                 node: from.to_string(),
+                resume_at: None,
                 reason: format!(
                     "restart loop: `{from}` failed the same way before {} restarts ({reason})",
                     *count

@@ -1,0 +1,183 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! Cases found in review: cancelling inside parallel branches, resuming a node that hit its
+//! visit limit, nested parallel nodes, the stall watchdog and human gates, and runs that end
+//! with nothing left to resume.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use heddle_engine::interviewer::QueueInterviewer;
+use heddle_engine::{Event, RunStatus};
+use support::{Harness, finished};
+
+const HEAD: &str = "start [shape=Mdiamond]; exit [shape=Msquare];";
+
+#[tokio::test]
+async fn a_cancelled_parallel_node_runs_its_unfinished_branches_on_resume() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    let prepared = h
+        .engine()
+        .prepare(h.request(&format!(
+            r#"digraph G {{ {HEAD}
+            fork [shape=component]; join [shape=tripleoctagon];
+            quick [shape=parallelogram, script="echo quick >> count.txt"];
+            slow [shape=parallelogram, script="test -f go || sleep 30; echo slow >> count.txt"];
+            start -> fork; fork -> quick; fork -> slow; quick -> join; slow -> join; join -> exit; }}"#
+        )))
+        .unwrap();
+    let mut events = prepared.subscribe();
+    let cancel = prepared.cancel_handle();
+    let run_dir = prepared.run_dir().clone();
+    let task = tokio::spawn(prepared.execute());
+    loop {
+        let envelope = events.recv().await.unwrap();
+        if matches!(envelope.event, Event::StageStarted { .. })
+            && envelope.node_id.as_deref() == Some("slow")
+        {
+            break;
+        }
+    }
+    cancel.cancel("stop");
+    let conclusion = tokio::time::timeout(Duration::from_secs(15), task)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(conclusion.status, RunStatus::Cancelled);
+    let done = finished(conclusion, run_dir.clone());
+    assert_eq!(done.checkpoint().next_node_id.as_deref(), Some("fork"));
+    std::fs::write(h.work_dir().join("go"), "").unwrap();
+    let conclusion = h.engine().resume(&run_dir).unwrap().execute().await;
+    assert_eq!(
+        conclusion.status,
+        RunStatus::Success,
+        "{:?}",
+        conclusion.failure_reason
+    );
+    let count = std::fs::read_to_string(h.work_dir().join("count.txt")).unwrap();
+    assert!(
+        count.contains("slow"),
+        "the interrupted branch never finished: {count}"
+    );
+}
+
+#[tokio::test]
+async fn a_node_that_failed_at_its_visit_limit_can_be_resumed_after_a_fix() {
+    let h = Harness::new();
+    let done = h
+        .run(&format!(
+            r#"digraph G {{ {HEAD} work [shape=parallelogram, max_visits=1, script="test -f fixed"];
+            start -> work -> exit; }}"#
+        ))
+        .await;
+    assert_eq!(done.conclusion.status, RunStatus::Fail);
+    std::fs::write(h.work_dir().join("fixed"), "").unwrap();
+    let conclusion = h.engine().resume(&done.run_dir).unwrap().execute().await;
+    assert_eq!(
+        conclusion.status,
+        RunStatus::Success,
+        "{:?}",
+        conclusion.failure_reason
+    );
+    // The failed visit's folder is kept; the retry got its own.
+    assert!(
+        done.run_dir
+            .stage_dir("work", 1)
+            .join("stderr.log")
+            .is_file()
+    );
+    assert!(
+        done.run_dir
+            .stage_dir("work", 2)
+            .join("status.json")
+            .is_file()
+    );
+}
+
+#[tokio::test]
+async fn a_nested_parallel_node_runs_its_own_fan_in_inside_the_outer_branch() {
+    let h = Harness::new();
+    let done = h
+        .run(&format!(
+            r#"digraph G {{ {HEAD} node [shape=tab];
+            p1 [shape=component]; p2 [shape=component];
+            f1 [shape=tripleoctagon]; f2 [shape=tripleoctagon];
+            x; y; z; w;
+            start -> p1; p1 -> x; p1 -> p2; p2 -> y; p2 -> z; y -> f2; z -> f2; f2 -> w; w -> f1; x -> f1;
+            f1 -> exit; }}"#
+        ))
+        .await;
+    assert_eq!(
+        done.conclusion.status,
+        RunStatus::Success,
+        "{}",
+        done.reason()
+    );
+    let stages = done.stages();
+    for node in ["x", "p2", "y", "z", "f2", "w", "f1"] {
+        assert!(
+            stages.iter().any(|s| s == node),
+            "{node} did not run: {stages:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn waiting_for_a_person_is_not_a_stall() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    h.interviewer = Arc::new(QueueInterviewer::new());
+    let done = h
+        .run(&format!(
+            r#"digraph G {{ {HEAD} graph [stall_timeout="1s"];
+            ask [shape=hexagon, timeout="2500ms", "human.default_choice"="go"];
+            start -> ask; ask -> exit [label="go"]; }}"#
+        ))
+        .await;
+    assert_eq!(
+        done.conclusion.status,
+        RunStatus::Success,
+        "{}",
+        done.reason()
+    );
+    assert!(done.names().contains(&"interview.timed_out"));
+}
+
+#[tokio::test]
+async fn a_run_that_stopped_after_a_success_with_no_edge_has_nothing_to_resume() {
+    let h = Harness::new();
+    let done = h
+        .run(&format!(
+            r#"digraph G {{ {HEAD} a [shape=tab]; b [shape=tab];
+            start -> a; a -> b [condition="outcome=fail"]; b -> exit; a -> exit [condition="outcome=fail"]; }}"#
+        ))
+        .await;
+    assert_eq!(done.conclusion.status, RunStatus::Fail);
+    assert!(
+        done.reason().starts_with("no edge out of `a` matched"),
+        "{}",
+        done.reason()
+    );
+    assert_eq!(done.checkpoint().next_node_id, None);
+    let error = h.engine().resume(&done.run_dir).unwrap_err().to_string();
+    assert!(error.contains("no node left to run"), "{error}");
+    // `a` ran once and is not queued to run again.
+    assert_eq!(done.stages(), ["start", "a"]);
+}
+
+#[tokio::test]
+async fn a_crash_after_the_exit_checkpoint_is_recorded_as_the_success_it_was() {
+    let h = Harness::new();
+    let done = h
+        .run(&format!("digraph G {{ {HEAD} start -> exit; }}"))
+        .await;
+    std::fs::remove_file(done.run_dir.conclusion()).unwrap();
+    let error = h.engine().resume(&done.run_dir).unwrap_err().to_string();
+    assert!(error.contains("already reached its exit"), "{error}");
+    assert_eq!(
+        done.run_dir.read_conclusion().unwrap().status,
+        RunStatus::Success
+    );
+}
