@@ -4,107 +4,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// A temp dir holding `home/` (HEDDLE_HOME) and `work/` (where stages run).
-struct Sandbox {
-    dir: tempfile::TempDir,
-}
+mod sandbox;
 
-impl Sandbox {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        Sandbox { dir }
-    }
-
-    fn home(&self) -> PathBuf {
-        self.dir.path().join("home")
-    }
-
-    fn work(&self) -> PathBuf {
-        self.dir.path().join("work")
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_heddle"));
-        command
-            .args(args)
-            .env("HEDDLE_HOME", self.home())
-            .env("HOME", self.dir.path())
-            .env("NO_COLOR", "1")
-            .current_dir(self.work())
-            .stdin(Stdio::null());
-        command
-    }
-
-    fn heddle(&self, args: &[&str]) -> Output {
-        self.command(args).output().unwrap()
-    }
-
-    /// Starts `heddle args` in the background, its output going to files in the sandbox.
-    fn spawn(&self, args: &[&str]) -> Child {
-        let log = |name: &str| std::fs::File::create(self.dir.path().join(name)).unwrap();
-        self.command(args)
-            .stdout(log("spawned.out"))
-            .stderr(log("spawned.err"))
-            .spawn()
-            .unwrap()
-    }
-
-    fn spawned_output(&self) -> String {
-        let read = |name: &str| std::fs::read_to_string(self.dir.path().join(name));
-        format!(
-            "{}{}",
-            read("spawned.out").unwrap_or_default(),
-            read("spawned.err").unwrap_or_default()
-        )
-    }
-
-    fn write_flow(&self, name: &str, source: &str) -> PathBuf {
-        let path = self.dir.path().join(name);
-        std::fs::write(&path, source).unwrap();
-        path
-    }
-
-    /// The run folders under HEDDLE_HOME/runs, sorted.
-    fn runs(&self) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(self.home().join("runs")) else {
-            return Vec::new();
-        };
-        let mut runs: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-        runs.sort();
-        runs
-    }
-
-    fn only_run(&self) -> PathBuf {
-        let runs = self.runs();
-        assert_eq!(runs.len(), 1, "expected one run folder, found {runs:?}");
-        runs[0].clone()
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
-}
-
-fn json(path: &Path) -> Value {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use sandbox::{Sandbox, describe, json, run_id, text};
 
 /// The complete lines of progress.jsonl, parsed (a line still being written is skipped).
 fn events(run: &Path) -> Vec<Value> {
@@ -180,13 +87,6 @@ fn read_pid(path: &Path) -> i32 {
         .trim()
         .parse()
         .unwrap()
-}
-
-fn run_id(run: &Path) -> String {
-    json(&run.join("manifest.json"))["run_id"]
-        .as_str()
-        .unwrap()
-        .to_string()
 }
 
 /// Waits until the spawned run has a folder and its progress shows `node` started.

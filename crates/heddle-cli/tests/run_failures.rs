@@ -4,100 +4,14 @@
 //! network.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// A temp dir holding `home/` (HEDDLE_HOME) and `work/` (where stages run).
-struct Sandbox {
-    dir: tempfile::TempDir,
-}
+mod sandbox;
 
-impl Sandbox {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home")).unwrap();
-        std::fs::create_dir_all(dir.path().join("work")).unwrap();
-        Sandbox { dir }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn home(&self) -> PathBuf {
-        self.path().join("home")
-    }
-
-    fn work(&self) -> PathBuf {
-        self.path().join("work")
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_heddle"));
-        command
-            .args(args)
-            .env("HEDDLE_HOME", self.home())
-            .env("HOME", self.path())
-            .env("NO_COLOR", "1")
-            .env_remove("ANTHROPIC_API_KEY")
-            .env_remove("OPENAI_API_KEY")
-            .current_dir(self.work())
-            .stdin(Stdio::null());
-        command
-    }
-
-    fn heddle(&self, args: &[&str]) -> Output {
-        self.command(args).output().unwrap()
-    }
-
-    fn write_flow(&self, name: &str, source: &str) -> PathBuf {
-        let path = self.path().join(name);
-        std::fs::write(&path, source).unwrap();
-        path
-    }
-
-    /// The run folders under HEDDLE_HOME/runs.
-    fn runs(&self) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(self.home().join("runs")) else {
-            return Vec::new();
-        };
-        entries.map(|e| e.unwrap().path()).collect()
-    }
-
-    fn only_run(&self) -> PathBuf {
-        let runs = self.runs();
-        assert_eq!(runs.len(), 1, "expected one run folder, found {runs:?}");
-        runs[0].clone()
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
-}
-
-fn json(path: &Path) -> Value {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn run_id(run: &Path) -> String {
-    json(&run.join("manifest.json"))["run_id"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
+use sandbox::{Sandbox, describe, json, run_id, text};
 
 /// A workflow `start -> {node} -> exit` where `{node}` has the given attributes.
 fn one_stage(node: &str, attrs: &str) -> String {

@@ -6,11 +6,10 @@
 mod support;
 
 use std::sync::Arc;
-use std::time::Duration;
 
+use heddle_engine::RunStatus;
 use heddle_engine::interviewer::QueueInterviewer;
-use heddle_engine::{Event, RunStatus};
-use support::{Harness, finished};
+use support::Harness;
 
 const HEAD: &str = "start [shape=Mdiamond]; exit [shape=Msquare];";
 
@@ -18,35 +17,18 @@ const HEAD: &str = "start [shape=Mdiamond]; exit [shape=Msquare];";
 async fn a_cancelled_parallel_node_runs_its_unfinished_branches_on_resume() {
     let mut h = Harness::new();
     h.real_clock = true;
-    let prepared = h
-        .engine()
-        .prepare(h.request(&format!(
+    let done = h
+        .run_and_cancel_at(&format!(
             r#"digraph G {{ {HEAD}
             fork [shape=component]; join [shape=tripleoctagon];
             quick [shape=parallelogram, script="echo quick >> count.txt"];
             slow [shape=parallelogram, script="test -f go || sleep 30; echo slow >> count.txt"];
             start -> fork; fork -> quick; fork -> slow; quick -> join; slow -> join; join -> exit; }}"#
-        )))
-        .unwrap();
-    let mut events = prepared.subscribe();
-    let cancel = prepared.cancel_handle();
-    let run_dir = prepared.run_dir().clone();
-    let task = tokio::spawn(prepared.execute());
-    loop {
-        let envelope = events.recv().await.unwrap();
-        if matches!(envelope.event, Event::StageStarted { .. })
-            && envelope.node_id.as_deref() == Some("slow")
-        {
-            break;
-        }
-    }
-    cancel.cancel("stop");
-    let conclusion = tokio::time::timeout(Duration::from_secs(15), task)
-        .await
-        .unwrap()
-        .unwrap();
+        ), "slow")
+        .await;
+    let conclusion = done.conclusion.clone();
+    let run_dir = done.run_dir.clone();
     assert_eq!(conclusion.status, RunStatus::Cancelled);
-    let done = finished(conclusion, run_dir.clone());
     assert_eq!(done.checkpoint().next_node_id.as_deref(), Some("fork"));
     std::fs::write(h.work_dir().join("go"), "").unwrap();
     let conclusion = h.engine().resume(&run_dir).unwrap().execute().await;

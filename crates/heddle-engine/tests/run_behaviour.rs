@@ -294,34 +294,20 @@ async fn a_human_gate_routes_on_the_chosen_edge() {
 async fn cancelling_stops_the_stage_and_checkpoints_it_for_resume() {
     let mut h = Harness::new();
     h.real_clock = true;
-    let prepared = h
-        .engine()
-        .prepare(h.request(&format!(
-            r#"digraph G {{ {HEAD} a [shape=parallelogram, script="echo a >> count.txt"];
+    let done = h
+        .run_and_cancel_at(
+            &format!(
+                r#"digraph G {{ {HEAD} a [shape=parallelogram, script="echo a >> count.txt"];
             slow [shape=parallelogram, script="test -f go || sleep 30"];
             start -> a -> slow -> exit; }}"#
-        )))
-        .unwrap();
-    let mut events = prepared.subscribe();
-    let cancel = prepared.cancel_handle();
-    let run_dir = prepared.run_dir().clone();
-    let task = tokio::spawn(prepared.execute());
-    loop {
-        let envelope = events.recv().await.unwrap();
-        if matches!(envelope.event, Event::StageStarted { .. })
-            && envelope.node_id.as_deref() == Some("slow")
-        {
-            break;
-        }
-    }
-    cancel.cancel("test says stop");
-    let conclusion = tokio::time::timeout(Duration::from_secs(15), task)
-        .await
-        .unwrap()
-        .unwrap();
+            ),
+            "slow",
+        )
+        .await;
+    let conclusion = done.conclusion.clone();
+    let run_dir = done.run_dir.clone();
     assert_eq!(conclusion.status, RunStatus::Cancelled);
     assert_eq!(conclusion.failure_reason.as_deref(), Some("test says stop"));
-    let done = finished(conclusion, run_dir.clone());
     let checkpoint = done.checkpoint();
     assert_eq!(checkpoint.next_node_id.as_deref(), Some("slow"));
     assert!(!checkpoint.node_visits.contains_key("slow") || checkpoint.node_visits["slow"] == 0);

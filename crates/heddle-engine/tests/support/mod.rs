@@ -190,6 +190,32 @@ impl Harness {
     }
 }
 
+impl Harness {
+    /// Runs `source` and cancels it once node `node` has started; returns what the
+    /// cancelled run left.
+    pub async fn run_and_cancel_at(&self, source: &str, node: &str) -> Finished {
+        let prepared = self.engine().prepare(self.request(source)).unwrap();
+        let mut events = prepared.subscribe();
+        let cancel = prepared.cancel_handle();
+        let run_dir = prepared.run_dir().clone();
+        let task = tokio::spawn(prepared.execute());
+        loop {
+            let envelope = events.recv().await.unwrap();
+            if matches!(envelope.event, heddle_engine::Event::StageStarted { .. })
+                && envelope.node_id.as_deref() == Some(node)
+            {
+                break;
+            }
+        }
+        cancel.cancel("test says stop");
+        let conclusion = tokio::time::timeout(Duration::from_secs(15), task)
+            .await
+            .unwrap()
+            .unwrap();
+        finished(conclusion, run_dir)
+    }
+}
+
 pub fn finished(conclusion: Conclusion, run_dir: RunDir) -> Finished {
     let events = std::fs::read_to_string(run_dir.progress())
         .unwrap()
