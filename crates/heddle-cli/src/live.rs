@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 use heddle_engine::event::Stream;
 use heddle_engine::{Envelope, Event, StageStatus};
 
+/// Stage rows the redrawn block shows (the newest).
+const MAX_ROWS: usize = 15;
+
 const SPINNER: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
 
 /// One stage line.
@@ -215,7 +218,23 @@ impl LiveView {
             elapsed(self.started.elapsed())
         )];
         let spinner = SPINNER[self.tick % SPINNER.len()];
-        for line in &self.lines {
+        // Cursor movement cannot reach above the screen: keep the block short.
+        let hidden = self.lines.len().saturating_sub(MAX_ROWS);
+        if hidden > 0 {
+            let failed = self.lines[..hidden]
+                .iter()
+                .filter(|l| l.state == State::Failed)
+                .count();
+            rows.push(format!(
+                "  … {hidden} earlier stage(s){}",
+                if failed > 0 {
+                    format!(", {failed} failed")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        for line in &self.lines[hidden..] {
             let (mark, detail) = match line.state {
                 State::Running => {
                     let output = self
