@@ -58,14 +58,22 @@ fn bench(c: &mut Criterion) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let mut group = c.benchmark_group("engine");
     group.sample_size(10);
-    for (name, sync) in [
-        ("chain_500_noop_nodes", true),
-        ("chain_500_noop_nodes_no_fsync", false),
-    ] {
+    let shm = std::path::Path::new("/dev/shm");
+    let mut variants = vec![
+        ("chain_500_noop_nodes_disk", true, None),
+        ("chain_500_noop_nodes_disk_no_fsync", false, None),
+    ];
+    if shm.is_dir() {
+        variants.push(("chain_500_noop_nodes_tmpfs", true, Some(shm)));
+    }
+    for (name, sync, root) in variants {
         let engine = engine(sync);
         group.bench_function(name, |b| {
             b.iter_batched(
-                || tempfile::tempdir().unwrap(),
+                || match root {
+                    Some(root) => tempfile::tempdir_in(root).unwrap(),
+                    None => tempfile::tempdir().unwrap(),
+                },
                 |dir| {
                     let request = RunRequest {
                         workflow_path: dir.path().join("chain.dot"),
