@@ -4,114 +4,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 mod sandbox;
 
-use sandbox::{Sandbox, describe, json, run_id, text};
-
-/// The complete lines of progress.jsonl, parsed (a line still being written is skipped).
-fn events(run: &Path) -> Vec<Value> {
-    let content = std::fs::read_to_string(run.join("progress.jsonl")).unwrap_or_default();
-    let complete = content.rfind('\n').map_or("", |end| &content[..end]);
-    complete
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-        .collect()
-}
-
-fn names(events: &[Value]) -> Vec<&str> {
-    events
-        .iter()
-        .map(|e| e["event"].as_str().unwrap())
-        .collect()
-}
-
-fn assert_seq_without_gaps(events: &[Value]) {
-    let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
-    let expected: Vec<u64> = (1..=seqs.len() as u64).collect();
-    assert_eq!(seqs, expected, "seq must run 1..n without gaps");
-}
-
-fn started(events: &[Value], node: &str) -> bool {
-    events
-        .iter()
-        .any(|e| e["event"] == "stage.started" && e["node_id"] == node)
-}
-
-/// Polls `ready` every 25 ms until it holds or `limit` passes.
-fn wait_for(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        if ready() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    ready()
-}
-
-/// Waits for `child` to exit within `limit`; kills it and panics otherwise.
-fn exit_code_within(child: &mut Child, limit: Duration, what: &str) -> Option<i32> {
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status.code();
-        }
-        if Instant::now() >= deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(25));
-    }
-}
-
-/// Whether process `pid` is gone (a zombie waiting for a reaper counts as gone).
-fn process_gone(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rfind(')')
-            .and_then(|i| stat[i + 1..].split_whitespace().next())
-            .is_some_and(|state| state == "Z" || state == "X"),
-    }
-}
-
-fn read_pid(path: &Path) -> i32 {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .trim()
-        .parse()
-        .unwrap()
-}
-
-/// Waits until the spawned run has a folder and its progress shows `node` started.
-fn wait_for_stage(sandbox: &Sandbox, child: &mut Child, node: &str) -> PathBuf {
-    let mut run = None;
-    let seen = wait_for(Duration::from_secs(20), || {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!(
-                "heddle exited early ({status}): {}",
-                sandbox.spawned_output()
-            );
-        }
-        run = sandbox.runs().into_iter().next();
-        run.as_deref().is_some_and(|r| started(&events(r), node))
-    });
-    if !seen {
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!(
-            "no stage.started for `{node}` within 20 s: {}",
-            sandbox.spawned_output()
-        );
-    }
-    run.unwrap()
-}
+use sandbox::{
+    Sandbox, assert_seq_without_gaps, describe, events, exit_code_within, json, names,
+    process_gone, read_pid, run_id, text, wait_for, wait_for_stage,
+};
 
 fn hello() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/hello.dot")
@@ -382,4 +285,55 @@ fn ctrl_c_cancels_with_130_and_resume_continues_at_the_interrupted_stage() {
         .find(|e| e["event"] == "stage.started")
         .unwrap();
     assert_eq!(first_stage["node_id"], "second");
+}
+
+const FORKED: &str = r#"digraph Forked {
+    start [shape=Mdiamond];
+    exit  [shape=Msquare];
+    fork  [shape=component];
+    join  [shape=tripleoctagon];
+    quick [shape=parallelogram, script="echo quick >> count.txt"];
+    slow  [shape=parallelogram, script="until grep -q quick count.txt; do sleep 0.05; done; echo slow >> count.txt; if [ \"$(grep -c slow count.txt)\" -lt 2 ]; then sleep 60; fi"];
+    after [shape=parallelogram, script="echo after >> count.txt"];
+    start -> fork; fork -> quick; fork -> slow; quick -> join; slow -> join; join -> after -> exit;
+}
+"#;
+
+#[test]
+fn a_run_killed_inside_a_parallel_node_resumes_only_the_unfinished_branch() {
+    let sandbox = Sandbox::new();
+    let flow = sandbox.write_flow("forked.dot", FORKED);
+    let mut child = sandbox.spawn(&["run", flow.to_str().unwrap()]);
+    let run = wait_for_stage(&sandbox, &mut child, "slow");
+    // Kill once the quick branch's end is checkpointed and slow is in its sleep.
+    let ready = wait_for(Duration::from_secs(20), || {
+        let checkpoint: Value = std::fs::read_to_string(run.join("checkpoint.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or(Value::Null);
+        let quick_done = checkpoint["branches"].as_array().is_some_and(|b| {
+            b.iter()
+                .any(|b| b["branch"] == "quick" && b["result"].is_object())
+        });
+        let slow_sleeping = std::fs::read_to_string(sandbox.work().join("count.txt"))
+            .is_ok_and(|c| c.contains("slow"));
+        quick_done && slow_sleeping
+    });
+    assert!(
+        ready,
+        "the quick branch never checkpointed: {}",
+        sandbox.spawned_output()
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let checkpoint = json(&run.join("checkpoint.json"));
+    assert_eq!(checkpoint["next_node_id"], "fork", "{checkpoint}");
+    let out = sandbox.heddle(&["resume", &run_id(&run)]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let count = std::fs::read_to_string(sandbox.work().join("count.txt")).unwrap();
+    let lines: Vec<&str> = count.lines().collect();
+    // `quick` had finished before the crash and is not run again; `slow` (interrupted)
+    // runs again; the run then continues past the fan-in.
+    assert_eq!(lines, ["quick", "slow", "slow", "after"], "{count}");
+    assert_eq!(json(&run.join("conclusion.json"))["status"], "success");
 }

@@ -56,6 +56,40 @@ pub struct Checkpoint {
     /// Restarts through `loop_restart` edges so far.
     #[serde(default)]
     pub restarts: u32,
+    /// Progress of the branches of a parallel node that is still running (so a resume
+    /// continues them instead of starting them over).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<BranchProgress>,
+}
+
+/// Where one branch of a running parallel node stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BranchProgress {
+    /// The parallel node.
+    pub parallel: String,
+    /// The branch (its first node).
+    pub branch: String,
+    /// The node the branch runs next; `None` once it ended.
+    pub next_node: Option<String>,
+    /// Position in the workflow's edges of the edge into `next_node`, if known.
+    #[serde(default)]
+    pub edge: Option<usize>,
+    /// The branch's own context.
+    pub context_values: BTreeMap<String, Json>,
+    /// How it ended, once it did.
+    #[serde(default)]
+    pub result: Option<BranchOutcome>,
+}
+
+/// How a branch ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BranchOutcome {
+    /// Its final status.
+    pub status: StageStatus,
+    /// The last node it ran.
+    pub last_node: Option<String>,
+    /// Why it failed.
+    pub failure_reason: Option<String>,
 }
 
 fn default_version() -> u32 {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use heddle_engine::RunStatus;
 use heddle_engine::interviewer::QueueInterviewer;
-use support::Harness;
+use support::{Harness, finished};
 
 const HEAD: &str = "start [shape=Mdiamond]; exit [shape=Msquare];";
 
@@ -20,7 +20,7 @@ async fn a_cancelled_parallel_node_runs_its_unfinished_branches_on_resume() {
     let done = h
         .run_and_cancel_at(&format!(
             r#"digraph G {{ {HEAD}
-            fork [shape=component]; join [shape=tripleoctagon];
+            fork [shape=component, max_parallel=1]; join [shape=tripleoctagon];
             quick [shape=parallelogram, script="echo quick >> count.txt"];
             slow [shape=parallelogram, script="test -f go || sleep 30; echo slow >> count.txt"];
             start -> fork; fork -> quick; fork -> slow; quick -> join; slow -> join; join -> exit; }}"#
@@ -39,6 +39,14 @@ async fn a_cancelled_parallel_node_runs_its_unfinished_branches_on_resume() {
         conclusion.failure_reason
     );
     let count = std::fs::read_to_string(h.work_dir().join("count.txt")).unwrap();
+    // The branch that had ended is not run again; the interrupted one continues.
+    assert_eq!(count.matches("quick").count(), 1, "{count}");
+    assert_eq!(count.matches("slow").count(), 1, "{count}");
+    let checkpoint = finished(conclusion, run_dir).checkpoint();
+    assert!(
+        checkpoint.branches.is_empty(),
+        "branch progress outlived the parallel node"
+    );
     assert!(
         count.contains("slow"),
         "the interrupted branch never finished: {count}"

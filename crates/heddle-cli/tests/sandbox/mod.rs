@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -116,4 +117,104 @@ pub fn run_id(run: &Path) -> String {
         .as_str()
         .unwrap()
         .to_string()
+}
+
+/// The complete lines of progress.jsonl, parsed (a line still being written is skipped).
+pub fn events(run: &Path) -> Vec<Value> {
+    let content = std::fs::read_to_string(run.join("progress.jsonl")).unwrap_or_default();
+    let complete = content.rfind('\n').map_or("", |end| &content[..end]);
+    complete
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+pub fn names(events: &[Value]) -> Vec<&str> {
+    events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect()
+}
+
+pub fn assert_seq_without_gaps(events: &[Value]) {
+    let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    let expected: Vec<u64> = (1..=seqs.len() as u64).collect();
+    assert_eq!(seqs, expected, "seq must run 1..n without gaps");
+}
+
+pub fn started(events: &[Value], node: &str) -> bool {
+    events
+        .iter()
+        .any(|e| e["event"] == "stage.started" && e["node_id"] == node)
+}
+
+/// Polls `ready` every 25 ms until it holds or `limit` passes.
+pub fn wait_for(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if ready() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    ready()
+}
+
+/// Waits for `child` to exit within `limit`; kills it and panics otherwise.
+pub fn exit_code_within(child: &mut Child, limit: Duration, what: &str) -> Option<i32> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// Whether process `pid` is gone (a zombie waiting for a reaper counts as gone).
+pub fn process_gone(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().next())
+            .is_some_and(|state| state == "Z" || state == "X"),
+    }
+}
+
+pub fn read_pid(path: &Path) -> i32 {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Waits until the spawned run has a folder and its progress shows `node` started.
+pub fn wait_for_stage(sandbox: &Sandbox, child: &mut Child, node: &str) -> PathBuf {
+    let mut run = None;
+    let seen = wait_for(Duration::from_secs(20), || {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!(
+                "heddle exited early ({status}): {}",
+                sandbox.spawned_output()
+            );
+        }
+        run = sandbox.runs().into_iter().next();
+        run.as_deref().is_some_and(|r| started(&events(r), node))
+    });
+    if !seen {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!(
+            "no stage.started for `{node}` within 20 s: {}",
+            sandbox.spawned_output()
+        );
+    }
+    run.unwrap()
 }

@@ -7,7 +7,7 @@ use heddle_workflow::{Attrs, HandlerKind, Node};
 
 use super::shared::{RunShared, Shared};
 use super::stage::StageCall;
-use super::{manager, parallel};
+use super::{fan_in, manager, parallel};
 use crate::context::keys;
 use crate::entropy::new_ulid;
 use crate::fidelity::Fidelity;
@@ -43,7 +43,7 @@ pub(crate) async fn run_handler(
         HandlerKind::Command => command(shared, call, stage_dir).await,
         HandlerKind::Human => human(shared, call, stage_dir).await,
         HandlerKind::Agent | HandlerKind::Prompt => llm(shared, call, stage_dir).await,
-        HandlerKind::FanIn => parallel::run_fan_in(shared, call),
+        HandlerKind::FanIn => fan_in::run_fan_in(shared, call),
         HandlerKind::ManagerLoop => manager::run_manager(shared, call, stage_dir).await,
         HandlerKind::Parallel => parallel::run_parallel(shared, call).await,
     }

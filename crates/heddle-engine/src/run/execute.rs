@@ -115,6 +115,10 @@ impl PreparedRun {
             .attr_duration_ms("stall_timeout")
             .filter(|ms| *ms > 0)
             .map(|ms| tokio::spawn(watch_stalls(shared.clone(), Duration::from_millis(ms))));
+        *shared
+            .main_context
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(context.clone());
         let live = tokio::spawn(refresh_live(shared.clone()));
         let result = walk(
             shared.clone(),
@@ -123,6 +127,7 @@ impl PreparedRun {
                 edge: None,
                 context: context.clone(),
                 branch: None,
+                parallel: None,
                 cancel: shared.cancel.clone(),
                 stop_at: None,
                 resumed,

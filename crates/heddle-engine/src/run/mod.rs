@@ -1,10 +1,13 @@
 //! Running a workflow: preparing the run directory, the loop that walks the graph, and
 //! resuming from checkpoint.json.
 
+mod branches;
 mod dispatch;
 mod execute;
+mod fan_in;
 mod goal;
 mod launch;
+mod loops;
 mod manager;
 mod parallel;
 mod shared;

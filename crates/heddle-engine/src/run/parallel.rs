@@ -1,16 +1,17 @@
 //! Parallel nodes fan out to every outgoing edge; each branch walks a deep copy of the
 //! context until it reaches a fan-in node. Fan-in nodes rank the branches' results.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
-use heddle_workflow::{Attrs, HandlerKind};
+use heddle_workflow::Attrs;
 use serde_json::{Value as Json, json};
 use tokio::sync::Semaphore;
 
+use super::fan_in::find_fan_in;
 use super::shared::Shared;
 use super::stage::StageCall;
 use super::walk::{Walk, WalkEnd, WalkResult, walk};
+use crate::checkpoint::{BranchOutcome, BranchProgress};
 use crate::context::keys;
 use crate::event::Event;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
@@ -65,13 +66,49 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
     let group = call.cancel.child_token();
     let base = call.context.snapshot();
     let mut tasks = tokio::task::JoinSet::new();
+    let mut results: Vec<(usize, BranchResult)> = Vec::new();
+    let mut finished = vec![false; edges.len()];
+    // Branches of a top-level parallel node are checkpointed; after a resume, ended ones
+    // keep their result and the others continue where they stopped.
+    let tracked = call.branch.is_none();
+    let saved = if tracked {
+        shared.saved_branches(&node.id)
+    } else {
+        Vec::new()
+    };
     for (index, (edge, target)) in edges.iter().enumerate() {
+        let progress = saved.iter().find(|b| &b.branch == target).cloned();
+        if let Some(BranchProgress {
+            result: Some(outcome),
+            context_values,
+            ..
+        }) = &progress
+        {
+            let context = crate::Context::from_values(context_values.clone());
+            results.push((index, saved_result(target, outcome, &context, &base)));
+            finished[index] = true;
+            continue;
+        }
+        let (start, start_edge, context, resumed) = match progress {
+            Some(BranchProgress {
+                next_node: Some(next),
+                edge,
+                context_values,
+                ..
+            }) => (
+                next,
+                edge,
+                crate::Context::from_values(context_values),
+                true,
+            ),
+            _ => (target.clone(), Some(*edge), call.context.deep_copy(), false),
+        };
         let shared = shared.clone();
         let semaphore = semaphore.clone();
         let group = group.clone();
-        let context = call.context.deep_copy();
-        let (edge, target) = (*edge, target.clone());
+        let target = target.clone();
         let fan_in = fan_in.clone();
+        let parallel = tracked.then(|| node.id.clone());
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await.ok();
             if group.is_cancelled() {
@@ -86,21 +123,20 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
             let result = walk(
                 shared.clone(),
                 Walk {
-                    start: target.clone(),
-                    edge: Some(edge),
+                    start,
+                    edge: start_edge,
                     context: context.clone(),
                     branch: Some(target.clone()),
+                    parallel,
                     cancel: group.clone(),
                     stop_at: Some(fan_in.clone()),
-                    resumed: false,
+                    resumed,
                 },
             )
             .await;
             (index, target, Some(result), context)
         });
     }
-    let mut results: Vec<(usize, BranchResult)> = Vec::new();
-    let mut finished = vec![false; edges.len()];
     while let Some(joined) = tasks.join_next().await {
         let Ok((index, branch, result, context)) = joined else {
             continue;
@@ -108,7 +144,42 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         if let Some(done) = finished.get_mut(index) {
             *done = true;
         }
-        let result = branch_result(&branch, result, &context, &base, call.cancel.is_cancelled());
+        let run_cancelled = call.cancel.is_cancelled();
+        if run_cancelled {
+            // Keep where the branch stopped, so a resume continues it.
+            if tracked
+                && let Some(WalkResult {
+                    end: WalkEnd::Stopped { node: at },
+                    ..
+                }) = &result
+            {
+                let _ = shared
+                    .save_branch(&node.id, &branch, Some((at, None)), &context, None)
+                    .await;
+                continue;
+            }
+        }
+        let result = branch_result(&branch, result, &context, &base, run_cancelled);
+        if tracked {
+            let ended = BranchOutcome {
+                status: result.status,
+                last_node: result.last_node.clone(),
+                failure_reason: result.failure_reason.clone(),
+            };
+            if let Err(error) = shared
+                .save_branch(&node.id, &branch, None, &context, Some(ended))
+                .await
+            {
+                shared.emitter.emit(
+                    Some(&node.id),
+                    Event::Warning {
+                        message: format!(
+                            "branch `{branch}` ended but its progress was not saved: {error}"
+                        ),
+                    },
+                );
+            }
+        }
         shared.emitter.emit(
             Some(&branch),
             Event::ParallelBranchCompleted {
@@ -150,7 +221,44 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         );
     }
     let results: Vec<BranchResult> = results.into_iter().map(|(_, r)| r).collect();
+    if tracked {
+        shared.clear_branches(&node.id);
+    }
     summarize(node.id.as_str(), &fan_in, &results, first_success)
+}
+
+/// The result of a branch that ended before a resume.
+fn saved_result(
+    branch: &str,
+    outcome: &BranchOutcome,
+    context: &crate::Context,
+    base: &std::collections::BTreeMap<String, Json>,
+) -> BranchResult {
+    let (score, updates) = branch_values(context, base);
+    BranchResult {
+        branch: branch.to_string(),
+        status: outcome.status,
+        last_node: outcome.last_node.clone(),
+        failure_reason: outcome.failure_reason.clone(),
+        score,
+        updates,
+    }
+}
+
+/// A branch's `score` and the node-scoped keys (`response.*`, `output.*`) it set.
+fn branch_values(
+    context: &crate::Context,
+    base: &std::collections::BTreeMap<String, Json>,
+) -> (Option<f64>, Vec<(String, Json)>) {
+    let values = context.snapshot();
+    let score = values.get("score").and_then(Json::as_f64);
+    let updates = values
+        .into_iter()
+        .filter(|(k, v)| {
+            (k.starts_with("response.") || k.starts_with("output.")) && base.get(k) != Some(v)
+        })
+        .collect();
+    (score, updates)
 }
 
 fn branch_result(
@@ -185,14 +293,7 @@ fn branch_result(
             }
         }
     };
-    let values = context.snapshot();
-    let score = values.get("score").and_then(Json::as_f64);
-    let updates = values
-        .into_iter()
-        .filter(|(k, v)| {
-            (k.starts_with("response.") || k.starts_with("output.")) && base.get(k) != Some(v)
-        })
-        .collect();
+    let (score, updates) = branch_values(context, base);
     BranchResult {
         branch: branch.to_string(),
         status,
@@ -260,91 +361,4 @@ fn summarize(node: &str, fan_in: &str, results: &[BranchResult], first_success: 
     }
     outcome.suggested_next_ids = vec![fan_in.to_string()];
     outcome
-}
-
-/// The fan-in every branch of `node` reaches: the first, in breadth-first order from the
-/// first branch, that all branches can reach (so a nested parallel's own fan-in is skipped).
-fn find_fan_in(shared: &Shared, node: &str) -> Option<String> {
-    let starts: Vec<String> = shared.outgoing(node).iter().map(|e| e.to.clone()).collect();
-    let reachable: Vec<Vec<String>> = starts.iter().map(|s| fan_ins_from(shared, s)).collect();
-    let first = reachable.first()?;
-    first
-        .iter()
-        .find(|f| reachable.iter().all(|r| r.contains(f)))
-        .cloned()
-}
-
-/// Fan-in nodes reachable from `start`, breadth first.
-fn fan_ins_from(shared: &Shared, start: &str) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    let mut found = Vec::new();
-    let mut queue: VecDeque<String> = VecDeque::from([start.to_string()]);
-    while let Some(id) = queue.pop_front() {
-        if !seen.insert(id.clone()) {
-            continue;
-        }
-        let Some(n) = shared.node(&id) else {
-            continue;
-        };
-        if n.kind == HandlerKind::FanIn {
-            found.push(id.clone());
-        }
-        queue.extend(shared.outgoing(&id).iter().map(|e| e.to.clone()));
-    }
-    found
-}
-
-/// A fan-in ranks `parallel.results`: status, then score (higher first), then branch id.
-pub(crate) fn run_fan_in(_shared: &Shared, call: &StageCall<'_>) -> Outcome {
-    let node = call.node;
-    let Some(Json::Array(results)) = call.context.get(keys::PARALLEL_RESULTS) else {
-        return Outcome::fail(
-            FailureClass::Setup,
-            format!(
-                "fan-in `{}` was reached without a parallel node before it",
-                node.id
-            ),
-        );
-    };
-    let mut ranked: Vec<(StageStatus, Option<f64>, String)> = results
-        .iter()
-        .filter_map(|r| {
-            let status = StageStatus::parse(r.get("status")?.as_str()?)?;
-            let branch = r.get("branch")?.as_str()?.to_string();
-            Some((status, r.get("score").and_then(Json::as_f64), branch))
-        })
-        .collect();
-    ranked.sort_by(|a, b| {
-        a.0.rank()
-            .cmp(&b.0.rank())
-            .then_with(|| {
-                let (x, y) = (
-                    a.1.unwrap_or(f64::NEG_INFINITY),
-                    b.1.unwrap_or(f64::NEG_INFINITY),
-                );
-                y.total_cmp(&x)
-            })
-            .then_with(|| a.2.cmp(&b.2))
-    });
-    let Some((status, _, best)) = ranked.first().cloned() else {
-        return Outcome::fail(
-            FailureClass::Deterministic,
-            format!("fan-in `{}`: no branch results to choose from", node.id),
-        );
-    };
-    let outcome = if status.is_success() {
-        Outcome::success().with_notes(format!("best branch: {best} ({status})"))
-    } else {
-        Outcome::fail(
-            FailureClass::Deterministic,
-            format!(
-                "fan-in `{}`: no branch succeeded (best: {best}, {status})",
-                node.id
-            ),
-        )
-    };
-    outcome
-        .with_update(keys::FAN_IN_BEST_ID, best)
-        .with_update(keys::FAN_IN_BEST_OUTCOME, status.as_str())
-        .with_update(keys::FAN_IN_BEST_HEAD_SHA, Json::Null)
 }

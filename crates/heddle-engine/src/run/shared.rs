@@ -43,6 +43,10 @@ pub(crate) struct RunShared {
     pub stop_reason: Mutex<Option<StopReason>>,
     pub state: Mutex<RunState>,
     pub threads: tokio::sync::Mutex<HashMap<String, Box<dyn LlmConversation>>>,
+    /// Serialises checkpoint writes (parallel branches save progress concurrently).
+    checkpoint_lock: tokio::sync::Mutex<()>,
+    /// The run's own context (branches have copies), for checkpoints saved by branches.
+    pub main_context: Mutex<Option<Context>>,
     /// The first LLM stage after a resume drops `full` fidelity to `summary:high`.
     pub resumed_pending: AtomicBool,
     /// Position of each node and its outgoing edges.
@@ -89,6 +93,8 @@ impl RunShared {
             stop_reason: Mutex::new(None),
             state: Mutex::new(state),
             threads: tokio::sync::Mutex::new(HashMap::new()),
+            checkpoint_lock: tokio::sync::Mutex::new(()),
+            main_context: Mutex::new(None),
             resumed_pending: AtomicBool::new(resumed),
             outgoing,
             positions,
@@ -160,6 +166,7 @@ impl RunShared {
         next: Option<&str>,
         context: &Context,
     ) -> Result<(), EngineError> {
+        let _writing = self.checkpoint_lock.lock().await;
         let mut checkpoint = {
             let state = self.state();
             Checkpoint {
@@ -179,6 +186,7 @@ impl RunShared {
                 restart_failure_signatures: state.restart_failure_signatures.clone(),
                 timeline: state.timeline.clone(),
                 restarts: state.restarts,
+                branches: state.branches.clone(),
             }
         };
         let path = self.run_dir.checkpoint();

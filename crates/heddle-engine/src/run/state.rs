@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::checkpoint::{Checkpoint, NodeOutcome, StageRecord};
+use crate::checkpoint::{BranchProgress, Checkpoint, NodeOutcome, StageRecord};
 use crate::outcome::Outcome;
 
 /// Everything checkpoint.json carries besides the context.
@@ -19,6 +19,7 @@ pub(crate) struct RunState {
     pub timeline: Vec<StageRecord>,
     pub restarts: u32,
     pub last_git_sha: Option<String>,
+    pub branches: Vec<BranchProgress>,
 }
 
 impl RunState {
@@ -35,6 +36,7 @@ impl RunState {
             timeline: checkpoint.timeline.clone(),
             restarts: checkpoint.restarts,
             last_git_sha: checkpoint.git_commit_sha.clone(),
+            branches: checkpoint.branches.clone(),
         }
     }
 

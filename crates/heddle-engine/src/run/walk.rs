@@ -8,9 +8,9 @@ use heddle_workflow::{Attrs, Edge, HandlerKind};
 use tokio_util::sync::CancellationToken;
 
 use super::goal::{GateCheck, check_goal_gates, retry_target};
+use super::loops::{count_failure, restart};
 use super::shared::Shared;
 use super::stage::{StageCall, execute_stage};
-use super::state::failure_signature;
 use crate::context::{Context, keys};
 use crate::event::{EdgeReason, Event};
 use crate::outcome::{FailureClass, Outcome, StageStatus};
@@ -26,6 +26,8 @@ pub(crate) struct Walk {
     pub context: Context,
     /// The parallel branch, when this is one.
     pub branch: Option<String>,
+    /// The parallel node the branch belongs to.
+    pub parallel: Option<String>,
     /// Stops the walk.
     pub cancel: CancellationToken,
     /// The fan-in a branch stops at (a nested parallel's fan-in is executed, not a stop).
@@ -77,6 +79,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         mut edge,
         context,
         branch,
+        parallel,
         cancel,
         stop_at,
         resumed,
@@ -276,11 +279,21 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         {
             return end;
         }
-        if !in_branch
-            && let Err(error) = shared
-                .save_checkpoint(Some(&current), Some(&target), &context)
-                .await
-        {
+        let saved = match (&parallel, &branch) {
+            (Some(parallel), Some(branch)) => {
+                shared
+                    .save_branch(parallel, branch, Some((&target, next_edge)), &context, None)
+                    .await
+            }
+            // A nested parallel's branches are not tracked: the outer branch resumes at it.
+            (None, Some(_)) => Ok(()),
+            _ => {
+                shared
+                    .save_checkpoint(Some(&current), Some(&target), &context)
+                    .await
+            }
+        };
+        if let Err(error) = saved {
             return WalkEnd::Failed {
                 node: current,
                 reason: error.to_string(),
@@ -324,83 +337,4 @@ fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Contex
         return Next::Jump(target, EdgeReason::RetryTarget);
     }
     Next::End
-}
-
-/// Loop detection: the same failure `loop_failure_limit` times ends the run.
-fn count_failure(
-    shared: &Shared,
-    context: &Context,
-    node: &str,
-    class: &str,
-    reason: &str,
-) -> Option<WalkEnd> {
-    let signature = failure_signature(node, class, reason);
-    context.set(keys::FAILURE_SIGNATURE, signature.clone());
-    let count = shared.state().count_failure(&signature);
-    let limit = shared.engine.config.loop_failure_limit;
-    (count >= limit).then(|| WalkEnd::Failed {
-        node: node.to_string(),
-        resume_at: Some(node.to_string()),
-        reason: format!(
-            "loop detected: `{node}` failed the same way {count} times ({reason}); fix the cause, then resume"
-        ),
-    })
-}
-
-/// A `loop_restart` edge: start over at `target` with a fresh context.
-fn restart(
-    shared: &Shared,
-    context: &Context,
-    from: &str,
-    target: &str,
-    failure: Option<&Outcome>,
-) -> Option<WalkEnd> {
-    let mut state = shared.state();
-    state.restarts += 1;
-    let restarts = state.restarts;
-    if restarts > shared.engine.config.max_restarts {
-        return Some(WalkEnd::Failed {
-            node: from.to_string(),
-            resume_at: None,
-            reason: format!(
-                "`{from}` restarted the run {} times; stopping (loop_restart limit)",
-                restarts - 1
-            ),
-        });
-    }
-    if let Some(outcome) = failure {
-        let class = outcome.failure_class.unwrap_or(FailureClass::Deterministic);
-        let reason = outcome.failure_reason.clone().unwrap_or_default();
-        let signature = failure_signature(from, class.as_str(), &reason);
-        let count = state
-            .restart_failure_signatures
-            .entry(signature)
-            .or_insert(0);
-        *count += 1;
-        if *count >= shared.engine.config.loop_failure_limit {
-            return Some(WalkEnd::Failed {
-                node: from.to_string(),
-                resume_at: None,
-                reason: format!(
-                    "restart loop: `{from}` failed the same way before {} restarts ({reason})",
-                    *count
-                ),
-            });
-        }
-    }
-    state.loop_failure_signatures.clear();
-    state.node_outcomes.clear();
-    state.logs.push(format!(
-        "restart {restarts}: {from} -> {target} with a fresh context"
-    ));
-    drop(state);
-    context.replace(shared.fresh_context().snapshot());
-    shared.emitter.emit(
-        Some(from),
-        Event::LoopRestarted {
-            target: target.to_string(),
-            restarts,
-        },
-    );
-    None
 }
