@@ -26,6 +26,7 @@ pub mod retry;
 pub mod routing;
 pub mod run;
 pub mod rundir;
+pub mod runlock;
 pub mod runs;
 
 pub use checkpoint::{Checkpoint, StageRecord};

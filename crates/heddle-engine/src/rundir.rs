@@ -131,10 +131,13 @@ impl RunDir {
         if let Some(conclusion) = self.read_conclusion() {
             return conclusion.status;
         }
-        match self.read_pid() {
-            Some(pid) if process_alive(pid) => RunStatus::Running,
-            Some(_) => RunStatus::Crashed,
-            None => RunStatus::Interrupted,
+        if !self.pid().exists() {
+            return RunStatus::Interrupted;
+        }
+        if crate::runlock::RunLock::is_held(self) {
+            RunStatus::Running
+        } else {
+            RunStatus::Crashed
         }
     }
 }
@@ -203,7 +206,7 @@ pub enum RunStatus {
     Fail,
     /// It was cancelled.
     Cancelled,
-    /// Its process died without concluding (stale run.pid).
+    /// Its process died without concluding (run.pid left behind, unlocked).
     Crashed,
     /// It stopped without a pid file or a conclusion.
     Interrupted,

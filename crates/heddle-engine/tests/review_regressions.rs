@@ -171,3 +171,22 @@ async fn a_crash_after_the_exit_checkpoint_is_recorded_as_the_success_it_was() {
         RunStatus::Success
     );
 }
+
+#[tokio::test]
+async fn a_run_being_executed_is_locked_against_a_second_resume() {
+    let h = Harness::new();
+    let prepared = h
+        .engine()
+        .prepare(h.request(&format!("digraph G {{ {HEAD} start -> exit; }}")))
+        .unwrap();
+    let run_dir = prepared.run_dir().clone();
+    assert_eq!(run_dir.status(), RunStatus::Running);
+    let error = h.engine().resume(&run_dir).unwrap_err().to_string();
+    assert!(error.contains("still running"), "{error}");
+    // A process that dies without concluding leaves an unlocked run.pid: crashed.
+    drop(prepared);
+    assert_eq!(run_dir.status(), RunStatus::Crashed);
+    let conclusion = h.engine().resume(&run_dir).unwrap().execute().await;
+    assert_eq!(conclusion.status, RunStatus::Success);
+    assert!(!run_dir.pid().exists());
+}

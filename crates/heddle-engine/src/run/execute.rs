@@ -94,7 +94,6 @@ impl PreparedRun {
             || shared
                 .resumed_pending
                 .load(std::sync::atomic::Ordering::SeqCst);
-        let _ = std::fs::write(shared.run_dir.pid(), format!("{}\n", std::process::id()));
         let context = match self.context {
             Some(values) => Context::from_values(values),
             None => shared.fresh_context(),
@@ -198,6 +197,11 @@ impl PreparedRun {
         };
         let _ = write_json(&shared.run_dir.conclusion(), &conclusion, true);
         let _ = std::fs::remove_file(shared.run_dir.pid());
+        shared
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
         conclusion
     }
 }

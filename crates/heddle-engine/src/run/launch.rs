@@ -16,6 +16,7 @@ use crate::entropy::new_ulid;
 use crate::error::EngineError;
 use crate::handlers::command::kill_orphaned_commands;
 use crate::rundir::{Conclusion, Manifest, RunDir, RunStatus, write_json};
+use crate::runlock::RunLock;
 
 /// The request with every path made absolute, so a resume from another folder, and
 /// commands given `HEDDLE_*` paths, see the same files.
@@ -85,6 +86,7 @@ impl Engine {
             });
         }
         let run_dir = RunDir::create(root)?;
+        let lock = RunLock::acquire(&run_dir, &run_id)?;
         let goal = request.goal.clone().or_else(|| workflow.goal.clone());
         let manifest = Manifest {
             run_id: run_id.clone(),
@@ -124,6 +126,10 @@ impl Engine {
             RunState::default(),
             false,
         );
+        *shared
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(lock);
         Ok(PreparedRun::new(shared, start, None))
     }
 
@@ -202,6 +208,7 @@ impl Engine {
                 None,
             ),
         };
+        let lock = RunLock::acquire(run_dir, &manifest.run_id)?;
         let mut killed = kill_orphaned_commands(run_dir, &manifest.run_id);
         for child in child_runs(run_dir) {
             if let Ok(child_manifest) = child.read_manifest() {
@@ -226,6 +233,10 @@ impl Engine {
             state,
             true,
         );
+        *shared
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(lock);
         Ok(PreparedRun::new(shared, start, context))
     }
 

@@ -47,6 +47,8 @@ pub(crate) struct RunShared {
     checkpoint_lock: tokio::sync::Mutex<()>,
     /// The run's own context (branches have copies), for checkpoints saved by branches.
     pub main_context: Mutex<Option<Context>>,
+    /// The lock on run.pid, held until the run ends.
+    pub lock: Mutex<Option<crate::runlock::RunLock>>,
     /// The first LLM stage after a resume drops `full` fidelity to `summary:high`.
     pub resumed_pending: AtomicBool,
     /// Position of each node and its outgoing edges.
@@ -95,6 +97,7 @@ impl RunShared {
             threads: tokio::sync::Mutex::new(HashMap::new()),
             checkpoint_lock: tokio::sync::Mutex::new(()),
             main_context: Mutex::new(None),
+            lock: Mutex::new(None),
             resumed_pending: AtomicBool::new(resumed),
             outgoing,
             positions,
