@@ -70,9 +70,10 @@ pub mod keys {
 
     /// Whether `key` is engine bookkeeping left out of preambles.
     pub fn is_internal(key: &str) -> bool {
-        ["internal.", "current", "graph.", "thread.", "response."]
-            .iter()
-            .any(|prefix| key.starts_with(prefix))
+        key == CURRENT_NODE
+            || ["internal.", "graph.", "thread.", "response."]
+                .iter()
+                .any(|prefix| key.starts_with(prefix))
     }
 }
 

@@ -85,6 +85,7 @@ impl Emitter {
             Some(dir) => {
                 let path = dir.progress();
                 let seq = last_seq(&path);
+                end_with_newline(&path).map_err(|e| crate::EngineError::io(&path, &e))?;
                 let file = OpenOptions::new()
                     .create(true)
                     .append(true)
@@ -191,8 +192,9 @@ impl Emitter {
                 state.live_pending = Some(envelope.clone());
             }
         }
-        drop(state);
+        // Sent while the lock is held, so subscribers see events in `seq` order.
         let _ = inner.sender.send(envelope.clone());
+        drop(state);
         envelope
     }
 
@@ -222,11 +224,9 @@ impl Emitter {
             updated_at: &envelope.ts,
             last_event: envelope,
         };
-        if let Err(error) = write_json(path, &live, false)
-            && state.write_error.is_none()
-        {
-            state.write_error = Some(error.to_string());
-        }
+        // live.json is a convenience for monitors: failing to refresh it must not fail
+        // the run (progress.jsonl and checkpoint.json are what count).
+        let _ = write_json(path, &live, false);
     }
 
     /// Subscribes to events emitted from now on.
@@ -272,6 +272,26 @@ impl Emitter {
             simulated: false,
         }
     }
+}
+
+/// Completes a last line cut short by a crash, so the events appended after it stay
+/// readable (the partial line is left for what it is).
+fn end_with_newline(path: &std::path::Path) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = OpenOptions::new().read(true).append(true).open(path) else {
+        return Ok(());
+    };
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    file.seek(SeekFrom::Start(len - 1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    if last[0] != b'\n' {
+        file.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 /// The last `seq` in an existing progress.jsonl (0 when absent or empty).

@@ -535,3 +535,29 @@ async fn kill_orphaned_commands_only_kills_this_runs_processes() -> TestResult {
     assert!(kill_orphaned_commands(&run, "run1").is_empty());
     Ok(())
 }
+
+/// A process that leaves the group (setsid) and writes without pause must not hold the
+/// stage open: the readers stop after the grace and the timeout still ends the stage.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_escaped_writer_cannot_hold_the_stage_open() -> TestResult {
+    let mut fx = Fixture::new(
+        "setsid sh -c 'echo $$ > escaped.pid; exec yes' & echo started; sleep 30",
+        Language::Shell,
+    )?;
+    fx.spec.timeout = Some(Duration::from_secs(1));
+    let start = Instant::now();
+    let outcome = fx.run().await;
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "the stage was held open for {:?}",
+        start.elapsed()
+    );
+    assert_eq!(outcome.failure_class, Some(FailureClass::Timeout));
+    // The escaped writer dies of SIGPIPE once nothing reads the pipe any more.
+    let pid = read_pid(&fx.work("escaped.pid"))?;
+    assert!(
+        gone_within(pid, Duration::from_secs(5)).await,
+        "{pid} still writes"
+    );
+    Ok(())
+}

@@ -215,3 +215,74 @@ fn docs_events_md_documents_every_event() {
         "docs/events.md must list every event, in order"
     );
 }
+
+#[test]
+fn subscribers_see_events_in_seq_order_under_concurrent_emitters() {
+    use std::sync::Arc;
+    use std::time::SystemTime;
+
+    use heddle_engine::{Emitter, FakeClock, SeededEntropy};
+
+    let emitter = Emitter::open(
+        "run1",
+        None,
+        Arc::new(FakeClock::new(SystemTime::UNIX_EPOCH)),
+        Arc::new(SeededEntropy::new(1)),
+    )
+    .unwrap();
+    let mut received = emitter.subscribe();
+    std::thread::scope(|scope| {
+        for t in 0..8 {
+            let emitter = emitter.clone();
+            scope.spawn(move || {
+                for i in 0..200 {
+                    emitter.emit(
+                        None,
+                        Event::Warning {
+                            message: format!("{t}/{i}"),
+                        },
+                    );
+                }
+            });
+        }
+    });
+    let mut last = 0;
+    while let Ok(envelope) = received.try_recv() {
+        assert_eq!(envelope.seq, last + 1, "out of order after seq {last}");
+        last = envelope.seq;
+    }
+    assert_eq!(last, 1600);
+}
+
+#[test]
+fn appending_after_a_line_cut_short_by_a_crash_keeps_new_events_readable() {
+    use std::sync::Arc;
+    use std::time::SystemTime;
+
+    use heddle_engine::{Emitter, FakeClock, RunDir, SeededEntropy};
+
+    let dir = tempfile::tempdir().unwrap();
+    let run = RunDir::at(dir.path());
+    std::fs::write(
+        run.progress(),
+        "{\"seq\":1,\"event\":\"run.started\"}\n{\"seq\":2,\"ev",
+    )
+    .unwrap();
+    let emitter = Emitter::open(
+        "run1",
+        Some(&run),
+        Arc::new(FakeClock::new(SystemTime::UNIX_EPOCH)),
+        Arc::new(SeededEntropy::new(1)),
+    )
+    .unwrap();
+    emitter.emit(
+        None,
+        Event::Warning {
+            message: "after the crash".into(),
+        },
+    );
+    let text = std::fs::read_to_string(run.progress()).unwrap();
+    let last: Envelope = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last.seq, 2);
+    assert_eq!(text.lines().count(), 3);
+}

@@ -187,3 +187,37 @@ async fn a_repair_turn_that_hangs_times_out_and_keeps_the_first_reply() {
     assert!(dir.path().join("stages/n/response.md").exists());
     assert_eq!(script.received().len(), 2);
 }
+
+/// Only the reply that passed the schema routes the stage: a rejected first reply's
+/// directive must not decide the outcome.
+#[tokio::test]
+async fn a_rejected_reply_does_not_route_the_stage() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut stage = with_schema(dir.path(), 2);
+    let schema = heddle_engine::llm::OutputSchema::from_json(
+        json!({"type": "object", "required": ["summary"],
+               "properties": {"summary": {"type": "string"}}}),
+        "summary.schema.json",
+    )
+    .unwrap();
+    stage.request.output_schema = Some(schema.schema.clone());
+    stage.output_schema = Some(schema);
+    let script = Script::new(vec![
+        reply(
+            r#"{"outcome": "fail", "failure_reason": "looked wrong"}"#,
+            1,
+        ),
+        reply(r#"{"summary": "all good"}"#, 1),
+    ]);
+    let (outcome, _) = run(&script, stage).await;
+    assert_eq!(
+        outcome.status,
+        StageStatus::Success,
+        "{:?}",
+        outcome.failure_reason
+    );
+    assert_eq!(
+        outcome.context_updates["output.n"],
+        json!({"summary": "all good"})
+    );
+}

@@ -555,3 +555,21 @@ fn run_dir_outputs_read_stage_files() {
     assert!(text.contains("ON-DISK-STDOUT"), "{text}");
     assert!(text.contains("ON-DISK-STDERR"), "{text}");
 }
+
+#[test]
+fn run_dir_outputs_read_logs_with_invalid_bytes_and_only_their_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = RunDir::at(dir.path());
+    std::fs::create_dir_all(dir.path().join("nodes/test")).unwrap();
+    let mut log: Vec<u8> = std::iter::repeat_n(b'x', 600 * 1024).collect();
+    log.extend(b"\ncaf\xe9 latin-1 byte\nFATAL: the last line\n");
+    std::fs::write(dir.path().join("nodes/test/stdout.log"), &log).unwrap();
+    let stage = record("test", HandlerKind::Command, StageStatus::Fail);
+    let text = RunDirOutputs(&run).read(&stage, "stdout.log").unwrap();
+    assert!(
+        text.ends_with("caf\u{FFFD} latin-1 byte\nFATAL: the last line\n"),
+        "{}",
+        &text[text.len() - 60..]
+    );
+    assert!(text.len() <= 256 * 1024 + 4, "read {} bytes", text.len());
+}

@@ -182,7 +182,7 @@ async fn a_run_being_executed_is_locked_against_a_second_resume() {
     let run_dir = prepared.run_dir().clone();
     assert_eq!(run_dir.status(), RunStatus::Running);
     let error = h.engine().resume(&run_dir).unwrap_err().to_string();
-    assert!(error.contains("still running"), "{error}");
+    assert!(error.contains("another process is running it"), "{error}");
     // A process that dies without concluding leaves an unlocked run.pid: crashed.
     drop(prepared);
     assert_eq!(run_dir.status(), RunStatus::Crashed);

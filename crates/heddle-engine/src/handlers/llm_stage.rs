@@ -309,10 +309,21 @@ fn find_directive(
     turns: &[&LlmReply],
     status_before: Option<(std::time::SystemTime, u64)>,
 ) -> Option<(RoutingDirective, String)> {
+    // With a schema, only the reply that passed it counts: a rejected earlier reply must
+    // not route the stage.
+    let candidates = match schema_output {
+        Some(_) => &turns[turns.len().saturating_sub(1)..],
+        None => turns,
+    };
     let from_reply = schema_output
         .and_then(Json::as_object)
         .and_then(RoutingDirective::from_object)
-        .or_else(|| turns.iter().rev().find_map(|t| extract_directive(&t.text)));
+        .or_else(|| {
+            candidates
+                .iter()
+                .rev()
+                .find_map(|t| extract_directive(&t.text))
+        });
     if let Some(directive) = from_reply {
         return Some((directive, String::new()));
     }

@@ -23,6 +23,9 @@ const MAX_REPROMPTS: usize = 3;
 pub struct TerminalInterviewer<R, W> {
     input: tokio::sync::Mutex<R>,
     output: Mutex<W>,
+    /// Drop lines typed before a question is shown (interactive terminals only: piped
+    /// answers are meant to be read in order).
+    discard_typed_ahead: bool,
 }
 
 impl<R, W> std::fmt::Debug for TerminalInterviewer<R, W> {
@@ -35,7 +38,11 @@ impl<R, W> std::fmt::Debug for TerminalInterviewer<R, W> {
 impl TerminalInterviewer<BufReader<StdinReader>, io::Stderr> {
     /// Reads from stdin and writes to stderr. Stdin is first read when a gate asks.
     pub fn stdio() -> Self {
-        TerminalInterviewer::new(BufReader::new(StdinReader::default()), io::stderr())
+        use std::io::IsTerminal;
+        let mut interviewer =
+            TerminalInterviewer::new(BufReader::new(StdinReader::default()), io::stderr());
+        interviewer.discard_typed_ahead = io::stdin().is_terminal();
+        interviewer
     }
 }
 
@@ -49,6 +56,7 @@ where
         TerminalInterviewer {
             input: tokio::sync::Mutex::new(input),
             output: Mutex::new(output),
+            discard_typed_ahead: false,
         }
     }
 
@@ -111,6 +119,18 @@ where
 {
     async fn ask(&self, question: &Question) -> Result<Answer, InterviewError> {
         let mut input = self.input.lock().await;
+        if self.discard_typed_ahead {
+            // A key pressed while a command ran must not answer a question not yet shown.
+            while let Ok(Ok(buffered)) =
+                tokio::time::timeout(std::time::Duration::ZERO, input.fill_buf()).await
+            {
+                let n = buffered.len();
+                if n == 0 {
+                    break;
+                }
+                input.consume(n);
+            }
+        }
         self.say(&render(question));
         let default = default_answer(question);
         let mut reprompts = 0;

@@ -29,8 +29,26 @@ pub struct RunDirOutputs<'a>(pub &'a RunDir);
 
 impl StageOutputs for RunDirOutputs<'_> {
     fn read(&self, stage: &StageRecord, file: &str) -> Option<String> {
-        std::fs::read_to_string(self.0.root().join(&stage.stage_dir).join(file)).ok()
+        read_tail(&self.0.root().join(&stage.stage_dir).join(file))
     }
+}
+
+/// How much of the end of a stage file a preamble reads at most (it shows far less).
+const READ_LIMIT: u64 = 256 * 1024;
+
+/// The last [`READ_LIMIT`] bytes of a file, decoded leniently: a log with a stray invalid
+/// byte still shows, and a huge log is not read whole for every later stage.
+fn read_tail(path: &std::path::Path) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    if len > READ_LIMIT {
+        file.seek(SeekFrom::Start(len - READ_LIMIT)).ok()?;
+    }
+    let mut bytes = Vec::new();
+    file.take(READ_LIMIT).read_to_end(&mut bytes).ok()?;
+    // Cutting mid-character leaves a replacement character at the start at most.
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Everything a preamble is built from.

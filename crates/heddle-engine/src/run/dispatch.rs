@@ -62,7 +62,14 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         _ => Language::Shell,
     };
     let mut env = shared.engine.env.env.clone();
-    env.retain(|(k, _)| !k.starts_with("HEDDLE_"));
+    const SET_HERE: [&str; 5] = [
+        "HEDDLE_RUN_ID",
+        "HEDDLE_NODE_ID",
+        "HEDDLE_RUN_DIR",
+        "HEDDLE_STAGE_DIR",
+        "HEDDLE_WORK_DIR",
+    ];
+    env.retain(|(k, _)| !SET_HERE.contains(&k.as_str()));
     env.extend([
         ("HEDDLE_RUN_ID".to_string(), shared.run_id.clone()),
         ("HEDDLE_NODE_ID".to_string(), node.id.clone()),

@@ -137,15 +137,18 @@ impl Engine {
     /// its checkpoint. Commands the crashed process left running are killed first.
     pub fn resume(&self, run_dir: &RunDir) -> Result<PreparedRun, EngineError> {
         let manifest = run_dir.read_manifest()?;
-        let status = run_dir.status();
         let not_resumable = |reason: &str| EngineError::NotResumable {
             run_id: manifest.run_id.clone(),
             reason: reason.to_string(),
         };
-        match status {
-            RunStatus::Running => return Err(not_resumable("it is still running")),
-            RunStatus::Success => return Err(not_resumable("it already completed successfully")),
-            _ => {}
+        // The lock first: everything read below must not change under us, and a second
+        // resume of the same run must stop here.
+        let lock = RunLock::acquire(run_dir, &manifest.run_id)?;
+        if run_dir
+            .read_conclusion()
+            .is_some_and(|c| c.status == RunStatus::Success)
+        {
+            return Err(not_resumable("it already completed successfully"));
         }
         let source = std::fs::read_to_string(run_dir.graph())
             .map_err(|e| EngineError::io(&run_dir.graph(), &e))?;
@@ -208,7 +211,6 @@ impl Engine {
                 None,
             ),
         };
-        let lock = RunLock::acquire(run_dir, &manifest.run_id)?;
         let mut killed = kill_orphaned_commands(run_dir, &manifest.run_id);
         for child in child_runs(run_dir) {
             if let Ok(child_manifest) = child.read_manifest() {

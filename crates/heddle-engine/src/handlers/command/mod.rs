@@ -4,7 +4,9 @@
 //!
 //! When the script exits, anything it left running in its process group is stopped too
 //! (SIGTERM, then SIGKILL after a grace); a script that wants a process to outlive the stage
-//! starts it with `setsid`.
+//! starts it with `setsid` and its output sent elsewhere (`setsid server >server.log 2>&1 &`):
+//! once the stage ends, nothing reads the stage's pipes, so a process still writing to them
+//! would be stopped by SIGPIPE.
 
 mod group;
 mod output;

@@ -88,10 +88,12 @@ async fn pump(
         events.emit(Event::CommandOutput { stream, text });
     };
     loop {
+        // The stop comes first: a stream that is always readable (something that escaped
+        // the process group and keeps writing) must not keep the reader going.
         let read = tokio::select! {
             biased;
-            read = reader.read(&mut buf) => read,
             () = stop.cancelled() => break,
+            read = reader.read(&mut buf) => read,
         };
         let chunk = match read {
             Ok(0) | Err(_) => break,
@@ -157,7 +159,20 @@ pub(super) async fn collect(
     {
         stop.cancel();
     }
-    (out.await.unwrap_or_default(), err.await.unwrap_or_default())
+    (finish(out).await, finish(err).await)
+}
+
+/// A reader's capture; one that does not stop within [`GRACE`] after being told to is
+/// aborted rather than waited for.
+async fn finish(handle: JoinHandle<Captured>) -> Captured {
+    let abort = handle.abort_handle();
+    match tokio::time::timeout(GRACE, handle).await {
+        Ok(joined) => joined.unwrap_or_default(),
+        Err(_) => {
+            abort.abort();
+            Captured::default()
+        }
+    }
 }
 
 #[cfg(test)]
