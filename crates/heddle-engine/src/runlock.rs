@@ -12,10 +12,21 @@ use nix::fcntl::{Flock, FlockArg};
 use crate::error::EngineError;
 use crate::rundir::RunDir;
 
-/// Held while a run executes; dropping it releases the lock.
+/// Held while a run executes; dropping it releases the lock. A `run.pid` the lock created
+/// is removed again when it is dropped (a resume that stopped before running must not make
+/// the run look crashed); one that was there before stays.
 #[derive(Debug)]
 pub struct RunLock {
     _lock: Flock<File>,
+    created: Option<std::path::PathBuf>,
+}
+
+impl Drop for RunLock {
+    fn drop(&mut self) {
+        if let Some(path) = &self.created {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }
 
 impl RunLock {
@@ -24,6 +35,7 @@ impl RunLock {
     /// holds it.
     pub fn acquire(run_dir: &RunDir, run_id: &str) -> Result<RunLock, EngineError> {
         let path = run_dir.pid();
+        let existed = path.exists();
         // A monitor probing the lock holds it for an instant; try a few times.
         for attempt in 0..5 {
             let file = OpenOptions::new()
@@ -40,7 +52,10 @@ impl RunLock {
                         .and_then(|()| writeln!(lock, "{}", std::process::id()))
                         .and_then(|()| lock.flush());
                     written.map_err(|e| EngineError::io(&path, &e))?;
-                    return Ok(RunLock { _lock: lock });
+                    return Ok(RunLock {
+                        _lock: lock,
+                        created: (!existed).then(|| path.clone()),
+                    });
                 }
                 Err((_, Errno::EWOULDBLOCK)) if attempt < 4 => {
                     std::thread::sleep(Duration::from_millis(20));

@@ -183,8 +183,11 @@ async fn a_run_being_executed_is_locked_against_a_second_resume() {
     assert_eq!(run_dir.status(), RunStatus::Running);
     let error = h.engine().resume(&run_dir).unwrap_err().to_string();
     assert!(error.contains("another process is running it"), "{error}");
-    // A process that dies without concluding leaves an unlocked run.pid: crashed.
+    // Given up before executing: the lock and the run.pid it created go away.
     drop(prepared);
+    assert_eq!(run_dir.status(), RunStatus::Interrupted);
+    // A process that dies leaves its run.pid behind, unlocked: crashed.
+    std::fs::write(run_dir.pid(), "4194304\n").unwrap();
     assert_eq!(run_dir.status(), RunStatus::Crashed);
     let conclusion = h.engine().resume(&run_dir).unwrap().execute().await;
     assert_eq!(conclusion.status, RunStatus::Success);
