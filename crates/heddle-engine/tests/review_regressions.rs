@@ -99,12 +99,7 @@ async fn a_nested_parallel_node_runs_its_own_fan_in_inside_the_outer_branch() {
             f1 -> exit; }}"#
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     let stages = done.stages();
     for node in ["x", "p2", "y", "z", "f2", "w", "f1"] {
         assert!(
@@ -126,12 +121,7 @@ async fn waiting_for_a_person_is_not_a_stall() {
             start -> ask; ask -> exit [label="go"]; }}"#
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     assert!(done.names().contains(&"interview.timed_out"));
 }
 

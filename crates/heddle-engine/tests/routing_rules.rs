@@ -58,12 +58,7 @@ async fn conditions_win_heaviest_first_then_by_target_id() {
             a -> exit [label="c"];
             b -> exit; c -> exit; d -> exit;"#))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     assert_eq!(
         reasons_from(&done, "a"),
         vec![("c".into(), EdgeReason::Condition)]
@@ -128,12 +123,7 @@ async fn after_a_failure_unconditional_edges_are_not_taken_and_retry_target_is()
             r#"start -> a; a [retry_target="fix"]; a -> b; b -> exit; fix -> exit;"#,
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     assert_eq!(done.stages(), ["start", "a", "fix", "exit"]);
     assert_eq!(
         reasons_from(&done, "a"),
@@ -210,12 +200,7 @@ async fn an_unmet_goal_gate_jumps_to_its_retry_target_then_passes() {
             gate -> exit [condition="outcome=fail"]; gate -> exit; fix -> gate;"#,
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     assert_eq!(done.stages(), ["start", "gate", "fix", "gate", "exit"]);
     let gates: Vec<(bool, Option<String>)> = done
         .events
@@ -315,12 +300,7 @@ async fn loop_restart_starts_over_with_a_fresh_context() {
             b -> a [loop_restart=true, condition="internal.node_visit_count < 2"];
             b -> exit [condition="internal.node_visit_count >= 2"];"#))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     assert_eq!(done.stages(), ["start", "a", "b", "a", "b", "exit"]);
     assert!(done.names().contains(&"loop.restarted"));
     let checkpoint = done.checkpoint();

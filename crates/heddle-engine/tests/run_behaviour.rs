@@ -29,12 +29,7 @@ async fn retry_outcomes_back_off_exponentially_on_the_injected_clock() {
             "digraph G {{ {HEAD} a [shape=tab, max_retries=2]; start -> a -> exit; }}"
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     let sleeps = h.clock.sleeps();
     assert_eq!(sleeps.len(), 2, "{sleeps:?}");
     // 200 ms then 400 ms, each jittered by a factor in [0.5, 1.5).
@@ -100,12 +95,7 @@ async fn exhausted_retries_fail_unless_partial_success_is_allowed() {
             "digraph G {{ {HEAD} a [shape=tab, max_retries=1, allow_partial=true]; start -> a -> exit; }}"
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     assert_eq!(
         done.checkpoint().node_outcomes["a"].status,
         heddle_engine::StageStatus::PartialSuccess
@@ -156,12 +146,7 @@ async fn branches_get_isolated_copies_of_the_context_and_wait_all_joins_them() {
             "shape=tab, prompt=\"y\"",
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     // y ran after x (max_parallel=1) and still did not see x's update.
     let y_prompt = h.llm.prompts_for("y").join("\n");
     assert!(!y_prompt.contains("from_x"), "{y_prompt}");
@@ -253,12 +238,7 @@ async fn first_success_stops_the_other_branches() {
         started.elapsed() < Duration::from_secs(20),
         "the slow branch was not stopped"
     );
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     let context = done.checkpoint().context_values;
     assert_eq!(context["parallel.fan_in.best_id"], "x");
     let results = context["parallel.results"].as_array().unwrap().clone();
@@ -397,12 +377,7 @@ async fn a_manager_loop_supervises_a_child_run() {
                start -> boss -> exit; }}"#
         ))
         .await;
-    assert_eq!(
-        done.conclusion.status,
-        RunStatus::Success,
-        "{}",
-        done.reason()
-    );
+    done.assert_success();
     assert_eq!(
         std::fs::read_to_string(h.work_dir().join("child.txt")).unwrap(),
         "child\n"

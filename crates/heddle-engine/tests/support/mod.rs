@@ -124,6 +124,16 @@ impl Finished {
         self.events.iter().map(|e| e.event.name()).collect()
     }
 
+    /// Fails the test with the run's failure reason unless it succeeded.
+    pub fn assert_success(&self) {
+        assert_eq!(
+            self.conclusion.status,
+            heddle_engine::RunStatus::Success,
+            "{}",
+            self.reason()
+        );
+    }
+
     pub fn reason(&self) -> String {
         self.conclusion.failure_reason.clone().unwrap_or_default()
     }
