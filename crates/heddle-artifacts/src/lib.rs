@@ -1,0 +1,17 @@
+//! heddle-artifacts owns what runs produce besides their state: the content-addressed blob
+//! store (`blobs/sha256/ab/cdef…`, `blob://sha256/{hex}` refs), the capture of test
+//! artifacts a command leaves in the work tree (screenshots, videos, reports, traces,
+//! JUnit files), and JUnit parsing into a summary a person and a model can read.
+//!
+//! It knows nothing of the engine's run loop; heddle-api wires it in through the engine's
+//! artifact hook.
+
+pub mod blob;
+pub mod capture;
+pub mod junit;
+
+pub use blob::{BlobError, BlobRef, BlobStore, GcReport, VerifyReport};
+pub use capture::{
+    Artifact, ArtifactKind, CaptureLimits, CaptureReport, Skipped, Snapshot, capture, snapshot,
+};
+pub use junit::{CaseStatus, JUnitCase, JUnitError, JUnitReport, JUnitSuite};
