@@ -67,6 +67,7 @@ pub fn engine(
             llm,
             interviewer,
             checkpoints: Arc::new(NoCheckpoints),
+            artifacts: Arc::new(heddle_engine::hooks::NoArtifacts),
         },
     )
 }

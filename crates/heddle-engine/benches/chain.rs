@@ -45,6 +45,7 @@ fn engine(sync: bool) -> Engine {
             llm: Arc::new(SimulatedBackend),
             interviewer: Arc::new(AutoApprove),
             checkpoints: Arc::new(NoCheckpoints),
+            artifacts: Arc::new(heddle_engine::hooks::NoArtifacts),
         },
     )
     .with_config(EngineConfig {

@@ -160,6 +160,16 @@ pub struct StageRecord {
     /// Simulated by the dry-run backend.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
+    /// Test artifacts captured.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub artifacts: usize,
+    /// Summary of its JUnit reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub junit: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Checkpoint {

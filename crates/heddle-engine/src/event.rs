@@ -287,6 +287,18 @@ pub enum Event {
         /// Its details.
         details: Json,
     },
+    /// A stage left a test artifact that was captured.
+    #[serde(rename = "artifact.captured")]
+    ArtifactCaptured {
+        /// Where it is stored, relative to the run directory.
+        path: String,
+        /// `screenshot`, `video`, `junit`, `playwright-report`, `trace` or `other`.
+        kind: String,
+        /// Its media type.
+        media_type: String,
+        /// Its size in bytes.
+        size: u64,
+    },
     /// A `loop_restart` edge started the run over with a fresh context.
     #[serde(rename = "loop.restarted")]
     LoopRestarted {
@@ -337,6 +349,7 @@ pub const EVENT_NAMES: &[&str] = &[
     "agent.tool_call.completed",
     "agent.usage",
     "agent.note",
+    "artifact.captured",
     "loop.restarted",
     "manager.cycle",
     "warning",
@@ -368,6 +381,7 @@ impl Event {
             Event::AgentToolCallCompleted { .. } => "agent.tool_call.completed",
             Event::AgentUsage { .. } => "agent.usage",
             Event::AgentNote { .. } => "agent.note",
+            Event::ArtifactCaptured { .. } => "artifact.captured",
             Event::LoopRestarted { .. } => "loop.restarted",
             Event::ManagerCycle { .. } => "manager.cycle",
             Event::Warning { .. } => "warning",

@@ -39,3 +39,65 @@ impl CheckpointHook for NoCheckpoints {
         Ok(None)
     }
 }
+
+/// What the artifact hook found after a stage.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CapturedArtifacts {
+    /// Files kept, relative to the run directory (`artifacts/test/retry_0/junit.xml`).
+    pub artifacts: Vec<CapturedArtifact>,
+    /// Files left out, each with the reason (limits, unsafe paths).
+    pub skipped: Vec<String>,
+    /// A summary of the JUnit reports among them ("41 passed, 1 failed: ...").
+    pub junit_summary: Option<String>,
+}
+
+/// One captured file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CapturedArtifact {
+    /// Where it is stored, relative to the run directory.
+    pub path: String,
+    /// `screenshot`, `video`, `junit`, `playwright-report`, `trace` or `other`.
+    pub kind: String,
+    /// Its media type.
+    pub media_type: String,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// Fingerprints the work tree before a command stage and captures the test artifacts it
+/// produced afterwards (heddle-artifacts). Both calls block; the engine runs them off the
+/// async workers.
+pub trait ArtifactHook: Send + Sync {
+    /// Remembers what the artifact places under `work_dir` hold now.
+    fn before_stage(&self, work_dir: &std::path::Path) -> Box<dyn std::any::Any + Send>;
+
+    /// Copies what is new or changed since `before` into `dest` (a folder of the run
+    /// directory); `run_dir` makes the reported paths relative.
+    fn after_stage(
+        &self,
+        work_dir: &std::path::Path,
+        before: Box<dyn std::any::Any + Send>,
+        dest: &std::path::Path,
+        run_dir: &std::path::Path,
+    ) -> CapturedArtifacts;
+}
+
+/// No artifact capture.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoArtifacts;
+
+impl ArtifactHook for NoArtifacts {
+    fn before_stage(&self, _work_dir: &std::path::Path) -> Box<dyn std::any::Any + Send> {
+        Box::new(())
+    }
+
+    fn after_stage(
+        &self,
+        _work_dir: &std::path::Path,
+        _before: Box<dyn std::any::Any + Send>,
+        _dest: &std::path::Path,
+        _run_dir: &std::path::Path,
+    ) -> CapturedArtifacts {
+        CapturedArtifacts::default()
+    }
+}

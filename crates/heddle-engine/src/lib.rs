@@ -4,7 +4,7 @@
 //! conclusion.json, per-stage folders).
 //!
 //! It calls out through traits it defines ([`llm::LlmBackend`],
-//! [`interviewer::Interviewer`], [`hooks::CheckpointHook`]) so it runs and is tested with
+//! [`interviewer::Interviewer`], [`hooks::CheckpointHook`], [`hooks::ArtifactHook`]) so it runs and is tested with
 //! in-memory implementations; heddle-api wires in the real ones. Time and randomness come
 //! in through [`Clock`] and [`Entropy`].
 

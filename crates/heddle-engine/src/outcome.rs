@@ -161,6 +161,16 @@ pub struct Outcome {
     /// Whether the result came from the simulated (dry-run) backend.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
+    /// Test artifacts captured from the stage.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub artifacts: usize,
+    /// Summary of the JUnit reports the stage left ("41 passed, 1 failed: ...").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub junit: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Outcome {
@@ -178,6 +188,8 @@ impl Outcome {
             usage: None,
             files_touched: Vec::new(),
             simulated: false,
+            artifacts: 0,
+            junit: None,
         }
     }
 

@@ -279,4 +279,7 @@ pub struct Conclusion {
     pub completed_at: String,
     /// Stages executed.
     pub stages: usize,
+    /// Test artifacts captured.
+    #[serde(default)]
+    pub artifact_count: usize,
 }

@@ -121,6 +121,12 @@ fn samples() -> Vec<Event> {
             kind: "retry".into(),
             details: json!({}),
         },
+        Event::ArtifactCaptured {
+            path: "artifacts/test/retry_0/junit.xml".into(),
+            kind: "junit".into(),
+            media_type: "application/xml".into(),
+            size: 10,
+        },
         Event::LoopRestarted {
             target: "a".into(),
             restarts: 1,
@@ -168,6 +174,7 @@ fn every_variant_is_listed_with_its_serialized_name() {
             | Event::AgentToolCallCompleted { .. }
             | Event::AgentUsage { .. }
             | Event::AgentNote { .. }
+            | Event::ArtifactCaptured { .. }
             | Event::LoopRestarted { .. }
             | Event::ManagerCycle { .. }
             | Event::Warning { .. } => {}

@@ -57,6 +57,8 @@ fn record(node: &str, kind: HandlerKind, status: StageStatus) -> StageRecord {
         files_touched: Vec::new(),
         script: None,
         simulated: false,
+        artifacts: 0,
+        junit: None,
     }
 }
 

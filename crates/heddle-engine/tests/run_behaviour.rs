@@ -390,3 +390,67 @@ async fn a_manager_loop_supervises_a_child_run() {
     );
     assert!(done.names().contains(&"manager.cycle"));
 }
+
+/// Reports one JUnit file for every command stage: what heddle-artifacts does for real.
+struct OneReport;
+
+impl heddle_engine::hooks::ArtifactHook for OneReport {
+    fn before_stage(&self, work_dir: &std::path::Path) -> Box<dyn std::any::Any + Send> {
+        Box::new(work_dir.to_path_buf())
+    }
+
+    fn after_stage(
+        &self,
+        _work_dir: &std::path::Path,
+        before: Box<dyn std::any::Any + Send>,
+        dest: &std::path::Path,
+        run_dir: &std::path::Path,
+    ) -> heddle_engine::hooks::CapturedArtifacts {
+        assert!(before.downcast_ref::<std::path::PathBuf>().is_some());
+        let path = dest.strip_prefix(run_dir).unwrap().join("junit.xml");
+        heddle_engine::hooks::CapturedArtifacts {
+            artifacts: vec![heddle_engine::hooks::CapturedArtifact {
+                path: path.to_string_lossy().into_owned(),
+                kind: "junit".into(),
+                media_type: "application/xml".into(),
+                size: 120,
+            }],
+            skipped: vec!["big.webm: over the 10 MB limit".into()],
+            junit_summary: Some("2 passed, 1 failed: a::b — boom".into()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn command_stages_report_captured_artifacts_and_their_junit_summary() {
+    let mut h = Harness::new();
+    h.artifacts = std::sync::Arc::new(OneReport);
+    let done = h
+        .run(&format!(
+            r#"digraph G {{ {HEAD} test [shape=parallelogram, script="true"]; start -> test -> exit; }}"#
+        ))
+        .await;
+    done.assert_success();
+    assert_eq!(done.conclusion.artifact_count, 1);
+    let captured: Vec<String> = done
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ArtifactCaptured { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(captured, ["artifacts/test/retry_0/junit.xml"]);
+    assert!(done.events.iter().any(|e| matches!(&e.event,
+        Event::Warning { message } if message.contains("big.webm"))));
+    let stage = &done.checkpoint().timeline[1];
+    assert_eq!(
+        stage.junit.as_deref(),
+        Some("2 passed, 1 failed: a::b — boom")
+    );
+    assert!(
+        stage.notes.contains("tests: 2 passed, 1 failed"),
+        "{}",
+        stage.notes
+    );
+}

@@ -28,6 +28,7 @@ pub(crate) async fn run_handler(
     shared: &Shared,
     call: &StageCall<'_>,
     stage_dir: &Path,
+    attempt: u32,
 ) -> Outcome {
     let node = call.node;
     let clock = shared.engine.env.clock.as_ref();
@@ -40,7 +41,11 @@ pub(crate) async fn run_handler(
             let duration = Duration::from_millis(node.attr_duration_ms("duration").unwrap_or(0));
             run_wait(duration, clock, call.cancel).await
         }
-        HandlerKind::Command => command(shared, call, stage_dir).await,
+        HandlerKind::Command => {
+            let before = super::capture::before(shared).await;
+            let outcome = command(shared, call, stage_dir).await;
+            super::capture::after(shared, call.node, stage_dir, attempt, before, outcome).await
+        }
         HandlerKind::Human => human(shared, call, stage_dir).await,
         HandlerKind::Agent | HandlerKind::Prompt => llm(shared, call, stage_dir).await,
         HandlerKind::FanIn => fan_in::run_fan_in(shared, call),

@@ -170,7 +170,11 @@ impl PreparedRun {
                 reason = Some(reason.unwrap_or_default() + &note);
             }
         }
-        let stages = shared.state().timeline.len();
+        let (stages, artifact_count) = {
+            let state = shared.state();
+            let artifacts = state.timeline.iter().map(|s| s.artifacts).sum();
+            (state.timeline.len(), artifacts)
+        };
         let event = match status {
             RunStatus::Success => Event::RunCompleted {
                 duration_ms,
@@ -194,6 +198,7 @@ impl PreparedRun {
             final_git_commit_sha: shared.state().last_git_sha.clone(),
             completed_at: rfc3339(clock.now()),
             stages,
+            artifact_count,
         };
         let _ = write_json(&shared.run_dir.conclusion(), &conclusion, true);
         let _ = std::fs::remove_file(shared.run_dir.pid());

@@ -178,6 +178,7 @@ impl Engine {
                             final_git_commit_sha: checkpoint.git_commit_sha.clone(),
                             completed_at: checkpoint.timestamp.clone(),
                             stages: checkpoint.timeline.len(),
+                            artifact_count: checkpoint.timeline.iter().map(|s| s.artifacts).sum(),
                         };
                         write_json(&run_dir.conclusion(), &conclusion, true)?;
                         let _ = std::fs::remove_file(run_dir.pid());

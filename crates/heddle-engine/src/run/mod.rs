@@ -2,6 +2,7 @@
 //! resuming from checkpoint.json.
 
 mod branches;
+mod capture;
 mod dispatch;
 mod execute;
 mod fan_in;
@@ -48,6 +49,8 @@ pub struct Services {
     pub interviewer: Arc<dyn Interviewer>,
     /// Git checkpoints.
     pub checkpoints: Arc<dyn CheckpointHook>,
+    /// Test-artifact capture around command stages.
+    pub artifacts: Arc<dyn crate::hooks::ArtifactHook>,
 }
 
 /// Limits and switches.

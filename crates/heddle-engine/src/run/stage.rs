@@ -51,7 +51,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
         } else if node.kind == HandlerKind::Parallel {
             parallel::run_parallel(shared, call).await
         } else {
-            dispatch::run_handler(shared, call, &stage_dir).await
+            dispatch::run_handler(shared, call, &stage_dir, attempt).await
         };
         let retryable = match outcome.status {
             StageStatus::Retry => true,
@@ -104,6 +104,8 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
             .then(|| node.attr_str("script").map(str::to_string))
             .flatten(),
         simulated: outcome.simulated,
+        artifacts: outcome.artifacts,
+        junit: outcome.junit.clone(),
     };
     write_status(&stage_dir, &outcome, &record);
     let branch = call.branch.map(str::to_string);

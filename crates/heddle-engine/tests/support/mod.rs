@@ -98,6 +98,7 @@ pub struct Harness {
     pub llm: Scripted,
     pub interviewer: Arc<dyn Interviewer>,
     pub real_clock: bool,
+    pub artifacts: Arc<dyn heddle_engine::hooks::ArtifactHook>,
 }
 
 pub struct Finished {
@@ -149,6 +150,7 @@ impl Harness {
             llm: Scripted::default(),
             interviewer: Arc::new(AutoApprove),
             real_clock: false,
+            artifacts: Arc::new(heddle_engine::hooks::NoArtifacts),
         }
     }
 
@@ -172,6 +174,7 @@ impl Harness {
                 llm: Arc::new(self.llm.clone()),
                 interviewer: self.interviewer.clone(),
                 checkpoints: Arc::new(NoCheckpoints),
+                artifacts: self.artifacts.clone(),
             },
         )
     }
