@@ -46,7 +46,8 @@ impl HeddleHome {
 }
 
 /// An engine on the real clock and randomness, with simulated LLM replies when `dry_run`
-/// (else the providers this build has), the given interviewer and no git checkpoints yet.
+/// (else the providers this build has), the given interviewer, test-artifact capture around
+/// command stages, and no git checkpoints yet.
 pub fn engine(
     dry_run: bool,
     interviewer: Arc<dyn Interviewer>,
@@ -67,7 +68,7 @@ pub fn engine(
             llm,
             interviewer,
             checkpoints: Arc::new(NoCheckpoints),
-            artifacts: Arc::new(heddle_engine::hooks::NoArtifacts),
+            artifacts: Arc::new(heddle_artifacts::CaptureHook::default()),
         },
     )
 }

@@ -8,10 +8,16 @@
 
 pub mod blob;
 pub mod capture;
+pub mod dump;
+pub mod hook;
 pub mod junit;
+pub mod listing;
 
 pub use blob::{BlobError, BlobRef, BlobStore, GcReport, VerifyReport};
 pub use capture::{
     Artifact, ArtifactKind, CaptureLimits, CaptureReport, Skipped, Snapshot, capture, snapshot,
 };
+pub use dump::{DumpError, DumpReport, dump_run};
+pub use hook::CaptureHook;
 pub use junit::{CaseStatus, JUnitCase, JUnitError, JUnitReport, JUnitSuite};
+pub use listing::{ListedArtifact, artifact_file, list_artifacts};

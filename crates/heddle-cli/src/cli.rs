@@ -121,6 +121,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Test artifacts a run captured (screenshots, videos, JUnit files, reports, traces).
+    Artifact {
+        /// What to do.
+        #[command(subcommand)]
+        action: ArtifactAction,
+    },
+    /// Write a run's outputs to a folder: one folder per stage visit, in order
+    /// (`stages/{rank}-{node}@{visit}/`), with its files and artifacts.
+    Dump {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// The folder to write (new or empty).
+        #[arg(short, long)]
+        out: PathBuf,
+    },
     /// Show a run: manifest, stages, outcome and where its files are.
     Inspect {
         /// Run id, unique prefix, or run folder.
@@ -128,6 +143,31 @@ pub enum Command {
         /// Print manifest, checkpoint and conclusion as JSON.
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// `heddle artifact` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ArtifactAction {
+    /// List a run's captured artifacts.
+    List {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// Only this node's.
+        #[arg(long)]
+        node: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy one artifact out of a run (PATH as `heddle artifact list` prints it).
+    Cp {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// The artifact's path.
+        path: String,
+        /// Where to copy it (a file, or an existing folder).
+        dest: PathBuf,
     },
 }
 

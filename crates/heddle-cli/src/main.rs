@@ -1,6 +1,7 @@
 //! The `heddle` binary: a thin door onto heddle-api (and heddle-server for `serve`).
 //! It reads the environment once here and passes what it found down.
 
+mod artifacts;
 mod cli;
 mod graph;
 mod live;
@@ -14,7 +15,7 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use clap::Parser;
-use cli::{Cli, Command};
+use cli::{ArtifactAction, Cli, Command};
 
 /// Exit status for "ran, found errors".
 const EXIT_ERRORS: u8 = 1;
@@ -141,6 +142,29 @@ fn main() -> ExitCode {
                 }
             })
         }),
+        Command::Artifact { action } => {
+            let env = match environment() {
+                Ok(env) => env,
+                Err(message) => return report(&mut err, &message),
+            };
+            let done = match action {
+                ArtifactAction::List { run, node, json } => {
+                    artifacts::list(&run, node.as_deref(), json, &env, &mut out)
+                }
+                ArtifactAction::Cp { run, path, dest } => artifacts::copy(&run, &path, &dest, &env),
+            };
+            match done {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => report(&mut err, &message),
+            }
+        }
+        Command::Dump { run: id, out: dir } => match environment() {
+            Ok(env) => match artifacts::dump(&id, &dir, &env, &mut out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => report(&mut err, &message),
+            },
+            Err(message) => report(&mut err, &message),
+        },
         Command::Inspect { run: id, json } => match environment() {
             Ok(env) => match runs::inspect(&id, json, &env, &mut out) {
                 Ok(()) => ExitCode::SUCCESS,

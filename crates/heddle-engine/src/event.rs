@@ -292,7 +292,7 @@ pub enum Event {
     ArtifactCaptured {
         /// Where it is stored, relative to the run directory.
         path: String,
-        /// `screenshot`, `video`, `junit`, `playwright-report`, `trace` or `other`.
+        /// `screenshot`, `video`, `junit`, `playwright_report`, `trace` or `other`.
         kind: String,
         /// Its media type.
         media_type: String,

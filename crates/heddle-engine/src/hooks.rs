@@ -56,7 +56,7 @@ pub struct CapturedArtifacts {
 pub struct CapturedArtifact {
     /// Where it is stored, relative to the run directory.
     pub path: String,
-    /// `screenshot`, `video`, `junit`, `playwright-report`, `trace` or `other`.
+    /// `screenshot`, `video`, `junit`, `playwright_report`, `trace` or `other`.
     pub kind: String,
     /// Its media type.
     pub media_type: String,

@@ -128,7 +128,9 @@ impl FromStr for BlobRef {
         if algorithm != ALGORITHM {
             return Err(BlobRefError::new(
                 s,
-                format!("unsupported hash algorithm `{algorithm}`; only `{ALGORITHM}` is supported"),
+                format!(
+                    "unsupported hash algorithm `{algorithm}`; only `{ALGORITHM}` is supported"
+                ),
             ));
         }
         check_hex(hex).map_err(|reason| BlobRefError::new(s, reason))?;

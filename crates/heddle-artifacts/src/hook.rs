@@ -1,0 +1,66 @@
+//! The engine's artifact hook: a snapshot of the artifact places before each command stage,
+//! and after it the capture, with the JUnit files among the captured ones summarised.
+
+use std::any::Any;
+use std::path::Path;
+
+use heddle_engine::hooks::{ArtifactHook, CapturedArtifact, CapturedArtifacts};
+
+use crate::capture::{ArtifactKind, CaptureLimits, Snapshot, capture, snapshot};
+use crate::junit::{JUnitError, JUnitReport};
+
+/// Captures test artifacts around command stages, within `limits`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CaptureHook {
+    /// Per-file and per-stage size limits.
+    pub limits: CaptureLimits,
+}
+
+impl ArtifactHook for CaptureHook {
+    fn before_stage(&self, work_dir: &Path) -> Box<dyn Any + Send> {
+        Box::new(snapshot(work_dir))
+    }
+
+    fn after_stage(
+        &self,
+        work_dir: &Path,
+        before: Box<dyn Any + Send>,
+        dest: &Path,
+        run_dir: &Path,
+    ) -> CapturedArtifacts {
+        let before = before
+            .downcast::<Snapshot>()
+            .map(|b| *b)
+            .unwrap_or_default();
+        let report = capture(work_dir, &before, dest, self.limits);
+        let relative = dest.strip_prefix(run_dir).unwrap_or(dest);
+        let mut skipped: Vec<String> = report.skipped.iter().map(ToString::to_string).collect();
+        let mut junit = Vec::new();
+        for artifact in &report.artifacts {
+            if artifact.kind != ArtifactKind::Junit {
+                continue;
+            }
+            match JUnitReport::parse_file(&dest.join(&artifact.path)) {
+                Ok(parsed) => junit.push(parsed),
+                // A file named junit*.xml that is not a JUnit report is simply not one.
+                Err(JUnitError::NotJUnit { .. }) => {}
+                Err(error) => skipped.push(format!("{}: not summarised: {error}", artifact.path)),
+            }
+        }
+        let junit_summary = (!junit.is_empty()).then(|| JUnitReport::combine(junit).summary());
+        CapturedArtifacts {
+            artifacts: report
+                .artifacts
+                .iter()
+                .map(|a| CapturedArtifact {
+                    path: relative.join(&a.path).to_string_lossy().into_owned(),
+                    kind: a.kind.as_str().to_string(),
+                    media_type: a.media_type.clone(),
+                    size: a.size,
+                })
+                .collect(),
+            skipped,
+            junit_summary,
+        }
+    }
+}

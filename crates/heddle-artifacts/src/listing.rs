@@ -1,0 +1,92 @@
+//! Reading what a run captured: the manifests under `artifacts/{stage}/retry_{n}/`, and
+//! copying one captured file out safely.
+
+use std::path::{Component, Path, PathBuf};
+
+use heddle_engine::RunDir;
+use serde::Serialize;
+
+use crate::capture::{Artifact, CaptureReport, MANIFEST_FILE};
+
+/// One captured file of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedArtifact {
+    /// The stage folder (`test`, `test-visit_2`).
+    pub stage: String,
+    /// The node (the stage folder without its visit suffix).
+    pub node: String,
+    /// The attempt (`retry_{n}`).
+    pub retry: u32,
+    /// Path to give `heddle artifact cp`, relative to the run's `artifacts/` folder.
+    pub path: String,
+    /// The file as captured (size, sha256, media type, kind).
+    #[serde(flatten)]
+    pub artifact: Artifact,
+}
+
+/// Every captured artifact of `run`, by stage folder, attempt and path.
+pub fn list_artifacts(run: &RunDir) -> Vec<ListedArtifact> {
+    let mut listed = Vec::new();
+    let Ok(stages) = std::fs::read_dir(run.artifacts()) else {
+        return listed;
+    };
+    for stage in stages.filter_map(Result::ok) {
+        let stage_name = stage.file_name().to_string_lossy().into_owned();
+        let node = match stage_name.rsplit_once("-visit_") {
+            Some((node, visit)) if visit.chars().all(|c| c.is_ascii_digit()) => node.to_string(),
+            _ => stage_name.clone(),
+        };
+        let Ok(retries) = std::fs::read_dir(stage.path()) else {
+            continue;
+        };
+        for retry in retries.filter_map(Result::ok) {
+            let retry_name = retry.file_name().to_string_lossy().into_owned();
+            let Some(n) = retry_name
+                .strip_prefix("retry_")
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(text) = std::fs::read_to_string(retry.path().join(MANIFEST_FILE)) else {
+                continue;
+            };
+            let Ok(report) = serde_json::from_str::<CaptureReport>(&text) else {
+                continue;
+            };
+            for artifact in report.artifacts {
+                listed.push(ListedArtifact {
+                    stage: stage_name.clone(),
+                    node: node.clone(),
+                    retry: n,
+                    path: format!("{stage_name}/{retry_name}/{}", artifact.path),
+                    artifact,
+                });
+            }
+        }
+    }
+    listed.sort_by(|a, b| (&a.stage, a.retry, &a.path).cmp(&(&b.stage, b.retry, &b.path)));
+    listed
+}
+
+/// The file `path` (as listed) names inside the run's artifacts, refusing anything that
+/// would leave that folder.
+pub fn artifact_file(run: &RunDir, path: &str) -> Result<PathBuf, String> {
+    let relative = Path::new(path);
+    if relative.as_os_str().is_empty()
+        || relative
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(format!(
+            "`{path}` is not a path inside the run's artifacts (see `heddle artifact list`)"
+        ));
+    }
+    let file = run.artifacts().join(relative);
+    if !file.is_file() {
+        return Err(format!(
+            "no artifact `{path}` in {} (see `heddle artifact list`)",
+            run.artifacts().display()
+        ));
+    }
+    Ok(file)
+}
