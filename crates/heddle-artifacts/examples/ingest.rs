@@ -3,8 +3,10 @@
 //! ```text
 //! ingest generate DIR MB   write ~MB megabytes of mixed files (many small, some large) of
 //!                          pseudo-random content under DIR
-//! ingest put STORE DIR     put every file under DIR into the blob store at STORE (one thread,
-//!                          BlobStore::put_file) and print files, bytes, seconds and MB/s
+//! ingest put STORE DIR     put every file under DIR into the blob store at STORE with
+//!                          BlobStore::put_files (the batch API) and print files, bytes, seconds
+//!                          and MB/s
+//! ingest put-each STORE DIR  the same with one BlobStore::put_file call per file
 //! ```
 
 use std::fs::{self, File};
@@ -30,8 +32,12 @@ fn main() -> ExitCode {
             Ok(mb) => generate(Path::new(dir), mb * MIB),
             Err(err) => Err(format!("bad size {mb:?}: {err}")),
         },
-        ["put", store, dir] => put(Path::new(store), Path::new(dir)),
-        _ => Err("usage: ingest generate DIR MB | ingest put STORE DIR".to_owned()),
+        ["put", store, dir] => put(Path::new(store), Path::new(dir), true),
+        ["put-each", store, dir] => put(Path::new(store), Path::new(dir), false),
+        _ => Err(
+            "usage: ingest generate DIR MB | ingest put STORE DIR | ingest put-each STORE DIR"
+                .to_owned(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -139,7 +145,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
     Ok(())
 }
 
-fn put(store: &Path, dir: &Path) -> Result<(), String> {
+fn put(store: &Path, dir: &Path, batch: bool) -> Result<(), String> {
     let mut files = Vec::new();
     files_under(dir, &mut files).map_err(|e| format!("{}: {e}", dir.display()))?;
     files.sort();
@@ -151,8 +157,14 @@ fn put(store: &Path, dir: &Path) -> Result<(), String> {
     }
     let store = BlobStore::new(store);
     let start = Instant::now();
-    for file in &files {
-        store.put_file(file).map_err(|e| e.to_string())?;
+    if batch {
+        for result in store.put_files(&files) {
+            result.map_err(|e| e.to_string())?;
+        }
+    } else {
+        for file in &files {
+            store.put_file(file).map_err(|e| e.to_string())?;
+        }
     }
     let secs = start.elapsed().as_secs_f64();
     println!(

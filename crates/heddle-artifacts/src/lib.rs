@@ -13,7 +13,10 @@ pub mod hook;
 pub mod junit;
 pub mod listing;
 
-pub use blob::{BlobError, BlobRef, BlobStore, GcReport, VerifyReport};
+pub use blob::{
+    BlobError, BlobRef, BlobRefError, BlobStore, CorruptBlob, GcEntry, GcReport, UnreadableEntry,
+    VerifyReport,
+};
 pub use capture::{
     Artifact, ArtifactKind, CaptureLimits, CaptureReport, Skipped, Snapshot, capture, snapshot,
 };

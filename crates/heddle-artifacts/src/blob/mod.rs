@@ -13,23 +13,30 @@
 //! file on the same filesystem, fsyncs it, and renames it into place; if the blob is already
 //! there the temp file is dropped and the existing file kept. Writers of the same content from
 //! several threads or processes therefore all succeed with the same ref and leave one file.
-//! Inputs are never read whole into memory (a [`BUFFER_SIZE`] buffer is reused).
+//! Inputs are never read whole into memory: each put streams through one buffer of at most
+//! [`BUFFER_SIZE`] bytes.
 //!
 //! Reads re-hash what they read: [`BlobStore::read`] and [`BlobStore::copy_to`] return
 //! [`BlobError::Corrupt`] when a file no longer matches its name, and [`BlobStore::verify`]
 //! checks the whole store. [`BlobStore::gc`] removes blobs nothing references.
 
+mod batch;
 mod blob_ref;
 mod error;
+mod files;
 mod maintenance;
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
+
+use files::{
+    CopyError, TempFile, buffer_len, create_temp_in, existing_len, hash_copy, hash_file,
+    not_found_or_io, open_blob, sync_dir,
+};
 
 pub use blob_ref::{BlobRef, BlobRefError};
 pub use error::BlobError;
@@ -107,26 +114,29 @@ impl BlobStore {
         let (mut file, temp) = self.create_temp()?;
         file.write_all(bytes)
             .map_err(|err| BlobError::io(&temp.path, "writing temp file", &err))?;
-        file.sync_all()
-            .map_err(|err| BlobError::io(&temp.path, "syncing temp file", &err))?;
-        drop(file);
-        self.commit(temp, &blob, len)?;
+        let staged = Staged {
+            file,
+            temp,
+            blob: blob.clone(),
+            len,
+        };
+        for dir in self.finish(staged)? {
+            sync_dir(&dir)?;
+        }
         Ok(blob)
     }
 
     /// Stores the file at `source`, streaming it (never read whole into memory).
     ///
-    /// Errors reading `source` are [`BlobError::Io`] naming `source`.
+    /// Errors reading `source` are [`BlobError::Io`] naming `source`. To store many files, use
+    /// [`BlobStore::put_files`]: it overlaps the fsyncs with reading the next file.
     pub fn put_file(&self, source: &Path) -> Result<BlobRef, BlobError> {
-        let mut input =
-            File::open(source).map_err(|err| BlobError::io(source, "opening input file", &err))?;
-        let hint = input
-            .metadata()
-            .map_err(|err| BlobError::io(source, "reading input metadata", &err))?
-            .len();
-        self.ingest(&mut input, Some(hint), &|err| {
-            BlobError::io(source, "reading input file", &err)
-        })
+        let staged = self.stage_file(source)?;
+        let blob = staged.blob.clone();
+        for dir in self.finish(staged)? {
+            sync_dir(&dir)?;
+        }
+        Ok(blob)
     }
 
     /// Stores everything `reader` yields, streaming it (never read whole into memory).
@@ -200,27 +210,54 @@ impl BlobStore {
         Ok(len)
     }
 
-    /// The streaming put: hash while copying into a temp file, fsync, commit.
+    /// The streaming put: stage (hash while copying into a temp file), then finish (fsync,
+    /// rename) and sync the folders.
     fn ingest(
         &self,
         reader: &mut dyn Read,
         size_hint: Option<u64>,
         read_error: &dyn Fn(io::Error) -> BlobError,
     ) -> Result<BlobRef, BlobError> {
+        let staged = self.stage(reader, size_hint, read_error)?;
+        let blob = staged.blob.clone();
+        for dir in self.finish(staged)? {
+            sync_dir(&dir)?;
+        }
+        Ok(blob)
+    }
+
+    /// Opens `source` and stages it.
+    fn stage_file(&self, source: &Path) -> Result<Staged, BlobError> {
+        let mut input =
+            File::open(source).map_err(|err| BlobError::io(source, "opening input file", &err))?;
+        let hint = input
+            .metadata()
+            .map_err(|err| BlobError::io(source, "reading input metadata", &err))?
+            .len();
+        self.stage(&mut input, Some(hint), &|err| {
+            BlobError::io(source, "reading input file", &err)
+        })
+    }
+
+    /// Copies `reader` into a new temp file, hashing on the way (one pass, one buffer).
+    fn stage(
+        &self,
+        reader: &mut dyn Read,
+        size_hint: Option<u64>,
+        read_error: &dyn Fn(io::Error) -> BlobError,
+    ) -> Result<Staged, BlobError> {
         let (mut file, temp) = self.create_temp()?;
         let mut buf = vec![0; buffer_len(size_hint)];
         let (digest, len) = hash_copy(reader, &mut file, &mut buf).map_err(|err| match err {
             CopyError::Read(err) => read_error(err),
             CopyError::Write(err) => BlobError::io(&temp.path, "writing temp file", &err),
         })?;
-        if std::env::var_os("NOSYNC").is_none() {
-            file.sync_all()
-                .map_err(|err| BlobError::io(&temp.path, "syncing temp file", &err))?;
-        }
-        drop(file);
-        let blob = BlobRef::from_digest(digest);
-        self.commit(temp, &blob, len)?;
-        Ok(blob)
+        Ok(Staged {
+            file,
+            temp,
+            blob: BlobRef::from_digest(digest),
+            len,
+        })
     }
 
     /// A new, uniquely named temp file in `root/tmp`.
@@ -228,20 +265,32 @@ impl BlobStore {
         create_temp_in(&self.temp_dir(), "")
     }
 
-    /// Moves a complete, synced temp file into place as `blob`, unless the blob is already
-    /// there (then the temp file is dropped and the existing file kept).
+    /// Makes a staged blob permanent: unless the blob is already there (then the temp file is
+    /// dropped and the existing file kept), fsyncs the temp file and renames it into place.
+    /// Returns the folders that must be synced for the rename to be durable (none when the
+    /// existing file was kept).
     ///
     /// An existing file of the wrong size is damaged (a blob's size is fixed by its content), so
     /// it is replaced. A rename that loses a race against a writer of the same content is fine:
     /// both files hold the same bytes.
-    fn commit(&self, temp: TempFile, blob: &BlobRef, len: u64) -> Result<(), BlobError> {
-        let dest = self.path(blob);
+    fn finish(&self, staged: Staged) -> Result<Vec<PathBuf>, BlobError> {
+        let Staged {
+            file,
+            temp,
+            blob,
+            len,
+        } = staged;
+        let dest = self.path(&blob);
         if existing_len(&dest) == Some(len) {
-            return Ok(());
+            return Ok(Vec::new());
         }
+        file.sync_all()
+            .map_err(|err| BlobError::io(&temp.path, "syncing temp file", &err))?;
+        drop(file);
         let dir = dest
             .parent()
             .map_or_else(|| self.root.clone(), Path::to_path_buf);
+        let mut dirs = vec![dir.clone()];
         // A concurrent gc may remove an empty fan-out folder between our create and rename;
         // retry a few times.
         let mut attempts = 0;
@@ -249,22 +298,22 @@ impl BlobStore {
             match fs::rename(&temp.path, &dest) {
                 Ok(()) => {
                     temp.disarm();
-                    if std::env::var_os("NODIRSYNC").is_some() {
-                        return Ok(());
-                    }
-                    return sync_dir(&dir);
+                    return Ok(dirs);
                 }
                 Err(err) => {
                     if existing_len(&dest) == Some(len) {
-                        return Ok(());
+                        return Ok(Vec::new());
                     }
                     attempts += 1;
                     if err.kind() == io::ErrorKind::NotFound && attempts < 4 {
                         fs::create_dir_all(&dir)
                             .map_err(|err| BlobError::io(&dir, "creating blob folder", &err))?;
-                        // Make the new fan-out folder's own entry durable.
-                        if let Some(parent) = dir.parent() {
-                            sync_dir(parent)?;
+                        // The new folders' own entries must be durable too: the fan-out
+                        // folder in `sha256/`, and `sha256/` in the root on a first put.
+                        for parent in dir.ancestors().skip(1).take(2) {
+                            if !dirs.iter().any(|d| d == parent) {
+                                dirs.push(parent.to_path_buf());
+                            }
                         }
                         continue;
                     }
@@ -275,146 +324,10 @@ impl BlobStore {
     }
 }
 
-/// A temp file that is removed when dropped, unless disarmed after a successful rename.
-struct TempFile {
-    path: PathBuf,
-}
-
-impl TempFile {
-    /// Keeps the file: it has been renamed away.
-    fn disarm(self) {
-        std::mem::forget(self);
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
-    }
-}
-
-/// Creates `dir/{prefix}{pid}-{counter}-{nanos}.tmp` exclusively (creating `dir` if needed).
-fn create_temp_in(dir: &Path, prefix: &str) -> Result<(File, TempFile), BlobError> {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let pid = std::process::id();
-    let mut created_dir = false;
-    let mut attempts = 0;
-    loop {
-        let counter = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let path = dir.join(format!("{prefix}{pid}-{counter}-{nanos}{TEMP_SUFFIX}"));
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(file) => return Ok((file, TempFile { path })),
-            Err(err) => {
-                attempts += 1;
-                match err.kind() {
-                    io::ErrorKind::NotFound if !created_dir => {
-                        fs::create_dir_all(dir)
-                            .map_err(|err| BlobError::io(dir, "creating temp folder", &err))?;
-                        created_dir = true;
-                    }
-                    // A name left by an earlier process with the same pid; take the next one.
-                    io::ErrorKind::AlreadyExists if attempts < 100 => {}
-                    _ => return Err(BlobError::io(&path, "creating temp file", &err)),
-                }
-            }
-        }
-    }
-}
-
-/// The size of the regular file at `path`, if there is one.
-fn existing_len(path: &Path) -> Option<u64> {
-    fs::metadata(path)
-        .ok()
-        .filter(|meta| meta.is_file())
-        .map(|meta| meta.len())
-}
-
-/// Opens a blob's file, mapping a missing file to [`BlobError::NotFound`].
-fn open_blob(blob: &BlobRef, path: &Path) -> Result<File, BlobError> {
-    File::open(path).map_err(|err| not_found_or_io(blob, path.to_path_buf(), "opening blob", &err))
-}
-
-fn not_found_or_io(blob: &BlobRef, path: PathBuf, what: &str, err: &io::Error) -> BlobError {
-    if err.kind() == io::ErrorKind::NotFound {
-        BlobError::NotFound {
-            blob: blob.clone(),
-            path,
-        }
-    } else {
-        BlobError::io(&path, what, err)
-    }
-}
-
-/// A buffer big enough for the input (one read plus the EOF read), capped at [`BUFFER_SIZE`].
-fn buffer_len(size_hint: Option<u64>) -> usize {
-    match size_hint {
-        Some(size) => usize::try_from(size.saturating_add(1))
-            .unwrap_or(BUFFER_SIZE)
-            .clamp(MIN_BUFFER, BUFFER_SIZE),
-        None => BUFFER_SIZE,
-    }
-}
-
-/// Which side of a copy failed.
-enum CopyError {
-    Read(io::Error),
-    Write(io::Error),
-}
-
-/// Copies `reader` into `writer` through `buf`, hashing on the way; one pass.
-fn hash_copy(
-    reader: &mut dyn Read,
-    writer: &mut dyn Write,
-    buf: &mut [u8],
-) -> Result<([u8; 32], u64), CopyError> {
-    let mut hasher = Sha256::new();
-    let mut len = 0u64;
-    loop {
-        let n = match reader.read(buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(err) => return Err(CopyError::Read(err)),
-        };
-        let chunk = buf.get(..n).unwrap_or_default();
-        hasher.update(chunk);
-        writer.write_all(chunk).map_err(CopyError::Write)?;
-        len += n as u64;
-    }
-    Ok((hasher.finalize().into(), len))
-}
-
-/// Hashes the file at `path` in one streaming pass: (hex digest, bytes).
-pub(crate) fn hash_file(path: &Path) -> io::Result<(String, u64)> {
-    let mut file = File::open(path)?;
-    let hint = file.metadata().map(|m| m.len()).ok();
-    let mut buf = vec![0; buffer_len(hint)];
-    let (digest, len) =
-        hash_copy(&mut file, &mut io::sink(), &mut buf).map_err(|err| match err {
-            CopyError::Read(err) | CopyError::Write(err) => err,
-        })?;
-    Ok((hex::encode(digest), len))
-}
-
-/// Makes a rename in `dir` durable (Unix). Filesystems that cannot sync folders are tolerated.
-fn sync_dir(dir: &Path) -> Result<(), BlobError> {
-    #[cfg(unix)]
-    {
-        let result = File::open(dir).and_then(|d| d.sync_all());
-        if let Err(err) = result
-            && !matches!(
-                err.kind(),
-                io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported
-            )
-        {
-            return Err(BlobError::io(dir, "syncing folder", &err));
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
+/// A blob hashed and written to its temp file, not yet synced or in place.
+struct Staged {
+    file: File,
+    temp: TempFile,
+    blob: BlobRef,
+    len: u64,
 }
