@@ -43,6 +43,11 @@ impl HeddleHome {
     pub fn runs(&self) -> PathBuf {
         self.root.join("runs")
     }
+
+    /// `blobs/`.
+    pub fn blobs(&self) -> PathBuf {
+        self.root.join("blobs")
+    }
 }
 
 /// An engine on the real clock and randomness, with simulated LLM replies when `dry_run`

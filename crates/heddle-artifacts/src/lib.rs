@@ -12,6 +12,7 @@ pub mod dump;
 pub mod hook;
 pub mod junit;
 pub mod listing;
+pub mod references;
 
 pub use blob::{
     BlobError, BlobRef, BlobRefError, BlobStore, CorruptBlob, GcEntry, GcReport, UnreadableEntry,
@@ -24,3 +25,4 @@ pub use dump::{DumpError, DumpReport, dump_run};
 pub use hook::CaptureHook;
 pub use junit::{CaseStatus, JUnitCase, JUnitError, JUnitReport, JUnitSuite};
 pub use listing::{ListedArtifact, artifact_file, list_artifacts};
+pub use references::referenced_blobs;

@@ -136,11 +136,39 @@ pub enum Command {
         #[arg(short, long)]
         out: PathBuf,
     },
+    /// The blob store (`$HEDDLE_HOME/blobs`).
+    Blobs {
+        /// What to do.
+        #[command(subcommand)]
+        action: BlobsAction,
+    },
+    /// Remove blobs no run references (refuses while a run is running).
+    Gc {
+        /// Only list what would be removed.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show a run: manifest, stages, outcome and where its files are.
     Inspect {
         /// Run id, unique prefix, or run folder.
         run: String,
         /// Print manifest, checkpoint and conclusion as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `heddle blobs` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum BlobsAction {
+    /// Re-hash every blob and report corrupt, misnamed and leftover temporary files.
+    ///
+    /// Exit status 1 when any blob is corrupt or unreadable.
+    Verify {
+        /// Print the report as JSON.
         #[arg(long)]
         json: bool,
     },

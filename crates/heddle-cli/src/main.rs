@@ -2,6 +2,7 @@
 //! It reads the environment once here and passes what it found down.
 
 mod artifacts;
+mod blobs;
 mod cli;
 mod graph;
 mod live;
@@ -15,7 +16,7 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use clap::Parser;
-use cli::{ArtifactAction, Cli, Command};
+use cli::{ArtifactAction, BlobsAction, Cli, Command};
 
 /// Exit status for "ran, found errors".
 const EXIT_ERRORS: u8 = 1;
@@ -158,6 +159,23 @@ fn main() -> ExitCode {
                 Err(message) => report(&mut err, &message),
             }
         }
+        Command::Blobs {
+            action: BlobsAction::Verify { json },
+        } => match environment() {
+            Ok(env) => match blobs::verify(json, &env, &mut out) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(EXIT_ERRORS),
+                Err(message) => report(&mut err, &message),
+            },
+            Err(message) => report(&mut err, &message),
+        },
+        Command::Gc { dry_run, json } => match environment() {
+            Ok(env) => match blobs::gc(dry_run, json, &env, &mut out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => report(&mut err, &message),
+            },
+            Err(message) => report(&mut err, &message),
+        },
         Command::Dump { run: id, out: dir } => match environment() {
             Ok(env) => match artifacts::dump(&id, &dir, &env, &mut out) {
                 Ok(()) => ExitCode::SUCCESS,

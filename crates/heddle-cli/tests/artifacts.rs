@@ -91,3 +91,43 @@ fn a_commands_screenshot_and_junit_report_are_captured_listed_and_dumped() {
             .is_file()
     );
 }
+
+#[test]
+fn gc_keeps_referenced_blobs_and_verify_reports_corruption() {
+    use heddle_artifacts::BlobStore;
+
+    let sandbox = Sandbox::new();
+    let store = BlobStore::new(sandbox.home().join("blobs"));
+    let kept = store.put_bytes(b"referenced by a run").unwrap();
+    let orphan = store.put_bytes(b"referenced by nothing").unwrap();
+    // A (finished) run whose checkpoint names the first blob.
+    let run = sandbox.home().join("runs/20261122-01TEST");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(
+        run.join("checkpoint.json"),
+        format!(r#"{{"context_values": {{"response.plan": "{kept}"}}}}"#),
+    )
+    .unwrap();
+
+    let out = sandbox.heddle(&["gc", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let listed = text(&out.stdout);
+    assert!(
+        listed.contains(&format!("would remove {orphan}")),
+        "{listed}"
+    );
+    assert!(!listed.contains(&kept.to_string()), "{listed}");
+    assert!(store.contains(&orphan), "a dry run deleted something");
+
+    let out = sandbox.heddle(&["gc"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!store.contains(&orphan));
+    assert!(store.contains(&kept));
+
+    let out = sandbox.heddle(&["blobs", "verify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::write(store.path(&kept), b"tampered").unwrap();
+    let out = sandbox.heddle(&["blobs", "verify"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    assert!(text(&out.stdout).contains("corrupt:"), "{}", describe(&out));
+}
