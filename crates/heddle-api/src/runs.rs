@@ -52,8 +52,10 @@ impl HeddleHome {
 
 /// An engine on the real clock and randomness, with simulated LLM replies when `dry_run`
 /// (else the providers this build has), the given interviewer, test-artifact capture around
-/// command stages, and no git checkpoints yet.
+/// command stages, large context values offloaded to `home`'s blob store, and no git
+/// checkpoints yet.
 pub fn engine(
+    home: &HeddleHome,
     dry_run: bool,
     interviewer: Arc<dyn Interviewer>,
     env: Vec<(String, String)>,
@@ -74,6 +76,7 @@ pub fn engine(
             interviewer,
             checkpoints: Arc::new(NoCheckpoints),
             artifacts: Arc::new(heddle_artifacts::CaptureHook::default()),
+            blobs: Arc::new(heddle_artifacts::BlobStore::new(home.blobs())),
         },
     )
 }

@@ -1,11 +1,13 @@
-//! The engine's artifact hook: a snapshot of the artifact places before each command stage,
-//! and after it the capture, with the JUnit files among the captured ones summarised.
+//! The engine's hooks into this crate: a snapshot of the artifact places before each command
+//! stage and the capture after it (the JUnit files among the captured ones summarised), and
+//! the blob store as the sink for large context values.
 
 use std::any::Any;
 use std::path::Path;
 
-use heddle_engine::hooks::{ArtifactHook, CapturedArtifact, CapturedArtifacts};
+use heddle_engine::hooks::{ArtifactHook, BlobSink, CapturedArtifact, CapturedArtifacts};
 
+use crate::blob::BlobStore;
 use crate::capture::{ArtifactKind, CaptureLimits, Snapshot, capture, snapshot};
 use crate::junit::{JUnitError, JUnitReport};
 
@@ -62,5 +64,14 @@ impl ArtifactHook for CaptureHook {
             skipped,
             junit_summary,
         }
+    }
+}
+
+/// Large context values go to the blob store; the context keeps the `blob://` ref.
+impl BlobSink for BlobStore {
+    fn put(&self, bytes: &[u8]) -> Result<String, String> {
+        self.put_bytes(bytes)
+            .map(|blob| blob.to_string())
+            .map_err(|e| e.to_string())
     }
 }

@@ -75,6 +75,7 @@ pub async fn run(
         Err(message) => return fail(err, &message),
     };
     let engine = engine(
+        &env.home,
         options.dry_run,
         interviewer(options.auto_approve),
         env.vars.clone(),
@@ -111,7 +112,12 @@ pub async fn resume(
         Err(error) => return fail(err, &error.to_string()),
     };
     let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
-    let engine = engine(dry_run, interviewer(auto_approve), env.vars.clone());
+    let engine = engine(
+        &env.home,
+        dry_run,
+        interviewer(auto_approve),
+        env.vars.clone(),
+    );
     let prepared = match engine.resume(&run_dir) {
         Ok(prepared) => prepared,
         Err(error) => return fail(err, &error.to_string()),

@@ -46,6 +46,7 @@ fn engine(sync: bool) -> Engine {
             interviewer: Arc::new(AutoApprove),
             checkpoints: Arc::new(NoCheckpoints),
             artifacts: Arc::new(heddle_engine::hooks::NoArtifacts),
+            blobs: Arc::new(heddle_engine::hooks::NoBlobs),
         },
     )
     .with_config(EngineConfig {

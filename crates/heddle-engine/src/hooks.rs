@@ -101,3 +101,20 @@ impl ArtifactHook for NoArtifacts {
         CapturedArtifacts::default()
     }
 }
+
+/// Stores large values content-addressed (heddle-artifacts' blob store) and returns their
+/// `blob://sha256/{hex}` ref, so checkpoints carry refs instead of the values.
+pub trait BlobSink: Send + Sync {
+    /// Stores `bytes`; the ref, or why it could not be stored.
+    fn put(&self, bytes: &[u8]) -> Result<String, String>;
+}
+
+/// No blob store: large values stay inline.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoBlobs;
+
+impl BlobSink for NoBlobs {
+    fn put(&self, _bytes: &[u8]) -> Result<String, String> {
+        Err("no blob store".into())
+    }
+}

@@ -183,3 +183,43 @@ async fn a_run_being_executed_is_locked_against_a_second_resume() {
     assert_eq!(conclusion.status, RunStatus::Success);
     assert!(!run_dir.pid().exists());
 }
+
+/// Keeps blobs in memory, named like the real store names them.
+#[derive(Default)]
+struct MemoryBlobs(std::sync::Mutex<Vec<Vec<u8>>>);
+
+impl heddle_engine::hooks::BlobSink for MemoryBlobs {
+    fn put(&self, bytes: &[u8]) -> Result<String, String> {
+        let mut stored = self.0.lock().unwrap();
+        stored.push(bytes.to_vec());
+        Ok(format!("blob://sha256/{:064x}", stored.len()))
+    }
+}
+
+#[tokio::test]
+async fn large_context_values_are_stored_as_blobs_and_the_checkpoint_keeps_refs() {
+    let blobs = Arc::new(MemoryBlobs::default());
+    let mut h = Harness::new();
+    h.blobs = blobs.clone();
+    let big = "x".repeat(150 * 1024);
+    h.llm = h.llm.reply("plan", &big);
+    let done = h
+        .run(&format!(
+            "digraph G {{ {HEAD} plan [shape=tab]; start -> plan -> exit; }}"
+        ))
+        .await;
+    done.assert_success();
+    let context = done.checkpoint().context_values;
+    let stored = context["response.plan"].as_str().unwrap();
+    assert!(stored.starts_with("blob://sha256/"), "{stored}");
+    // The small copy stays inline; the blob holds the value as JSON.
+    assert_eq!(context["last_response"].as_str().unwrap().len(), 200);
+    let kept = blobs.0.lock().unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(serde_json::from_slice::<String>(&kept[0]).unwrap(), big);
+    let checkpoint = std::fs::read_to_string(done.run_dir.checkpoint()).unwrap();
+    assert!(
+        checkpoint.len() < 50 * 1024,
+        "the value went into the checkpoint"
+    );
+}

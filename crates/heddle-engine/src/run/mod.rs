@@ -10,6 +10,7 @@ mod goal;
 mod launch;
 mod loops;
 mod manager;
+mod offload;
 mod parallel;
 mod shared;
 mod stage;
@@ -51,7 +52,13 @@ pub struct Services {
     pub checkpoints: Arc<dyn CheckpointHook>,
     /// Test-artifact capture around command stages.
     pub artifacts: Arc<dyn crate::hooks::ArtifactHook>,
+    /// Where context values over [`OFFLOAD_BYTES`] go.
+    pub blobs: Arc<dyn crate::hooks::BlobSink>,
 }
+
+/// Context values whose JSON is larger than this are stored as blobs; the context (and so
+/// the checkpoint) keeps their `blob://` ref.
+pub const OFFLOAD_BYTES: usize = 100 * 1024;
 
 /// Limits and switches.
 #[derive(Debug, Clone)]

@@ -189,6 +189,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
             }
         }
         context.merge(&outcome.context_updates);
+        super::offload::offload_large(shared, &node.id, &outcome.context_updates, &context).await;
         context.set(keys::LAST_STAGE, node.id.clone());
         if node.kind != HandlerKind::Conditional {
             context.set(keys::OUTCOME, outcome.status.as_str());

@@ -99,6 +99,7 @@ pub struct Harness {
     pub interviewer: Arc<dyn Interviewer>,
     pub real_clock: bool,
     pub artifacts: Arc<dyn heddle_engine::hooks::ArtifactHook>,
+    pub blobs: Arc<dyn heddle_engine::hooks::BlobSink>,
 }
 
 pub struct Finished {
@@ -151,6 +152,7 @@ impl Harness {
             interviewer: Arc::new(AutoApprove),
             real_clock: false,
             artifacts: Arc::new(heddle_engine::hooks::NoArtifacts),
+            blobs: Arc::new(heddle_engine::hooks::NoBlobs),
         }
     }
 
@@ -175,6 +177,7 @@ impl Harness {
                 interviewer: self.interviewer.clone(),
                 checkpoints: Arc::new(NoCheckpoints),
                 artifacts: self.artifacts.clone(),
+                blobs: self.blobs.clone(),
             },
         )
     }
