@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use heddle_engine::RunDir;
 use serde::Serialize;
 
-use crate::capture::{Artifact, CaptureReport, MANIFEST_FILE};
+use crate::capture::{ArtifactKind, CaptureReport, MANIFEST_FILE};
 
 /// One captured file of a run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -19,9 +19,16 @@ pub struct ListedArtifact {
     pub retry: u32,
     /// Path to give `heddle artifact cp`, relative to the run's `artifacts/` folder.
     pub path: String,
-    /// The file as captured (size, sha256, media type, kind).
-    #[serde(flatten)]
-    pub artifact: Artifact,
+    /// The path in the work folder it was captured from.
+    pub source: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// SHA-256 of the content (hex).
+    pub sha256: String,
+    /// Media type.
+    pub media_type: String,
+    /// What kind of artifact it is.
+    pub kind: ArtifactKind,
 }
 
 /// Every captured artifact of `run`, by stage folder, attempt and path.
@@ -59,7 +66,11 @@ pub fn list_artifacts(run: &RunDir) -> Vec<ListedArtifact> {
                     node: node.clone(),
                     retry: n,
                     path: format!("{stage_name}/{retry_name}/{}", artifact.path),
-                    artifact,
+                    source: artifact.path,
+                    size: artifact.size,
+                    sha256: artifact.sha256,
+                    media_type: artifact.media_type,
+                    kind: artifact.kind,
                 });
             }
         }

@@ -43,9 +43,9 @@ pub fn list(
             out,
             format!(
                 "{:<18} {:>10}  {:<28} {}",
-                artifact.artifact.kind.as_str(),
-                artifact.artifact.size,
-                artifact.artifact.media_type,
+                artifact.kind.as_str(),
+                artifact.size,
+                artifact.media_type,
                 artifact.path
             ),
         )?;

@@ -67,12 +67,13 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         _ => Language::Shell,
     };
     let mut env = shared.engine.env.env.clone();
-    const SET_HERE: [&str; 5] = [
+    const SET_HERE: [&str; 6] = [
         "HEDDLE_RUN_ID",
         "HEDDLE_NODE_ID",
         "HEDDLE_RUN_DIR",
         "HEDDLE_STAGE_DIR",
         "HEDDLE_WORK_DIR",
+        "HEDDLE_WORKFLOW_DIR",
     ];
     env.retain(|(k, _)| !SET_HERE.contains(&k.as_str()));
     env.extend([
@@ -89,6 +90,15 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         (
             "HEDDLE_WORK_DIR".to_string(),
             shared.work_dir.to_string_lossy().into_owned(),
+        ),
+        (
+            // Scripts kept next to the workflow find them through this.
+            "HEDDLE_WORKFLOW_DIR".to_string(),
+            shared
+                .workflow_path
+                .parent()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default(),
         ),
     ]);
     let spec = CommandSpec {
