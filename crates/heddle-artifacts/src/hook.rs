@@ -74,4 +74,10 @@ impl BlobSink for BlobStore {
             .map(|blob| blob.to_string())
             .map_err(|e| e.to_string())
     }
+
+    fn put_file(&self, path: &Path) -> Result<String, String> {
+        BlobStore::put_file(self, path)
+            .map(|blob| blob.to_string())
+            .map_err(|e| e.to_string())
+    }
 }

@@ -30,6 +30,7 @@ fn record(node: &str, visit: u32) -> StageRecord {
         simulated: false,
         artifacts: 0,
         junit: None,
+        blobs: Default::default(),
     }
 }
 

@@ -46,6 +46,21 @@ fn a_commands_screenshot_and_junit_report_are_captured_listed_and_dumped() {
         "1 passed, 1 failed: parser::rejects_tabs — expected tab error"
     );
     assert!(run.join("artifacts/test/retry_0/manifest.json").is_file());
+    // The command's complete output is a blob the checkpoint refers to; gc keeps it.
+    let stdout_blob = stage["blobs"]["stderr.log"].as_str().unwrap().to_string();
+    assert!(stdout_blob.starts_with("blob://sha256/"), "{stage}");
+    let blob: heddle_artifacts::BlobRef = stdout_blob.parse().unwrap();
+    let store = heddle_artifacts::BlobStore::new(sandbox.home().join("blobs"));
+    assert_eq!(
+        store.read(&blob).unwrap(),
+        std::fs::read(run.join("nodes/test/stderr.log")).unwrap()
+    );
+    let out = sandbox.heddle(&["gc", "--dry-run"]);
+    assert!(
+        !text(&out.stdout).contains(&stdout_blob),
+        "{}",
+        describe(&out)
+    );
     assert!(!run.join("artifacts/test/retry_0/test-results/old").exists());
 
     let id = run_id(&run);

@@ -166,6 +166,9 @@ pub struct StageRecord {
     /// Summary of its JUnit reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub junit: Option<String>,
+    /// Its complete outputs as blob refs, by file name (`stdout.log`, `stderr.log`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub blobs: BTreeMap<String, String>,
 }
 
 fn is_zero(n: &usize) -> bool {

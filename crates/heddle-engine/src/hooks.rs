@@ -107,6 +107,13 @@ impl ArtifactHook for NoArtifacts {
 pub trait BlobSink: Send + Sync {
     /// Stores `bytes`; the ref, or why it could not be stored.
     fn put(&self, bytes: &[u8]) -> Result<String, String>;
+
+    /// Stores the file at `path` (a stage's log) without reading it whole, where the store
+    /// can; the ref, or why it could not be stored.
+    fn put_file(&self, path: &std::path::Path) -> Result<String, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.put(&bytes)
+    }
 }
 
 /// No blob store: large values stay inline.

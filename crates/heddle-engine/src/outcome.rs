@@ -167,6 +167,9 @@ pub struct Outcome {
     /// Summary of the JUnit reports the stage left ("41 passed, 1 failed: ...").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub junit: Option<String>,
+    /// The stage's complete outputs stored as blobs, by file name (`stdout.log` → ref).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub blobs: BTreeMap<String, String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -190,6 +193,7 @@ impl Outcome {
             simulated: false,
             artifacts: 0,
             junit: None,
+            blobs: BTreeMap::new(),
         }
     }
 

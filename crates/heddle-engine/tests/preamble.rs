@@ -59,6 +59,7 @@ fn record(node: &str, kind: HandlerKind, status: StageStatus) -> StageRecord {
         simulated: false,
         artifacts: 0,
         junit: None,
+        blobs: Default::default(),
     }
 }
 

@@ -43,7 +43,8 @@ pub(crate) async fn run_handler(
         }
         HandlerKind::Command => {
             let before = super::capture::before(shared).await;
-            let outcome = command(shared, call, stage_dir).await;
+            let mut outcome = command(shared, call, stage_dir).await;
+            super::offload::store_logs(shared, call.node, stage_dir, &mut outcome).await;
             super::capture::after(shared, call.node, stage_dir, attempt, before, outcome).await
         }
         HandlerKind::Human => human(shared, call, stage_dir).await,

@@ -1,6 +1,7 @@
-//! Offloading large context values: a stage's update whose JSON exceeds
-//! [`super::OFFLOAD_BYTES`] is stored through the blob sink and replaced in the context by
-//! its `blob://sha256/{hex}` ref. Without a blob store the value stays inline.
+//! Offloading to the blob store: a stage's context update whose JSON exceeds
+//! [`super::OFFLOAD_BYTES`] is replaced in the context by its `blob://sha256/{hex}` ref, and
+//! a command's complete output (its logs) is stored with the refs kept on the stage record,
+//! so checkpoints carry refs, never host paths. Without a blob store nothing changes.
 
 use std::collections::BTreeMap;
 
@@ -40,6 +41,39 @@ pub(crate) async fn offload_large(
                         message: format!(
                             "`{key}` ({size} bytes) could not be stored as a blob and stays in the checkpoint: {reason}"
                         ),
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// Stores a command stage's `stdout.log` and `stderr.log` as blobs and records their refs.
+pub(crate) async fn store_logs(
+    shared: &Shared,
+    node: &heddle_workflow::Node,
+    stage_dir: &std::path::Path,
+    outcome: &mut crate::outcome::Outcome,
+) {
+    for name in ["stdout.log", "stderr.log"] {
+        let path = stage_dir.join(name);
+        if !path.is_file() {
+            continue;
+        }
+        let sink = shared.engine.services.blobs.clone();
+        let stored = tokio::task::spawn_blocking(move || sink.put_file(&path))
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+        match stored {
+            Ok(blob) => {
+                outcome.blobs.insert(name.to_string(), blob);
+            }
+            Err(reason) if reason == "no blob store" => {}
+            Err(reason) => {
+                shared.emitter.emit(
+                    Some(&node.id),
+                    Event::Warning {
+                        message: format!("{name} could not be stored as a blob: {reason}"),
                     },
                 );
             }

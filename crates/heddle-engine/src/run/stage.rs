@@ -106,6 +106,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
         simulated: outcome.simulated,
         artifacts: outcome.artifacts,
         junit: outcome.junit.clone(),
+        blobs: outcome.blobs.clone(),
     };
     write_status(&stage_dir, &outcome, &record);
     let branch = call.branch.map(str::to_string);
@@ -179,6 +180,7 @@ fn write_status(stage_dir: &std::path::Path, outcome: &Outcome, record: &StageRe
         "usage": outcome.usage,
         "files_touched": outcome.files_touched,
         "simulated": outcome.simulated,
+        "blobs": outcome.blobs,
         "attempts": record.attempts,
         "visit": record.visit,
         "started_at": record.started_at,
