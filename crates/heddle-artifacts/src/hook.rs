@@ -80,4 +80,9 @@ impl BlobSink for BlobStore {
             .map(|blob| blob.to_string())
             .map_err(|e| e.to_string())
     }
+
+    fn copy_to(&self, blob: &str, dest: &Path) -> Result<u64, String> {
+        let blob: crate::blob::BlobRef = blob.parse().map_err(|e| format!("{e}"))?;
+        BlobStore::copy_to(self, &blob, dest).map_err(|e| e.to_string())
+    }
 }

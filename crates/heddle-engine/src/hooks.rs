@@ -114,6 +114,13 @@ pub trait BlobSink: Send + Sync {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         self.put(&bytes)
     }
+
+    /// Writes the content of blob `blob` (a `blob://` ref) to `dest`, checking it on the way;
+    /// the bytes written.
+    fn copy_to(&self, blob: &str, dest: &std::path::Path) -> Result<u64, String> {
+        let _ = dest;
+        Err(format!("no blob store to read {blob} from"))
+    }
 }
 
 /// No blob store: large values stay inline.

@@ -194,6 +194,42 @@ impl heddle_engine::hooks::BlobSink for MemoryBlobs {
         stored.push(bytes.to_vec());
         Ok(format!("blob://sha256/{:064x}", stored.len()))
     }
+
+    fn copy_to(&self, blob: &str, dest: &std::path::Path) -> Result<u64, String> {
+        let index = usize::from_str_radix(blob.trim_start_matches("blob://sha256/"), 16)
+            .map_err(|e| e.to_string())?;
+        let stored = self.0.lock().unwrap();
+        let bytes = stored.get(index - 1).ok_or("no such blob")?;
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::write(dest, bytes).unwrap();
+        Ok(bytes.len() as u64)
+    }
+}
+
+#[tokio::test]
+async fn a_later_prompt_reads_a_large_value_from_a_run_local_file() {
+    let mut h = Harness::new();
+    h.blobs = Arc::new(MemoryBlobs::default());
+    let big = "y".repeat(120 * 1024);
+    let reply = format!(r#"{{"context_updates": {{"findings": "{big}"}}}}"#);
+    h.llm = h.llm.reply("survey", &reply);
+    let done = h
+        .run(&format!(
+            "digraph G {{ {HEAD} survey [shape=tab]; report [shape=tab]; start -> survey -> report -> exit; }}"
+        ))
+        .await;
+    done.assert_success();
+    let prompt = h.llm.prompts_for("report").join("\n");
+    assert!(
+        !prompt.contains(&big[..1000]),
+        "the large value was inlined in the prompt"
+    );
+    let file = done.run_dir.root().join("blobs");
+    assert!(prompt.contains(&file.display().to_string()), "{prompt}");
+    let written: Vec<_> = std::fs::read_dir(&file).unwrap().collect();
+    assert_eq!(written.len(), 1);
+    let content = std::fs::read(written[0].as_ref().unwrap().path()).unwrap();
+    assert_eq!(serde_json::from_slice::<String>(&content).unwrap(), big);
 }
 
 #[tokio::test]

@@ -205,7 +205,8 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
             fidelity
         };
         let stages = shared.state().timeline.clone();
-        let context = call.context.snapshot();
+        let context =
+            super::offload::materialise_for_preamble(shared, call.context.snapshot()).await;
         build_preamble(&PreambleInput {
             goal: shared.goal.as_deref(),
             run_id: &shared.run_id,

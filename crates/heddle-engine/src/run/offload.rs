@@ -80,3 +80,45 @@ pub(crate) async fn store_logs(
         }
     }
 }
+
+/// The context as a preamble shows it: every value held as a blob ref is materialised into
+/// the run-local file `blobs/{hex}.json` of the run folder, and the value shown is that
+/// file's path (a model with file tools can read it).
+pub(crate) async fn materialise_for_preamble(
+    shared: &Shared,
+    mut values: BTreeMap<String, Json>,
+) -> BTreeMap<String, Json> {
+    for (key, value) in values.iter_mut() {
+        // Only what the preamble shows is worth writing out.
+        if !crate::preamble::shows_context_key(key) {
+            continue;
+        }
+        let Some(blob) = value.as_str().filter(|v| v.starts_with("blob://sha256/")) else {
+            continue;
+        };
+        let hex = blob.trim_start_matches("blob://sha256/").to_string();
+        let dest = shared
+            .run_dir
+            .root()
+            .join("blobs")
+            .join(format!("{hex}.json"));
+        let sink = shared.engine.services.blobs.clone();
+        let (ref_text, path) = (blob.to_string(), dest.clone());
+        let copied = if dest.is_file() {
+            std::fs::metadata(&dest)
+                .map(|m| m.len())
+                .map_err(|e| e.to_string())
+        } else {
+            tokio::task::spawn_blocking(move || sink.copy_to(&ref_text, &path))
+                .await
+                .unwrap_or_else(|e| Err(e.to_string()))
+        };
+        if let Ok(bytes) = copied {
+            *value = Json::String(format!(
+                "(a large value, {bytes} bytes of JSON, in the file {})",
+                dest.display()
+            ));
+        }
+    }
+    values
+}
