@@ -121,13 +121,11 @@ fn main() -> ExitCode {
                 run::resume(&id, auto_approve, json, env, &mut std::io::stdout(), err).await
             })
         }),
-        Command::Ps { all, json } => match environment() {
-            Ok(env) => match runs::ps(all, json, &env, &mut out) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => report(&mut err, &e.to_string()),
-            },
-            Err(message) => report(&mut err, &message),
-        },
+        Command::Ps { all, json } => with_env(&mut err, |env| {
+            runs::ps(all, json, env, &mut out)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|e| e.to_string())
+        }),
         Command::Events {
             run: id,
             follow,
@@ -143,53 +141,47 @@ fn main() -> ExitCode {
                 }
             })
         }),
-        Command::Artifact { action } => {
-            let env = match environment() {
-                Ok(env) => env,
-                Err(message) => return report(&mut err, &message),
-            };
-            let done = match action {
+        Command::Artifact { action } => with_env(&mut err, |env| {
+            match action {
                 ArtifactAction::List { run, node, json } => {
-                    artifacts::list(&run, node.as_deref(), json, &env, &mut out)
+                    artifacts::list(&run, node.as_deref(), json, env, &mut out)
                 }
-                ArtifactAction::Cp { run, path, dest } => artifacts::copy(&run, &path, &dest, &env),
-            };
-            match done {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(message) => report(&mut err, &message),
+                ArtifactAction::Cp { run, path, dest } => artifacts::copy(&run, &path, &dest, env),
             }
-        }
+            .map(|()| ExitCode::SUCCESS)
+        }),
         Command::Blobs {
             action: BlobsAction::Verify { json },
-        } => match environment() {
-            Ok(env) => match blobs::verify(json, &env, &mut out) {
-                Ok(true) => ExitCode::SUCCESS,
-                Ok(false) => ExitCode::from(EXIT_ERRORS),
-                Err(message) => report(&mut err, &message),
-            },
-            Err(message) => report(&mut err, &message),
-        },
-        Command::Gc { dry_run, json } => match environment() {
-            Ok(env) => match blobs::gc(dry_run, json, &env, &mut out) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(message) => report(&mut err, &message),
-            },
-            Err(message) => report(&mut err, &message),
-        },
-        Command::Dump { run: id, out: dir } => match environment() {
-            Ok(env) => match artifacts::dump(&id, &dir, &env, &mut out) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(message) => report(&mut err, &message),
-            },
-            Err(message) => report(&mut err, &message),
-        },
-        Command::Inspect { run: id, json } => match environment() {
-            Ok(env) => match runs::inspect(&id, json, &env, &mut out) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(message) => report(&mut err, &message),
-            },
-            Err(message) => report(&mut err, &message),
-        },
+        } => with_env(&mut err, |env| {
+            blobs::verify(json, env, &mut out).map(|ok| {
+                if ok {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(EXIT_ERRORS)
+                }
+            })
+        }),
+        Command::Gc { dry_run, json } => with_env(&mut err, |env| {
+            blobs::gc(dry_run, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        }),
+        Command::Dump { run: id, out: dir } => with_env(&mut err, |env| {
+            artifacts::dump(&id, &dir, env, &mut out).map(|()| ExitCode::SUCCESS)
+        }),
+        Command::Inspect { run: id, json } => with_env(&mut err, |env| {
+            runs::inspect(&id, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        }),
+    }
+}
+
+/// Runs a synchronous run command with the environment read; its error, or a failure to
+/// read the environment, is reported.
+fn with_env(
+    err: &mut std::io::Stderr,
+    command: impl FnOnce(&run::Environment) -> Result<ExitCode, String>,
+) -> ExitCode {
+    match environment().and_then(|env| command(&env)) {
+        Ok(code) => code,
+        Err(message) => report(err, &message),
     }
 }
 

@@ -161,7 +161,7 @@ pub struct StageRecord {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
     /// Test artifacts captured.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "crate::outcome::is_zero")]
     pub artifacts: usize,
     /// Summary of its JUnit reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -169,10 +169,6 @@ pub struct StageRecord {
     /// Its complete outputs as blob refs, by file name (`stdout.log`, `stderr.log`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub blobs: BTreeMap<String, String>,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 impl Checkpoint {

@@ -172,7 +172,8 @@ pub struct Outcome {
     pub blobs: BTreeMap<String, String>,
 }
 
-fn is_zero(n: &usize) -> bool {
+/// For `skip_serializing_if`: counts of zero are left out.
+pub(crate) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 

@@ -142,16 +142,6 @@ impl RunDir {
     }
 }
 
-/// Whether process `pid` exists.
-pub fn process_alive(pid: i32) -> bool {
-    use nix::errno::Errno;
-    match nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) {
-        Ok(()) => true,
-        Err(Errno::EPERM) => true,
-        Err(_) => false,
-    }
-}
-
 /// Reads and parses a JSON file, naming the file (and line:column) on failure.
 pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, EngineError> {
     let text = std::fs::read_to_string(path).map_err(|e| EngineError::io(path, &e))?;

@@ -39,12 +39,16 @@ impl RunSummary {
         let run = RunDir::at(dir);
         let manifest = run.read_manifest().ok()?;
         let conclusion = run.read_conclusion();
+        // The conclusion read once serves both its fields and the status.
+        let status = conclusion
+            .as_ref()
+            .map_or_else(|| run.status(), |c| c.status);
         Some(RunSummary {
             run_id: manifest.run_id,
             dir: dir.to_path_buf(),
             workflow_name: manifest.workflow_name,
             workflow_path: manifest.workflow_path,
-            status: run.status(),
+            status,
             start_time: manifest.start_time,
             duration_ms: conclusion.as_ref().map(|c| c.duration_ms),
             failure_reason: conclusion.and_then(|c| c.failure_reason),

@@ -11,7 +11,6 @@ use heddle_engine::event::Stream;
 use heddle_engine::handlers::command::{
     CommandSpec, Language, kill_orphaned_commands, run_command,
 };
-use heddle_engine::rundir::process_alive;
 use heddle_engine::{
     Emitter, Envelope, Event, FailureClass, Outcome, RunDir, SeededEntropy, StageStatus,
     SystemClock,
@@ -113,7 +112,7 @@ fn running(pid: i32) -> bool {
                 .map(|i| s[i + 1..].trim_start().starts_with('Z'))
         })
         .unwrap_or(false);
-    process_alive(pid) && !zombie
+    std::path::Path::new(&format!("/proc/{pid}")).exists() && !zombie
 }
 
 async fn gone_within(pid: i32, limit: Duration) -> bool {

@@ -30,11 +30,8 @@ struct BranchResult {
 pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outcome {
     let node = call.node;
     let edges: Vec<(usize, String)> = shared
-        .workflow
-        .edges
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.from == node.id)
+        .outgoing_indexed(&node.id)
+        .into_iter()
         .map(|(i, e)| (i, e.to.clone()))
         .collect();
     if edges.is_empty() {

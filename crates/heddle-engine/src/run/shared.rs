@@ -110,17 +110,26 @@ impl RunShared {
             .and_then(|&i| self.workflow.nodes.get(i))
     }
 
-    pub fn outgoing(&self, id: &str) -> Vec<&Edge> {
+    /// The edges leaving `id` with their positions in the workflow's edges, in document order.
+    pub fn outgoing_indexed(&self, id: &str) -> Vec<(usize, &Edge)> {
         self.positions
             .get(id)
             .and_then(|&i| self.outgoing.get(i))
             .map(|edges| {
                 edges
                     .iter()
-                    .filter_map(|&e| self.workflow.edges.get(e))
+                    .filter_map(|&e| self.workflow.edges.get(e).map(|edge| (e, edge)))
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The edges leaving `id`, in document order.
+    pub fn outgoing(&self, id: &str) -> Vec<&Edge> {
+        self.outgoing_indexed(id)
+            .into_iter()
+            .map(|(_, edge)| edge)
+            .collect()
     }
 
     pub fn state(&self) -> std::sync::MutexGuard<'_, RunState> {

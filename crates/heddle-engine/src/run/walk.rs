@@ -319,17 +319,14 @@ fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Contex
     {
         return Next::Jump(fan_in.clone(), EdgeReason::FanIn);
     }
-    let edges = shared.outgoing(current);
+    let indexed = shared.outgoing_indexed(current);
+    let edges: Vec<&Edge> = indexed.iter().map(|(_, edge)| *edge).collect();
     // A conditional's edges test the stage before it; it never fails itself.
     let selected = context.with_values(|values| select_edge(&edges, outcome, values));
-    if let Some((edge, reason)) = selected {
-        let index = shared
-            .workflow
-            .edges
-            .iter()
-            .position(|e| std::ptr::eq(e, edge))
-            .unwrap_or(usize::MAX);
-        return Next::Edge(index, reason);
+    if let Some((edge, reason)) = selected
+        && let Some((index, _)) = indexed.iter().find(|(_, e)| std::ptr::eq(*e, edge))
+    {
+        return Next::Edge(*index, reason);
     }
     if outcome.status == StageStatus::Fail
         && let Some(node) = shared.node(current)
