@@ -1,77 +1,23 @@
 //! Blob store behaviour: round trips, write-once, concurrent writers (threads and processes),
-//! corruption on read/copy/verify, error kinds, ref parsing, gc and streaming.
+//! corruption on read/copy/verify, error kinds, ref parsing and streaming. (verify and gc
+//! are in blob_maintenance.rs.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 use std::sync::{Arc, Barrier};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use heddle_artifacts::blob::{BUFFER_SIZE, BlobRefError};
 use heddle_artifacts::{BlobError, BlobRef, BlobStore};
 use sha2::{Digest, Sha256};
 
-/// SHA-256 of `abc` (FIPS 180-2 test vector).
-const ABC: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+mod blob_support;
 
-/// Deterministic pseudo-random bytes (xorshift64*), distinct per seed.
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut out = Vec::with_capacity(len + 8);
-    while out.len() < len {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        out.extend_from_slice(&state.wrapping_mul(0x2545_F491_4F6C_DD1D).to_le_bytes());
-    }
-    out.truncate(len);
-    out
-}
-
-fn sha_hex(data: &[u8]) -> String {
-    hex::encode(Sha256::digest(data))
-}
-
-fn store() -> (tempfile::TempDir, BlobStore) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = BlobStore::new(dir.path().join("blobs"));
-    (dir, store)
-}
-
-/// Every regular file under `dir`, recursively, sorted.
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(entries) = fs::read_dir(dir) else {
-        return out;
-    };
-    for entry in entries {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            out.extend(files_under(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out.sort();
-    out
-}
-
-fn blob_files(store: &BlobStore) -> Vec<PathBuf> {
-    files_under(&store.root().join("sha256"))
-}
-
-fn temp_files(store: &BlobStore) -> Vec<PathBuf> {
-    files_under(&store.temp_dir())
-}
-
-fn set_age(path: &Path, age: Duration) {
-    let file = fs::File::options().write(true).open(path).unwrap();
-    file.set_modified(SystemTime::now() - age).unwrap();
-}
+use blob_support::*;
 
 #[test]
 fn layout_is_sha256_fanout_and_refs_are_blob_urls() {
@@ -473,174 +419,6 @@ fn blob_ref_parses_displays_and_serialises() {
     // Long junk is shortened in the message.
     let long = "x".repeat(10_000);
     assert!(long.parse::<BlobRef>().unwrap_err().to_string().len() < 400);
-}
-
-#[test]
-fn verify_lists_temp_and_misnamed_files() {
-    let (_dir, store) = store();
-    let blob = store.put_bytes(b"one").unwrap();
-    fs::create_dir_all(store.temp_dir()).unwrap();
-    let temp = store.temp_dir().join("123-0-456.tmp");
-    fs::write(&temp, b"partial").unwrap();
-    let sha = store.root().join("sha256");
-    let stray_top = sha.join("README");
-    fs::write(&stray_top, b"x").unwrap();
-    let bad_dir = sha.join("zz");
-    fs::create_dir_all(&bad_dir).unwrap();
-    let short = sha.join(&blob.hex()[..2]).join("abc");
-    fs::write(&short, b"x").unwrap();
-    let upper = sha
-        .join(&blob.hex()[..2])
-        .join(blob.hex()[2..].to_uppercase());
-    fs::write(&upper, b"one").unwrap();
-
-    let report = store.verify();
-    assert!(report.is_ok(), "{report:?}");
-    assert_eq!(report.blobs, 1);
-    assert_eq!(report.ok, 1);
-    assert_eq!(report.temp_files, vec![temp]);
-    let mut expected = vec![stray_top, bad_dir, short, upper];
-    expected.sort();
-    let mut misnamed = report.misnamed.clone();
-    misnamed.sort();
-    assert_eq!(misnamed, expected);
-
-    // An empty or missing store verifies clean.
-    let (_empty_dir, empty) = self::store();
-    let report = empty.verify();
-    assert!(report.is_ok());
-    assert_eq!(report.blobs, 0);
-}
-
-/// Three blobs (two kept), a fresh temp, a stale temp.
-struct GcFixture {
-    _dir: tempfile::TempDir,
-    store: BlobStore,
-    keep: BlobRef,
-    drop_a: BlobRef,
-    drop_b: BlobRef,
-    fresh_temp: PathBuf,
-    stale_temp: PathBuf,
-}
-
-fn gc_fixture() -> GcFixture {
-    let (dir, store) = store();
-    let keep = store.put_bytes(b"keep me").unwrap();
-    let drop_a = store.put_bytes(&bytes(11, 1000)).unwrap();
-    let drop_b = store.put_bytes(&bytes(12, 2500)).unwrap();
-    fs::create_dir_all(store.temp_dir()).unwrap();
-    let fresh_temp = store.temp_dir().join("1-1-1.tmp");
-    fs::write(&fresh_temp, b"write in progress").unwrap();
-    let stale_temp = store.temp_dir().join("2-2-2.tmp");
-    fs::write(&stale_temp, b"crashed").unwrap();
-    set_age(&stale_temp, Duration::from_secs(2 * 60 * 60));
-    // A fresh temp that is just under an hour old stays too.
-    set_age(&fresh_temp, Duration::from_secs(59 * 60));
-    GcFixture {
-        _dir: dir,
-        store,
-        keep,
-        drop_a,
-        drop_b,
-        fresh_temp,
-        stale_temp,
-    }
-}
-
-#[test]
-fn gc_dry_run_lists_without_deleting() {
-    let f = gc_fixture();
-    let never_stored = BlobRef::for_bytes(b"gone");
-    let referenced: HashSet<BlobRef> = [f.keep.clone(), never_stored.clone()].into();
-    let before = files_under(f.store.root());
-    let report = f.store.gc(&referenced, true).unwrap();
-    assert!(report.dry_run);
-    let mut removed: Vec<(BlobRef, u64)> = report
-        .removed
-        .iter()
-        .map(|e| (e.blob.clone(), e.size))
-        .collect();
-    removed.sort();
-    let mut expected = vec![(f.drop_a.clone(), 1000), (f.drop_b.clone(), 2500)];
-    expected.sort();
-    assert_eq!(removed, expected);
-    for entry in &report.removed {
-        assert_eq!(entry.path, f.store.path(&entry.blob));
-    }
-    assert_eq!(report.bytes_freed, 1000 + 2500 + 7);
-    assert_eq!(report.kept, 1);
-    assert_eq!(report.kept_bytes, 7);
-    assert_eq!(report.missing, vec![never_stored]);
-    assert_eq!(report.temp_removed, vec![f.stale_temp.clone()]);
-    assert_eq!(report.temp_kept, vec![f.fresh_temp.clone()]);
-    // Nothing was deleted.
-    assert_eq!(files_under(f.store.root()), before);
-    assert!(f.store.contains(&f.drop_a) && f.store.contains(&f.drop_b));
-}
-
-#[test]
-fn gc_deletes_only_unreferenced_and_keeps_fresh_temp_files() {
-    let f = gc_fixture();
-    let referenced: HashSet<BlobRef> = [f.keep.clone()].into();
-    let report = f.store.gc(&referenced, false).unwrap();
-    assert!(!report.dry_run);
-    assert_eq!(report.removed.len(), 2);
-    assert_eq!(report.bytes_freed, 1000 + 2500 + 7);
-    assert!(f.store.contains(&f.keep));
-    assert_eq!(f.store.read(&f.keep).unwrap(), b"keep me");
-    assert!(!f.store.contains(&f.drop_a));
-    assert!(!f.store.contains(&f.drop_b));
-    assert!(f.fresh_temp.exists(), "a write in progress was removed");
-    assert!(!f.stale_temp.exists());
-    // Emptied fan-out folders are gone; the kept blob's folder stays.
-    for gone in [&f.drop_a, &f.drop_b] {
-        let folder = f.store.path(gone).parent().unwrap().to_path_buf();
-        if folder != f.store.path(&f.keep).parent().unwrap() {
-            assert!(!folder.exists(), "{} left behind", folder.display());
-            assert!(report.dirs_removed.contains(&folder));
-        }
-    }
-    assert!(f.store.path(&f.keep).parent().unwrap().is_dir());
-    assert_eq!(blob_files(&f.store), vec![f.store.path(&f.keep)]);
-
-    // A second gc finds nothing more; an empty reference set then clears the store.
-    let again = f.store.gc(&referenced, false).unwrap();
-    assert!(again.removed.is_empty());
-    assert_eq!(again.bytes_freed, 0);
-    let all = f.store.gc(&HashSet::new(), false).unwrap();
-    assert_eq!(all.removed.len(), 1);
-    assert!(blob_files(&f.store).is_empty());
-    assert!(
-        fs::read_dir(f.store.root().join("sha256"))
-            .unwrap()
-            .next()
-            .is_none()
-    );
-    // The store still works after its folders were removed.
-    let back = f.store.put_bytes(b"keep me").unwrap();
-    assert_eq!(back, f.keep);
-    assert_eq!(f.store.read(&back).unwrap(), b"keep me");
-}
-
-#[test]
-fn gc_leaves_misnamed_files_alone() {
-    let (_dir, store) = store();
-    let blob = store.put_bytes(b"x").unwrap();
-    let stray = store.path(&blob).with_file_name("notes.txt");
-    fs::write(&stray, b"mine").unwrap();
-    let report = store.gc(&HashSet::new(), false).unwrap();
-    assert_eq!(report.removed.len(), 1);
-    assert_eq!(report.ignored, vec![stray.clone()]);
-    assert!(stray.exists());
-    assert!(report.dirs_removed.is_empty());
-}
-
-#[test]
-fn gc_on_a_missing_store_is_empty() {
-    let (_dir, store) = store();
-    let report = store.gc(&HashSet::new(), false).unwrap();
-    assert_eq!(report.removed.len(), 0);
-    assert_eq!(report.bytes_freed, 0);
 }
 
 /// Generates `total` pseudo-random bytes, hashing what it hands out. When `watch` is set, on
