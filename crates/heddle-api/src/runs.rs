@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use heddle_engine::hooks::NoCheckpoints;
+use heddle_checkpoint::{GitCheckpoints, ModeChoice};
 use heddle_engine::interviewer::Interviewer;
 use heddle_engine::llm::{
     LlmBackend, LlmConversation, LlmError, LlmErrorKind, LlmRequest, SimulatedBackend,
@@ -52,14 +52,27 @@ impl HeddleHome {
 
 /// An engine on the real clock and randomness, with simulated LLM replies when `dry_run`
 /// (else the providers this build has), the given interviewer, test-artifact capture around
-/// command stages, large context values offloaded to `home`'s blob store, and no git
-/// checkpoints yet.
+/// command stages, large context values offloaded to `home`'s blob store, and git
+/// checkpoints in the modes `checkpoints` allows (shadow repositories under `home`; the
+/// `HOME` in `env` is refused as a workspace).
 pub fn engine(
     home: &HeddleHome,
     dry_run: bool,
     interviewer: Arc<dyn Interviewer>,
     env: Vec<(String, String)>,
+    checkpoints: ModeChoice,
 ) -> Engine {
+    let clock = Arc::new(SystemClock::new());
+    let user_home = env
+        .iter()
+        .find(|(k, _)| k == "HOME")
+        .map(|(_, v)| PathBuf::from(v));
+    let git = GitCheckpoints::new(
+        home.root().to_path_buf(),
+        user_home,
+        checkpoints,
+        clock.clone(),
+    );
     let llm: Arc<dyn LlmBackend> = if dry_run {
         Arc::new(SimulatedBackend)
     } else {
@@ -67,14 +80,14 @@ pub fn engine(
     };
     Engine::new(
         EngineEnv {
-            clock: Arc::new(SystemClock::new()),
+            clock,
             entropy: Arc::new(OsEntropy::new()),
             env,
         },
         Services {
             llm,
             interviewer,
-            checkpoints: Arc::new(NoCheckpoints),
+            checkpoints: Arc::new(git),
             artifacts: Arc::new(heddle_artifacts::CaptureHook::default()),
             blobs: Arc::new(heddle_artifacts::BlobStore::new(home.blobs())),
         },

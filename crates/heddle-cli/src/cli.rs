@@ -89,6 +89,10 @@ pub enum Command {
         /// Print events as JSON lines on stdout instead of the live view.
         #[arg(long)]
         json: bool,
+        /// Git checkpoints: `auto` (a worktree in a clean repository, else a shadow
+        /// repository), `worktree`, `shadow` or `none`.
+        #[arg(long, value_enum, default_value_t = CheckpointChoice::Auto)]
+        checkpoints: CheckpointChoice,
     },
     /// Continue a run that crashed, failed or was cancelled, from its checkpoint.
     Resume {
@@ -217,6 +221,30 @@ impl ColorChoice {
             Self::Always => true,
             Self::Never => false,
             Self::Auto => stdout_is_terminal && !no_color_set,
+        }
+    }
+}
+
+/// `--checkpoints`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckpointChoice {
+    /// A worktree in a clean git repository, else a shadow repository.
+    Auto,
+    /// A worktree and run branch in the workspace's repository (which must be clean).
+    Worktree,
+    /// A shadow repository under `$HEDDLE_HOME/shadow/`.
+    Shadow,
+    /// No git checkpoints (checkpoint.json only).
+    None,
+}
+
+impl From<CheckpointChoice> for heddle_checkpoint::ModeChoice {
+    fn from(choice: CheckpointChoice) -> Self {
+        match choice {
+            CheckpointChoice::Auto => heddle_checkpoint::ModeChoice::Auto,
+            CheckpointChoice::Worktree => heddle_checkpoint::ModeChoice::Worktree,
+            CheckpointChoice::Shadow => heddle_checkpoint::ModeChoice::Shadow,
+            CheckpointChoice::None => heddle_checkpoint::ModeChoice::None,
         }
     }
 }

@@ -97,6 +97,7 @@ fn main() -> ExitCode {
             work_dir,
             labels,
             json,
+            checkpoints,
         } => {
             let options = run::RunOptions {
                 file,
@@ -107,6 +108,7 @@ fn main() -> ExitCode {
                 work_dir,
                 labels,
                 json,
+                checkpoints: checkpoints.into(),
             };
             with_runtime(&mut err, |env, err| {
                 Box::pin(async move { run::run(options, env, &mut std::io::stdout(), err).await })

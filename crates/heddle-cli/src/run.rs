@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use heddle_api::runs::{HeddleHome, engine};
+use heddle_checkpoint::ModeChoice;
 use heddle_engine::interviewer::{AutoApprove, Interviewer, TerminalInterviewer};
 use heddle_engine::runs::find_run;
 use heddle_engine::{Conclusion, PreparedRun, RunRequest, RunStatus};
@@ -36,6 +37,7 @@ pub struct RunOptions {
     pub work_dir: Option<PathBuf>,
     pub labels: Vec<String>,
     pub json: bool,
+    pub checkpoints: ModeChoice,
 }
 
 /// Exit codes.
@@ -79,6 +81,7 @@ pub async fn run(
         options.dry_run,
         interviewer(options.auto_approve),
         env.vars.clone(),
+        options.checkpoints,
     );
     let request = RunRequest {
         workflow_path: options.file.clone(),
@@ -91,9 +94,11 @@ pub async fn run(
         dry_run: options.dry_run,
         parent_run_id: None,
     };
-    let prepared = match engine.prepare(request) {
-        Ok(prepared) => prepared,
-        Err(error) => return fail(err, &error.to_string()),
+    // Setting git up is blocking work: keep it off the runtime's workers.
+    let prepared = match tokio::task::spawn_blocking(move || engine.prepare(request)).await {
+        Ok(Ok(prepared)) => prepared,
+        Ok(Err(error)) => return fail(err, &error.to_string()),
+        Err(error) => return fail(err, &format!("the run could not start: {error}")),
     };
     drive(prepared, options.json, env.terminal, out, err).await
 }
@@ -117,10 +122,12 @@ pub async fn resume(
         dry_run,
         interviewer(auto_approve),
         env.vars.clone(),
+        ModeChoice::Auto,
     );
-    let prepared = match engine.resume(&run_dir) {
-        Ok(prepared) => prepared,
-        Err(error) => return fail(err, &error.to_string()),
+    let prepared = match tokio::task::spawn_blocking(move || engine.resume(&run_dir)).await {
+        Ok(Ok(prepared)) => prepared,
+        Ok(Err(error)) => return fail(err, &error.to_string()),
+        Err(error) => return fail(err, &format!("the run could not resume: {error}")),
     };
     drive(prepared, json, env.terminal, out, err).await
 }

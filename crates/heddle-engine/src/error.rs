@@ -62,6 +62,9 @@ pub enum EngineError {
     /// An LLM backend cannot serve the workflow (no key, no provider).
     #[error("{0}")]
     LlmSetup(String),
+    /// Git checkpoints could not be set up for the run (refused workspace, damaged repo).
+    #[error("checkpoints: {0}")]
+    CheckpointSetup(String),
 }
 
 impl EngineError {

@@ -3,14 +3,81 @@
 
 use async_trait::async_trait;
 
+use std::path::{Path, PathBuf};
+
 use crate::checkpoint::Checkpoint;
-use crate::rundir::RunDir;
+use crate::rundir::{Manifest, RunDir};
+
+/// A new run, as the checkpoint store sees it at setup.
+#[derive(Debug, Clone, Copy)]
+pub struct RunStart<'a> {
+    /// The run id.
+    pub run_id: &'a str,
+    /// Its run directory (created, still empty but for run.pid).
+    pub run_dir: &'a RunDir,
+    /// The folder the run was asked to work in (the user's workspace).
+    pub workspace: &'a Path,
+    /// The workflow (its `checkpoint_exclude` attribute, for one).
+    pub workflow: &'a heddle_workflow::Workflow,
+    /// The supervising run, for a manager loop's child (whose files its parent's
+    /// checkpoints already cover).
+    pub parent_run_id: Option<&'a str>,
+}
+
+/// How a run's checkpoints are kept, decided at setup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckpointSetup {
+    /// `none`, `worktree` or `shadow` (written to the manifest).
+    pub mode: String,
+    /// Where stages run: the workspace, or the run's git worktree.
+    pub work_dir: PathBuf,
+    /// The commit the run started from.
+    pub base_sha: Option<String>,
+    /// The run's branch.
+    pub run_branch: Option<String>,
+    /// Things the user should know (why shadow mode was chosen, what was skipped).
+    pub warnings: Vec<String>,
+}
+
+impl CheckpointSetup {
+    /// No git: stages run in `workspace` and checkpoints live in checkpoint.json only.
+    pub fn none(workspace: &Path) -> Self {
+        CheckpointSetup {
+            mode: "none".into(),
+            work_dir: workspace.to_path_buf(),
+            base_sha: None,
+            run_branch: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// What one git checkpoint recorded.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GitCheckpoint {
+    /// The commit on the run's branch.
+    pub sha: String,
+    /// Files the stage changed, added or deleted (relative to the work tree).
+    pub files_touched: Vec<String>,
+    /// Things skipped or worth knowing (large files, nested repositories).
+    pub warnings: Vec<String>,
+}
 
 /// Records a checkpoint somewhere durable besides checkpoint.json (git).
 #[async_trait]
 pub trait CheckpointHook: Send + Sync {
-    /// `none`, `worktree` or `shadow` (written to the manifest).
-    fn mode(&self) -> &'static str;
+    /// Sets a new run up (branch, worktree, shadow repository) and says where its stages
+    /// run. Blocking: called while the run is prepared, before anything executes.
+    fn start(&self, run: RunStart<'_>) -> Result<CheckpointSetup, String> {
+        Ok(CheckpointSetup::none(run.workspace))
+    }
+
+    /// Makes a stopped run's checkpoints usable again before it resumes (a worktree that
+    /// went missing, locks a killed process left); warnings to show. Blocking.
+    fn reopen(&self, run_dir: &RunDir, manifest: &Manifest) -> Result<Vec<String>, String> {
+        let _ = (run_dir, manifest);
+        Ok(Vec::new())
+    }
 
     /// Called after checkpoint.json was saved for `checkpoint.current_node`; returns the
     /// commit recorded, if any.
@@ -18,7 +85,13 @@ pub trait CheckpointHook: Send + Sync {
         &self,
         run_dir: &RunDir,
         checkpoint: &Checkpoint,
-    ) -> Result<Option<String>, String>;
+    ) -> Result<Option<GitCheckpoint>, String>;
+
+    /// Called once the run ended (whatever its status): final.patch, watchers released.
+    async fn finish(&self, run_dir: &RunDir, run_id: &str) -> Result<(), String> {
+        let _ = (run_dir, run_id);
+        Ok(())
+    }
 }
 
 /// No git checkpoints.
@@ -27,15 +100,11 @@ pub struct NoCheckpoints;
 
 #[async_trait]
 impl CheckpointHook for NoCheckpoints {
-    fn mode(&self) -> &'static str {
-        "none"
-    }
-
     async fn after_node(
         &self,
         _run_dir: &RunDir,
         _checkpoint: &Checkpoint,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<GitCheckpoint>, String> {
         Ok(None)
     }
 }

@@ -241,8 +241,12 @@ pub struct Manifest {
     pub labels: BTreeMap<String, String>,
     /// `worktree`, `shadow` or `none`.
     pub checkpoint_mode: String,
-    /// Where stages run.
+    /// Where stages run (the workspace, or the run's git worktree).
     pub work_dir: String,
+    /// The folder the run was started for (the user's workspace), when it differs from
+    /// `work_dir`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
     /// LLM stages are simulated.
     pub dry_run: bool,
     /// The run supervising this one (manager loop children).

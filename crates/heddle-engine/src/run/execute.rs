@@ -189,6 +189,20 @@ impl PreparedRun {
                 duration_ms,
             },
         };
+        if let Err(message) = shared
+            .engine
+            .services
+            .checkpoints
+            .finish(&shared.run_dir, &shared.run_id)
+            .await
+        {
+            shared.emitter.emit(
+                None,
+                Event::Warning {
+                    message: format!("git checkpoints: {message}"),
+                },
+            );
+        }
         shared.emitter.emit(None, event);
         let conclusion = Conclusion {
             run_id: shared.run_id.clone(),

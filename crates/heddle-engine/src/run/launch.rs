@@ -15,6 +15,7 @@ use crate::emitter::Emitter;
 use crate::entropy::new_ulid;
 use crate::error::EngineError;
 use crate::handlers::command::kill_orphaned_commands;
+use crate::hooks::RunStart;
 use crate::rundir::{Conclusion, Manifest, RunDir, RunStatus, write_json};
 use crate::runlock::RunLock;
 
@@ -87,6 +88,21 @@ impl Engine {
         }
         let run_dir = RunDir::create(root)?;
         let lock = RunLock::acquire(&run_dir, &run_id)?;
+        let setup = match self.services.checkpoints.start(RunStart {
+            run_id: &run_id,
+            run_dir: &run_dir,
+            workspace: &request.work_dir,
+            workflow: &workflow,
+            parent_run_id: request.parent_run_id.as_deref(),
+        }) {
+            Ok(setup) => setup,
+            Err(message) => {
+                drop(lock);
+                // Nothing ran yet: the folder holds only what this call created.
+                let _ = std::fs::remove_dir_all(run_dir.root());
+                return Err(EngineError::CheckpointSetup(message));
+            }
+        };
         let goal = request.goal.clone().or_else(|| workflow.goal.clone());
         let manifest = Manifest {
             run_id: run_id.clone(),
@@ -96,11 +112,13 @@ impl Engine {
             start_time: rfc3339(now),
             node_count: workflow.nodes.len(),
             edge_count: workflow.edges.len(),
-            base_sha: None,
-            run_branch: None,
+            base_sha: setup.base_sha.clone(),
+            run_branch: setup.run_branch.clone(),
             labels: request.labels.clone(),
-            checkpoint_mode: self.services.checkpoints.mode().to_string(),
-            work_dir: request.work_dir.to_string_lossy().into_owned(),
+            checkpoint_mode: setup.mode.clone(),
+            work_dir: setup.work_dir.to_string_lossy().into_owned(),
+            workspace: (setup.work_dir != request.work_dir)
+                .then(|| request.work_dir.to_string_lossy().into_owned()),
             dry_run: request.dry_run,
             parent_run_id: request.parent_run_id.clone(),
             heddle_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -113,13 +131,16 @@ impl Engine {
             .map(|n| n.id.clone())
             .ok_or(EngineError::NoStartNode)?;
         let emitter = self.emitter(&run_id, &run_dir)?;
+        for message in setup.warnings {
+            emitter.emit(None, crate::Event::Warning { message });
+        }
         let shared = RunShared::new(
             self.clone(),
             workflow,
             path.clone(),
             run_id,
             run_dir,
-            request.work_dir.clone(),
+            setup.work_dir,
             goal,
             request.dry_run,
             emitter,
@@ -218,9 +239,14 @@ impl Engine {
                 killed.extend(kill_orphaned_commands(&child, &child_manifest.run_id));
             }
         }
+        let reopened = self
+            .services
+            .checkpoints
+            .reopen(run_dir, &manifest)
+            .map_err(EngineError::CheckpointSetup)?;
         let _ = std::fs::remove_file(run_dir.conclusion());
         let emitter = self.emitter(&manifest.run_id, run_dir)?;
-        for note in killed {
+        for note in killed.into_iter().chain(reopened) {
             emitter.emit(None, crate::Event::Warning { message: note });
         }
         let shared = RunShared::new(

@@ -204,7 +204,7 @@ impl RunShared {
         let path = self.run_dir.checkpoint();
         let sync = self.engine.config.sync_checkpoints;
         checkpoint.save_with(&path, sync)?;
-        let sha = self
+        let recorded = self
             .engine
             .services
             .checkpoints
@@ -214,10 +214,34 @@ impl RunShared {
                 path: self.run_dir.root().to_path_buf(),
                 message: format!("git checkpoint failed: {message}"),
             })?;
-        if let Some(sha) = &sha {
-            checkpoint.git_commit_sha = Some(sha.clone());
+        let mut sha = None;
+        if let Some(git) = recorded {
+            for message in &git.warnings {
+                self.emitter.emit(
+                    current,
+                    Event::Warning {
+                        message: message.clone(),
+                    },
+                );
+            }
+            checkpoint.git_commit_sha = Some(git.sha.clone());
+            let mut state = self.state();
+            state.last_git_sha = Some(git.sha.clone());
+            if !git.files_touched.is_empty() {
+                // The stage's own list (agent tool events) wins; git fills it in otherwise.
+                let record = state
+                    .timeline
+                    .iter_mut()
+                    .rev()
+                    .find(|r| Some(r.node_id.as_str()) == current);
+                if let Some(record) = record.filter(|r| r.files_touched.is_empty()) {
+                    record.files_touched = git.files_touched.clone();
+                    checkpoint.timeline = state.timeline.clone();
+                }
+            }
+            drop(state);
             checkpoint.save_with(&path, sync)?;
-            self.state().last_git_sha = Some(sha.clone());
+            sha = Some(git.sha);
         }
         self.emitter.emit(
             current,

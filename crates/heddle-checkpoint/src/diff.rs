@@ -1,0 +1,99 @@
+//! The difference between two checkpoints: files changed (with binary detection and line
+//! counts) and the patch text.
+
+use git2::{Delta, DiffFormat, DiffOptions, Oid, Patch, Repository};
+use serde::Serialize;
+
+use crate::error::{CheckpointError, Result};
+use crate::repo::commit;
+
+/// One changed file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileChange {
+    /// Its path (the new one for renames).
+    pub path: String,
+    /// Its path before, when it moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_path: Option<String>,
+    /// `added`, `deleted`, `modified`, `renamed`, `typechange`.
+    pub status: &'static str,
+    /// Binary content (no line counts, no text patch).
+    pub binary: bool,
+    /// Lines added.
+    pub additions: usize,
+    /// Lines removed.
+    pub deletions: usize,
+}
+
+/// The diff between two checkpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckpointDiff {
+    /// From.
+    pub from: String,
+    /// To.
+    pub to: String,
+    /// Files changed.
+    pub files: Vec<FileChange>,
+    /// The patch (binary files appear as "Binary files differ").
+    pub patch: String,
+}
+
+/// The diff from checkpoint `from` to checkpoint `to`.
+pub fn diff(repo: &Repository, from: Oid, to: Oid) -> Result<CheckpointDiff> {
+    let git = |e: &git2::Error| CheckpointError::git(repo.path(), &format!("diff {from}..{to}"), e);
+    let old = commit(repo, from)?.tree().map_err(|e| git(&e))?;
+    let new = commit(repo, to)?.tree().map_err(|e| git(&e))?;
+    let mut diff = repo
+        .diff_tree_to_tree(Some(&old), Some(&new), Some(&mut DiffOptions::new()))
+        .map_err(|e| git(&e))?;
+    diff.find_similar(None).map_err(|e| git(&e))?;
+    let mut files = Vec::new();
+    for i in 0..diff.deltas().len() {
+        let Some(delta) = diff.get_delta(i) else {
+            continue;
+        };
+        let patch = Patch::from_diff(&diff, i).map_err(|e| git(&e))?;
+        let binary = delta.flags().is_binary() || patch.is_none();
+        let (additions, deletions) = match &patch {
+            Some(p) if !binary => p.line_stats().map(|(_, a, d)| (a, d)).unwrap_or((0, 0)),
+            _ => (0, 0),
+        };
+        let path = |f: git2::DiffFile<'_>| f.path().map(|p| p.to_string_lossy().into_owned());
+        let new_path = path(delta.new_file());
+        let old_path = path(delta.old_file());
+        files.push(FileChange {
+            path: new_path
+                .clone()
+                .or_else(|| old_path.clone())
+                .unwrap_or_default(),
+            old_path: (delta.status() == Delta::Renamed)
+                .then_some(old_path)
+                .flatten(),
+            status: match delta.status() {
+                Delta::Added => "added",
+                Delta::Deleted => "deleted",
+                Delta::Renamed => "renamed",
+                Delta::Typechange => "typechange",
+                _ => "modified",
+            },
+            binary,
+            additions,
+            deletions,
+        });
+    }
+    let mut patch = Vec::new();
+    diff.print(DiffFormat::Patch, |_, _, line| {
+        if matches!(line.origin(), '+' | '-' | ' ') {
+            patch.push(line.origin() as u8);
+        }
+        patch.extend_from_slice(line.content());
+        true
+    })
+    .map_err(|e| git(&e))?;
+    Ok(CheckpointDiff {
+        from: from.to_string(),
+        to: to.to_string(),
+        files,
+        patch: String::from_utf8_lossy(&patch).into_owned(),
+    })
+}

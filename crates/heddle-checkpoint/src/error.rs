@@ -1,0 +1,124 @@
+//! What can go wrong with checkpoints, with what the user needs to fix it.
+
+use std::path::PathBuf;
+
+/// A checkpoint error.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// A commit, ref or file the run names is not in the repository.
+    #[error("{what} was not found in {repo}")]
+    NotFound {
+        /// What was looked for (`commit 3f2a…`, `ref refs/heddle/…`).
+        what: String,
+        /// The repository searched.
+        repo: PathBuf,
+    },
+    /// Git storage failed (unreadable objects, locked or damaged repository, full disk).
+    #[error("git storage error in {path}: {message}")]
+    Storage {
+        /// The repository or file.
+        path: PathBuf,
+        /// What git said.
+        message: String,
+    },
+    /// A file of the run directory could not be read or written.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// A sha prefix matches more than one checkpoint.
+    #[error("`{prefix}` matches {} checkpoints: {}; give more characters", .candidates.len(), .candidates.join(", "))]
+    Ambiguous {
+        /// The prefix given.
+        prefix: String,
+        /// The matching commits, with their subjects.
+        candidates: Vec<String>,
+    },
+    /// A rollback or fork target that names nothing.
+    #[error("no checkpoint matches `{target}`{hint}")]
+    NoSuchCheckpoint {
+        /// The target as given.
+        target: String,
+        /// What is available, as a hint (starts with "; ").
+        hint: String,
+    },
+    /// The folder cannot be checkpointed.
+    #[error("{path}: {reason}")]
+    Refused {
+        /// The folder.
+        path: PathBuf,
+        /// Why, and what to do instead.
+        reason: String,
+    },
+    /// Files changed outside the run since its last checkpoint.
+    #[error(
+        "files changed outside the run since its last checkpoint: {}; \
+         commit or move them, or pass --force (a recovery snapshot is still taken first)",
+        .files.join(", ")
+    )]
+    ChangedOutside {
+        /// The changed files.
+        files: Vec<String>,
+    },
+    /// The run is executing a stage.
+    #[error("run {run_id} is running (pid {pid}); cancel it before rolling back")]
+    Busy {
+        /// The run.
+        run_id: String,
+        /// Its process.
+        pid: i32,
+    },
+    /// A ref moved under us (another process wrote it).
+    #[error(
+        "{reference} moved while checkpointing (expected {expected}); another process is writing this run"
+    )]
+    RefMoved {
+        /// The ref.
+        reference: String,
+        /// What it was expected to point at.
+        expected: String,
+    },
+    /// The run has no git checkpoints.
+    #[error("run {run_id} has no git checkpoints (it ran with checkpoint mode `{mode}`)")]
+    NoGit {
+        /// The run.
+        run_id: String,
+        /// Its mode.
+        mode: String,
+    },
+    /// The run directory could not be read (engine error).
+    #[error(transparent)]
+    Engine(#[from] heddle_engine::EngineError),
+}
+
+impl CheckpointError {
+    /// A git error on `path`: "not found" when git says so, a storage error otherwise.
+    pub fn git(path: impl Into<PathBuf>, what: &str, error: &git2::Error) -> Self {
+        let path = path.into();
+        if error.code() == git2::ErrorCode::NotFound {
+            CheckpointError::NotFound {
+                what: what.to_string(),
+                repo: path,
+            }
+        } else {
+            CheckpointError::Storage {
+                path,
+                message: format!("{what}: {}", error.message()),
+            }
+        }
+    }
+
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, error: &std::io::Error) -> Self {
+        CheckpointError::Io {
+            path: path.into(),
+            message: heddle_engine::describe_io(error),
+        }
+    }
+}
+
+/// Results of this crate.
+pub type Result<T, E = CheckpointError> = std::result::Result<T, E>;

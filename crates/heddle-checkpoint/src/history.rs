@@ -1,0 +1,279 @@
+//! Reading a run's checkpoint history for people and the UI: every checkpoint across every
+//! timeline, finding one by `last-success`, `NODE[:start|end]`, `NODE@VISIT` or a (partial)
+//! sha, the files at a checkpoint, one file's content, the diff between two checkpoints,
+//! and the checkpoint.json a commit links to.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use git2::{Oid, Repository, Sort};
+use heddle_engine::Checkpoint;
+use serde::Serialize;
+
+use crate::error::{CheckpointError, Result};
+use crate::message::facts;
+use crate::metadata::read_file;
+use crate::repo::{commit, tip};
+use crate::state::GitState;
+
+/// One checkpoint commit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckpointEntry {
+    /// Its commit.
+    pub sha: String,
+    /// The node it followed.
+    pub node_id: String,
+    /// That node's status.
+    pub status: String,
+    /// Nodes completed by then.
+    pub completed: usize,
+    /// The metadata commit holding its checkpoint.json.
+    pub metadata_sha: String,
+    /// When (RFC 3339, from the commit).
+    pub time: String,
+    /// Its parent commit.
+    pub parent: Option<String>,
+    /// The timeline it was first made on (1 is the first).
+    pub timeline: usize,
+    /// Every timeline branch that contains it (short names).
+    pub branches: Vec<String>,
+    /// It is the tip of the timeline the run continues on.
+    pub current: bool,
+}
+
+/// Every checkpoint of the run, timeline by timeline, oldest first within each; a commit
+/// shared by several timelines is listed once, under the first.
+pub fn list(repo: &Repository, state: &GitState) -> Result<Vec<CheckpointEntry>> {
+    let base = Oid::from_str(&state.base_sha)
+        .map_err(|e| CheckpointError::git(&state.git_dir, "base sha", &e))?;
+    let current_tip = tip(repo, &state.branch)?;
+    let mut seen: BTreeMap<Oid, usize> = BTreeMap::new();
+    let mut entries: Vec<CheckpointEntry> = Vec::new();
+    for (n, branch) in state.timelines.iter().enumerate() {
+        let Some(head) = tip(repo, branch)? else {
+            continue;
+        };
+        let short = GitState::short(branch).to_string();
+        for oid in walk(repo, head, base)? {
+            if let Some(&at) = seen.get(&oid) {
+                entries[at].branches.push(short.clone());
+                continue;
+            }
+            let commit = commit(repo, oid)?;
+            let Some(facts) = facts(&commit) else {
+                continue;
+            };
+            seen.insert(oid, entries.len());
+            entries.push(CheckpointEntry {
+                sha: oid.to_string(),
+                node_id: facts.node_id,
+                status: facts.status,
+                completed: facts.completed,
+                metadata_sha: facts.metadata_sha,
+                time: heddle_engine::clock::rfc3339(
+                    std::time::UNIX_EPOCH
+                        + std::time::Duration::from_secs(
+                            u64::try_from(commit.time().seconds()).unwrap_or(0),
+                        ),
+                ),
+                parent: commit.parent_id(0).ok().map(|p| p.to_string()),
+                timeline: n + 1,
+                branches: vec![short.clone()],
+                current: Some(oid) == current_tip,
+            });
+        }
+    }
+    Ok(entries)
+}
+
+/// Commits from `base` (excluded) to `head`, oldest first.
+fn walk(repo: &Repository, head: Oid, base: Oid) -> Result<Vec<Oid>> {
+    let git = |e: &git2::Error| CheckpointError::git(repo.path(), "walk the run's history", e);
+    let mut walk = repo.revwalk().map_err(|e| git(&e))?;
+    walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)
+        .map_err(|e| git(&e))?;
+    walk.push(head).map_err(|e| git(&e))?;
+    if head != base {
+        walk.hide(base).map_err(|e| git(&e))?;
+    }
+    walk.map(|r| r.map_err(|e| git(&e))).collect()
+}
+
+/// Finds the commit `target` names: `last-success`, `NODE`, `NODE:end`, `NODE:start` (the
+/// state before it ran), `NODE@VISIT`, or a full or partial sha (any timeline).
+pub fn resolve(repo: &Repository, state: &GitState, target: &str) -> Result<Oid> {
+    let entries = list(repo, state)?;
+    let current: Vec<&CheckpointEntry> = current_line(repo, state, &entries)?;
+    let not_found = |hint: String| CheckpointError::NoSuchCheckpoint {
+        target: target.to_string(),
+        hint,
+    };
+    if target == "last-success" {
+        return current
+            .iter()
+            .rev()
+            .find(|e| {
+                matches!(
+                    e.status.as_str(),
+                    "success" | "partial_success" | "completed"
+                )
+            })
+            .map(|e| oid(&e.sha))
+            .ok_or_else(|| not_found("; no checkpoint on this timeline succeeded".into()))?;
+    }
+    let hex = target.len() >= 4 && target.chars().all(|c| c.is_ascii_hexdigit());
+    if hex {
+        let matches: Vec<&CheckpointEntry> = entries
+            .iter()
+            .filter(|e| e.sha.starts_with(&target.to_ascii_lowercase()))
+            .collect();
+        match matches.as_slice() {
+            [one] => return oid(&one.sha),
+            [] if state.base_sha.starts_with(target) => return oid(&state.base_sha),
+            [] => {}
+            many => {
+                return Err(CheckpointError::Ambiguous {
+                    prefix: target.to_string(),
+                    candidates: many
+                        .iter()
+                        .map(|e| format!("{} ({} {})", &e.sha[..12], e.node_id, e.status))
+                        .collect(),
+                });
+            }
+        }
+    }
+    let (node, which) = match target.rsplit_once(':') {
+        Some((node, which)) => (node, which),
+        None => (target, "end"),
+    };
+    let (node, visit) = match node.rsplit_once('@') {
+        Some((node, visit)) => (node, visit.parse::<usize>().ok()),
+        None => (node, None),
+    };
+    // This timeline first; then any other.
+    let found = |pool: &[&CheckpointEntry]| -> Option<CheckpointEntry> {
+        let of_node: Vec<&&CheckpointEntry> = pool.iter().filter(|e| e.node_id == node).collect();
+        match visit {
+            Some(v) => of_node.get(v.checked_sub(1)?).map(|e| (**e).clone()),
+            None => of_node.last().map(|e| (**e).clone()),
+        }
+    };
+    let all: Vec<&CheckpointEntry> = entries.iter().collect();
+    let entry = found(&current).or_else(|| found(&all)).ok_or_else(|| {
+        let nodes: std::collections::BTreeSet<&str> =
+            entries.iter().map(|e| e.node_id.as_str()).collect();
+        not_found(format!(
+            "; checkpoints exist for: {}",
+            nodes.into_iter().collect::<Vec<_>>().join(", ")
+        ))
+    })?;
+    match which {
+        "end" => oid(&entry.sha),
+        "start" => entry
+            .parent
+            .as_deref()
+            .map(oid)
+            .unwrap_or_else(|| oid(&state.base_sha)),
+        other => Err(not_found(format!("; `{other}` is not `start` or `end`"))),
+    }
+}
+
+/// The entries on the current timeline, oldest first.
+fn current_line<'e>(
+    repo: &Repository,
+    state: &GitState,
+    entries: &'e [CheckpointEntry],
+) -> Result<Vec<&'e CheckpointEntry>> {
+    let Some(head) = tip(repo, &state.branch)? else {
+        return Ok(Vec::new());
+    };
+    let base = oid(&state.base_sha)?;
+    let line = walk(repo, head, base)?;
+    let by_sha: BTreeMap<&str, &CheckpointEntry> =
+        entries.iter().map(|e| (e.sha.as_str(), e)).collect();
+    Ok(line
+        .iter()
+        .filter_map(|o| by_sha.get(o.to_string().as_str()).copied())
+        .collect())
+}
+
+fn oid(sha: &str) -> Result<Oid> {
+    Oid::from_str(sha).map_err(|e| CheckpointError::git(".", sha, &e))
+}
+
+/// One file at a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TreeFile {
+    /// Its path.
+    pub path: String,
+    /// Its size in bytes.
+    pub size: usize,
+    /// `file`, `executable` or `link`.
+    pub kind: &'static str,
+}
+
+/// Every file at checkpoint `at`.
+pub fn files_at(repo: &Repository, at: Oid) -> Result<Vec<TreeFile>> {
+    let git = |e: &git2::Error| CheckpointError::git(repo.path(), &format!("files at {at}"), e);
+    let tree = commit(repo, at)?.tree().map_err(|e| git(&e))?;
+    let mut files = Vec::new();
+    let mut failure = None;
+    tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+        let kind = match entry.filemode() {
+            0o100755 => "executable",
+            0o120000 => "link",
+            0o100644 => "file",
+            _ => return git2::TreeWalkResult::Ok,
+        };
+        match repo.find_blob(entry.id()) {
+            Ok(blob) => files.push(TreeFile {
+                path: format!("{dir}{}", entry.name().unwrap_or_default()),
+                size: blob.size(),
+                kind,
+            }),
+            Err(e) => {
+                failure = Some(e);
+                return git2::TreeWalkResult::Abort;
+            }
+        }
+        git2::TreeWalkResult::Ok
+    })
+    .or_else(|e| {
+        if failure.is_some() {
+            Ok(())
+        } else {
+            Err(git(&e))
+        }
+    })?;
+    if let Some(e) = failure {
+        return Err(git(&e));
+    }
+    Ok(files)
+}
+
+/// The content of `path` at checkpoint `at`.
+pub fn read_at(repo: &Repository, at: Oid, path: &str) -> Result<Vec<u8>> {
+    let what = format!("{path} at {at}");
+    let git = |e: &git2::Error| CheckpointError::git(repo.path(), &what, e);
+    let tree = commit(repo, at)?.tree().map_err(|e| git(&e))?;
+    let entry = tree.get_path(Path::new(path)).map_err(|e| git(&e))?;
+    let blob = repo.find_blob(entry.id()).map_err(|e| git(&e))?;
+    Ok(blob.content().to_vec())
+}
+
+/// The checkpoint.json checkpoint `at` links to (through its `Heddle-Checkpoint` trailer);
+/// `None` for the run's base commit.
+pub fn checkpoint_at(repo: &Repository, at: Oid) -> Result<Option<Checkpoint>> {
+    let commit = commit(repo, at)?;
+    let Some(facts) = facts(&commit) else {
+        return Ok(None);
+    };
+    let metadata = oid(&facts.metadata_sha)?;
+    let bytes = read_file(repo, metadata, "checkpoint.json")?;
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| CheckpointError::Storage {
+            path: repo.path().to_path_buf(),
+            message: format!("checkpoint.json of metadata commit {metadata}: {e}"),
+        })
+}

@@ -1,0 +1,34 @@
+//! heddle-checkpoint owns Heddle's git checkpoints: for every node of every run, a commit a
+//! person can inspect with plain git, restore and branch from.
+//!
+//! - In a clean repository (worktree mode) a run gets the branch `heddle/run/{id}` and a
+//!   worktree in its run directory; its commits are built from a private index, and the
+//!   orphan metadata history `refs/heddle/{id}` holds manifest, graph and checkpoint.
+//! - Anywhere else (shadow mode) a shadow repository under `$HEDDLE_HOME/shadow/` has the
+//!   workspace as its work tree; the user's own `.git` is never written.
+//! - Timelines: rollback (with a recovery snapshot first), fork, resume from git alone,
+//!   and reading history (files, diffs, context at any checkpoint).
+//!
+//! [`GitCheckpoints`] plugs all of it into the engine as its checkpoint hook.
+
+pub mod actor;
+pub mod diff;
+pub mod error;
+pub mod filters;
+pub mod history;
+pub mod hook;
+pub mod message;
+pub mod metadata;
+pub mod reopen;
+pub mod repo;
+pub mod session;
+pub mod setup;
+pub mod shadow;
+pub mod snapshot;
+pub mod state;
+pub mod tracker;
+
+pub use error::CheckpointError;
+pub use hook::GitCheckpoints;
+pub use setup::ModeChoice;
+pub use state::{GitState, Mode};

@@ -1,0 +1,72 @@
+//! Making a stopped run's checkpoints usable again: lock files a killed process left on the
+//! run's refs and index, and a worktree that went missing (re-attached to the run branch).
+
+use std::path::PathBuf;
+
+use git2::{Repository, WorktreeAddOptions, WorktreePruneOptions};
+use heddle_engine::RunDir;
+
+use crate::error::{CheckpointError, Result};
+use crate::state::{GitState, Mode};
+
+/// Repairs what a crash can leave behind; warnings saying what was done. The caller holds
+/// the run's lock, so no other Heddle process writes these refs now.
+pub fn repair(run_dir: &RunDir, state: &GitState) -> Result<Vec<String>> {
+    let mut warnings = Vec::new();
+    let mut locks: Vec<PathBuf> = state
+        .timelines
+        .iter()
+        .chain(std::iter::once(&state.metadata_ref))
+        .map(|r| state.git_dir.join(format!("{r}.lock")))
+        .collect();
+    locks.push(state.index.with_extension("lock"));
+    locks.push(PathBuf::from(format!("{}.lock", state.index.display())));
+    for lock in locks {
+        if lock.exists() && std::fs::remove_file(&lock).is_ok() {
+            warnings.push(format!(
+                "removed {} left by an interrupted checkpoint",
+                lock.display()
+            ));
+        }
+    }
+    if state.mode == Mode::Worktree && !state.work_tree.join(".git").exists() {
+        attach_worktree(state)?;
+        warnings.push(format!(
+            "re-attached the worktree {} to {}",
+            state.work_tree.display(),
+            GitState::short(&state.branch)
+        ));
+    }
+    let _ = run_dir;
+    Ok(warnings)
+}
+
+/// Adds the run's worktree again, on its current branch.
+pub fn attach_worktree(state: &GitState) -> Result<()> {
+    let repo =
+        Repository::open(&state.git_dir).map_err(|e| crate::repo::damaged(&state.git_dir, &e))?;
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(&state.git_dir, what, e);
+    let name = state
+        .worktree_name
+        .clone()
+        .unwrap_or_else(|| format!("heddle-{}", state.run_id));
+    if let Ok(old) = repo.find_worktree(&name) {
+        old.prune(Some(
+            WorktreePruneOptions::new().valid(true).working_tree(false),
+        ))
+        .map_err(|e| git("prune the old worktree entry", &e))?;
+    }
+    let reference = repo
+        .find_reference(&state.branch)
+        .map_err(|e| git(&state.branch, &e))?;
+    if let Some(parent) = state.work_tree.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| CheckpointError::io(parent, &e))?;
+    }
+    repo.worktree(
+        &name,
+        &state.work_tree,
+        Some(WorktreeAddOptions::new().reference(Some(&reference))),
+    )
+    .map_err(|e| git("add the run's worktree", &e))?;
+    Ok(())
+}

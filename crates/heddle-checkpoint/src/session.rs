@@ -1,0 +1,277 @@
+//! One run's open checkpoint session: its repository, private index, watcher and filters,
+//! and the checkpoint cycle run after every node (DESIGN.md's order: the engine saved
+//! checkpoint.json; then the metadata commit, then the run-branch commit with trailers
+//! naming it; the engine re-saves checkpoint.json with the sha returned).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use git2::{DiffFormat, DiffOptions, Index, Oid, Repository};
+use heddle_engine::hooks::GitCheckpoint;
+use heddle_engine::{Checkpoint, RunDir};
+use heddle_workflow::{Attrs, HandlerKind};
+
+use crate::error::{CheckpointError, Result};
+use crate::filters::Filters;
+use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
+use crate::metadata::commit_metadata;
+use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
+use crate::snapshot::{refresh, write_tree};
+use crate::state::{GitState, Mode};
+use crate::tracker::{Changes, Tracker};
+
+/// diff.patch files larger than this are cut, with a note.
+const PATCH_LIMIT: usize = 4 * 1024 * 1024;
+
+/// An open session.
+pub struct Session {
+    /// The run's git state.
+    pub state: GitState,
+    run_dir: RunDir,
+    repo: Repository,
+    index: Index,
+    filters: Filters,
+    tracker: Tracker,
+    labels: BTreeMap<String, String>,
+}
+
+impl Session {
+    /// Opens the session of the run in `run_dir`, watching its work tree when `watch`.
+    pub fn open(run_dir: &RunDir, state: GitState, watch: bool) -> Result<Session> {
+        let repo = open(&state)?;
+        let index = open_index(&repo, &state)?;
+        let filters = Filters::new(
+            &state.work_tree,
+            &state.exclude,
+            state.skip_prefixes.clone(),
+            state.size_cap,
+        );
+        let tracker = if watch {
+            Tracker::start(&state.work_tree, &run_dir.root().join(".watch-sync"))
+        } else {
+            Tracker::disabled()
+        };
+        Ok(Session {
+            labels: labels(run_dir),
+            state,
+            run_dir: run_dir.clone(),
+            repo,
+            index,
+            filters,
+            tracker,
+        })
+    }
+
+    /// The repository.
+    pub fn repo(&self) -> &Repository {
+        &self.repo
+    }
+
+    /// Brings the index up to date with the work tree; the tree it names, and warnings.
+    pub fn snapshot(&mut self, changes: &Changes) -> Result<(Oid, Vec<String>)> {
+        let warnings = refresh(&self.repo, &mut self.index, &mut self.filters, changes)?;
+        let tree = write_tree(&self.repo, &mut self.index)?;
+        Ok((tree, warnings))
+    }
+
+    /// The tree of the work tree now, as far as the watcher knows.
+    pub fn snapshot_changes(&mut self) -> Result<(Oid, Vec<String>)> {
+        let changes = self.tracker.take();
+        self.snapshot(&changes)
+    }
+
+    /// Makes the next snapshot a full scan.
+    pub fn rescan_next(&self) {
+        self.tracker.mark_unsure();
+    }
+
+    /// Records the checkpoint the engine just saved.
+    pub fn checkpoint(&mut self, checkpoint: &Checkpoint) -> Result<GitCheckpoint> {
+        let (tree_id, warnings) = self.snapshot_changes()?;
+        let branch = self.state.branch.clone();
+        let parent_id = tip(&self.repo, &branch)?.ok_or_else(|| CheckpointError::NotFound {
+            what: format!("run branch {branch}"),
+            repo: self.state.git_dir.clone(),
+        })?;
+        let parent = commit(&self.repo, parent_id)?;
+        let node = checkpoint
+            .current_node
+            .clone()
+            .unwrap_or_else(|| "run".into());
+        let record = checkpoint.timeline.iter().rev().find(|r| r.node_id == node);
+        let stage_dir = record.map(|r| {
+            Path::new(&r.stage_dir)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        let git = |what: &str, e: &git2::Error| CheckpointError::git(&self.state.git_dir, what, e);
+        let tree = self.repo.find_tree(tree_id).map_err(|e| git("tree", &e))?;
+        let old_tree = parent.tree().map_err(|e| git("parent tree", &e))?;
+        let files_touched = self.write_stage_diff(&old_tree, &tree, stage_dir.as_deref())?;
+        let status = checkpoint
+            .node_outcomes
+            .get(&node)
+            .map_or("success", |o| o.status.as_str());
+        let sig = signature(&checkpoint.timestamp)?;
+        let metadata_message = format!(
+            "heddle({}) checkpoint: {node} ({status})\n",
+            self.state.run_id
+        );
+        let stage_dirs: Vec<String> = stage_dir.into_iter().collect();
+        let metadata = commit_metadata(
+            &self.repo,
+            &self.run_dir,
+            &self.state.metadata_ref,
+            &stage_dirs,
+            &metadata_message,
+            &sig,
+        )?;
+        let facts = CommitFacts {
+            run_id: self.state.run_id.clone(),
+            node_id: node.clone(),
+            status: status.to_string(),
+            completed: checkpoint.completed_nodes.len(),
+            metadata_sha: metadata.to_string(),
+        };
+        let message = match self.state.mode {
+            Mode::Worktree => worktree_message(&facts),
+            Mode::Shadow => shadow_message(&MessageParts {
+                facts: &facts,
+                kind: CheckpointType::of(
+                    status,
+                    record.is_some_and(|r| r.kind == HandlerKind::Exit),
+                ),
+                label: self.labels.get(&node).map_or(node.as_str(), String::as_str),
+                timestamp: &checkpoint.timestamp,
+                duration_ms: record.map_or(0, |r| r.duration_ms),
+            }),
+        };
+        let new = self
+            .repo
+            .commit(None, &sig, &sig, &message, &tree, &[&parent])
+            .map_err(|e| git("checkpoint commit", &e))?;
+        compare_and_swap(
+            &self.repo,
+            &branch,
+            Some(parent_id),
+            new,
+            "heddle: checkpoint",
+        )?;
+        Ok(GitCheckpoint {
+            sha: new.to_string(),
+            files_touched,
+            warnings,
+        })
+    }
+
+    /// Writes `nodes/{stage}/diff.patch` for the change from `old` to `new`; the paths.
+    fn write_stage_diff(
+        &self,
+        old: &git2::Tree<'_>,
+        new: &git2::Tree<'_>,
+        stage_dir: Option<&str>,
+    ) -> Result<Vec<String>> {
+        let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "diff", e);
+        let diff = self
+            .repo
+            .diff_tree_to_tree(
+                Some(old),
+                Some(new),
+                Some(DiffOptions::new().show_binary(false)),
+            )
+            .map_err(|e| git(&e))?;
+        let files: Vec<String> = diff
+            .deltas()
+            .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        let Some(stage) = stage_dir.filter(|_| !files.is_empty()) else {
+            return Ok(files);
+        };
+        let mut patch = Vec::new();
+        let mut cut = false;
+        diff.print(DiffFormat::Patch, |_, _, line| {
+            if patch.len() > PATCH_LIMIT {
+                cut = true;
+                return false;
+            }
+            if matches!(line.origin(), '+' | '-' | ' ') {
+                patch.push(line.origin() as u8);
+            }
+            patch.extend_from_slice(line.content());
+            true
+        })
+        .or_else(|e| if cut { Ok(()) } else { Err(git(&e)) })?;
+        if cut {
+            patch.extend_from_slice(
+                b"\n[diff cut at 4 MB; see the checkpoint commits for the rest]\n",
+            );
+        }
+        let path = self.run_dir.nodes_dir().join(stage).join("diff.patch");
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| CheckpointError::io(parent, &e))?;
+        }
+        std::fs::write(&path, &patch).map_err(|e| CheckpointError::io(&path, &e))?;
+        Ok(files)
+    }
+
+    /// Writes final.patch (the base commit to the branch tip).
+    pub fn finish(&mut self) -> Result<()> {
+        let base = Oid::from_str(&self.state.base_sha)
+            .map_err(|e| CheckpointError::git(&self.state.git_dir, "base sha", &e))?;
+        let Some(head) = tip(&self.repo, &self.state.branch)? else {
+            return Ok(());
+        };
+        let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "final.patch", e);
+        let old = commit(&self.repo, base)?.tree().map_err(|e| git(&e))?;
+        let new = commit(&self.repo, head)?.tree().map_err(|e| git(&e))?;
+        let diff = self
+            .repo
+            .diff_tree_to_tree(Some(&old), Some(&new), None)
+            .map_err(|e| git(&e))?;
+        let mut patch = Vec::new();
+        diff.print(DiffFormat::Patch, |_, _, line| {
+            if matches!(line.origin(), '+' | '-' | ' ') {
+                patch.push(line.origin() as u8);
+            }
+            patch.extend_from_slice(line.content());
+            true
+        })
+        .map_err(|e| git(&e))?;
+        let path = self.run_dir.final_patch();
+        std::fs::write(&path, &patch).map_err(|e| CheckpointError::io(&path, &e))
+    }
+
+    /// The run's folder.
+    pub fn run_dir(&self) -> &RunDir {
+        &self.run_dir
+    }
+
+    /// Where the watcher's barrier files go.
+    pub fn sync_dir(&self) -> PathBuf {
+        self.run_dir.root().join(".watch-sync")
+    }
+}
+
+/// Node labels of the run's graph, for shadow messages.
+fn labels(run_dir: &RunDir) -> BTreeMap<String, String> {
+    let Ok(source) = std::fs::read_to_string(run_dir.graph()) else {
+        return BTreeMap::new();
+    };
+    let loaded = heddle_workflow::load_source(&source, &run_dir.graph(), &heddle_workflow::OsFiles);
+    loaded
+        .workflow
+        .map(|w| {
+            w.nodes
+                .iter()
+                .map(|n| {
+                    (
+                        n.id.clone(),
+                        n.attr_str("label").unwrap_or(&n.id).to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
