@@ -97,7 +97,12 @@ pub enum Command {
     /// Continue a run that crashed, failed or was cancelled, from its checkpoint.
     Resume {
         /// Run id, unique prefix, or run folder.
-        run: String,
+        #[arg(required_unless_present = "from_ref")]
+        run: Option<String>,
+        /// Rebuild the run from git alone (`refs/heddle/{id}` and its run branch in the
+        /// current folder's repository), then continue it.
+        #[arg(long, value_name = "REF", conflicts_with = "run")]
+        from_ref: Option<String>,
         /// Answer every human gate with its default (or approving) choice.
         #[arg(long)]
         auto_approve: bool,
@@ -152,6 +157,61 @@ pub enum Command {
         #[arg(long)]
         dry_run: bool,
         /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List a run's git checkpoints across all its timelines.
+    Checkpoints {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Restore a stopped run's files and state to a checkpoint; `heddle resume` then
+    /// continues on a new timeline (the old ones stay). A recovery snapshot of the current
+    /// files is saved first.
+    Rollback {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// `last-success`, `NODE`, `NODE:start`, `NODE:end`, `NODE@VISIT`, or a full or
+        /// partial commit sha from `heddle checkpoints`.
+        #[arg(long)]
+        to: String,
+        /// Go ahead even though files changed outside the run since its last checkpoint.
+        #[arg(long)]
+        force: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Start a new run from any checkpoint of another, with that checkpoint's files and
+    /// context.
+    Fork {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// `NODE`, `NODE@VISIT`, `NODE:start`, or a full or partial commit sha.
+        #[arg(long)]
+        from: String,
+        /// Answer every human gate with its default (or approving) choice.
+        #[arg(long)]
+        auto_approve: bool,
+        /// Print events as JSON lines on stdout instead of the live view.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The difference between two checkpoints of a run.
+    Diff {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// From (a checkpoint as `heddle rollback --to` takes it).
+        from: String,
+        /// To (default: the run's latest checkpoint).
+        to: Option<String>,
+        /// Only the changed files with line counts.
+        #[arg(long)]
+        stat: bool,
+        /// Print JSON.
         #[arg(long)]
         json: bool,
     },

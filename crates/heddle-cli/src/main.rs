@@ -3,6 +3,7 @@
 
 mod artifacts;
 mod blobs;
+mod checkpoints;
 mod cli;
 mod graph;
 mod live;
@@ -116,11 +117,57 @@ fn main() -> ExitCode {
         }
         Command::Resume {
             run: id,
+            from_ref,
             auto_approve,
             json,
         } => with_runtime(&mut err, |env, err| {
             Box::pin(async move {
-                run::resume(&id, auto_approve, json, env, &mut std::io::stdout(), err).await
+                let target = match (id, from_ref) {
+                    (Some(id), _) => run::ResumeTarget::Run(id),
+                    (None, Some(reference)) => run::ResumeTarget::FromRef(reference),
+                    (None, None) => run::ResumeTarget::Run(String::new()),
+                };
+                run::resume(target, auto_approve, json, env, &mut std::io::stdout(), err).await
+            })
+        }),
+        Command::Checkpoints { run: id, json } => with_env(&mut err, |env| {
+            checkpoints::list(&id, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        }),
+        Command::Rollback {
+            run: id,
+            to,
+            force,
+            json,
+        } => with_env(&mut err, |env| {
+            checkpoints::rollback(&id, &to, force, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        }),
+        Command::Diff {
+            run: id,
+            from,
+            to,
+            stat,
+            json,
+        } => with_env(&mut err, |env| {
+            checkpoints::diff(&id, &from, to.as_deref(), stat, json, env, &mut out)
+                .map(|()| ExitCode::SUCCESS)
+        }),
+        Command::Fork {
+            run: id,
+            from,
+            auto_approve,
+            json,
+        } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                run::fork(
+                    &id,
+                    &from,
+                    auto_approve,
+                    json,
+                    env,
+                    &mut std::io::stdout(),
+                    err,
+                )
+                .await
             })
         }),
         Command::Ps { all, json } => with_env(&mut err, |env| {

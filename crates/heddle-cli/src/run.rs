@@ -103,19 +103,88 @@ pub async fn run(
     drive(prepared, options.json, env.terminal, out, err).await
 }
 
+/// What `heddle resume` continues.
+pub enum ResumeTarget {
+    /// A run of `$HEDDLE_HOME/runs` (id, prefix or folder).
+    Run(String),
+    /// A run rebuilt from the metadata ref in the current folder's repository.
+    FromRef(String),
+}
+
 /// `heddle resume`.
 pub async fn resume(
-    run: &str,
+    target: ResumeTarget,
     auto_approve: bool,
     json: bool,
     env: Environment,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let run_dir = match find_run(&env.home.runs(), run) {
+    let run_dir = match target {
+        ResumeTarget::Run(run) => match find_run(&env.home.runs(), &run) {
+            Ok(dir) => dir,
+            Err(error) => return fail(err, &error.to_string()),
+        },
+        ResumeTarget::FromRef(reference) => {
+            let (cwd, runs) = (env.cwd.clone(), env.home.runs());
+            match tokio::task::spawn_blocking(move || {
+                heddle_checkpoint::from_ref::restore_from_ref(&cwd, &reference, &runs)
+            })
+            .await
+            {
+                Ok(Ok(dir)) => dir,
+                Ok(Err(error)) => return fail(err, &error.to_string()),
+                Err(error) => return fail(err, &format!("the run could not be rebuilt: {error}")),
+            }
+        }
+    };
+    continue_run(run_dir, auto_approve, json, env, out, err).await
+}
+
+/// `heddle fork`: a new run from a checkpoint of another, then continued.
+pub async fn fork(
+    run: &str,
+    from: &str,
+    auto_approve: bool,
+    json: bool,
+    env: Environment,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let source = match find_run(&env.home.runs(), run) {
         Ok(dir) => dir,
         Err(error) => return fail(err, &error.to_string()),
     };
+    let now = std::time::SystemTime::now();
+    let new_id = heddle_engine::entropy::new_ulid(now, &heddle_engine::OsEntropy::new());
+    let stamp = heddle_engine::clock::rfc3339(now);
+    let date: String = stamp
+        .chars()
+        .take(10)
+        .filter(char::is_ascii_digit)
+        .collect();
+    let new_dir = env.home.runs().join(format!("{date}-{new_id}"));
+    let from = from.to_string();
+    let forked = tokio::task::spawn_blocking(move || {
+        heddle_checkpoint::fork::fork(&source, &from, &new_id, &new_dir, &stamp)
+    })
+    .await;
+    let run_dir = match forked {
+        Ok(Ok(dir)) => dir,
+        Ok(Err(error)) => return fail(err, &error.to_string()),
+        Err(error) => return fail(err, &format!("the fork could not be made: {error}")),
+    };
+    continue_run(run_dir, auto_approve, json, env, out, err).await
+}
+
+async fn continue_run(
+    run_dir: heddle_engine::RunDir,
+    auto_approve: bool,
+    json: bool,
+    env: Environment,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
     let engine = engine(
         &env.home,

@@ -1,0 +1,134 @@
+//! Forking: a new run that starts from any checkpoint of another, with that checkpoint's
+//! files and context. In worktree mode the fork gets its own branch at the checkpoint and
+//! its own worktree; in shadow mode the workspace is shared, so its current state is saved
+//! as a recovery snapshot before the checkpoint's files are put back.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use git2::{Repository, WorktreeAddOptions};
+use heddle_engine::RunDir;
+use heddle_engine::rundir::{atomic_write, write_json};
+
+use crate::error::{CheckpointError, Result};
+use crate::filters::Filters;
+use crate::history::{checkpoint_at, resolve};
+use crate::repo::{commit, compare_and_swap, open, open_index, tip};
+use crate::restore::restore_tree;
+use crate::snapshot::{refresh, write_tree};
+use crate::state::{GitState, Mode, metadata_ref, timeline_branch};
+use crate::tracker::Changes;
+
+/// Creates run `new_id` in `new_dir` (which must not exist) from checkpoint `target` of the
+/// run in `source`; ready for the engine to resume. `now` is the fork's start time.
+pub fn fork(
+    source: &RunDir,
+    target: &str,
+    new_id: &str,
+    new_dir: &Path,
+    now: &str,
+) -> Result<RunDir> {
+    let state = GitState::require(source)?;
+    let manifest = source.read_manifest()?;
+    let repo = open(&state)?;
+    let target_oid = resolve(&repo, &state, target)?;
+    if new_dir.exists() {
+        return Err(CheckpointError::Refused {
+            path: new_dir.to_path_buf(),
+            reason: "already exists; choose another run folder".into(),
+        });
+    }
+    let run_dir = RunDir::create(new_dir)?;
+    let branch = timeline_branch(new_id, 1);
+    let inside = Path::new(&manifest.work_dir)
+        .strip_prefix(&state.work_tree)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut new_state = GitState {
+        run_id: new_id.to_string(),
+        branch: branch.clone(),
+        timelines: vec![branch.clone()],
+        metadata_ref: metadata_ref(new_id),
+        ..state.clone()
+    };
+    match state.mode {
+        Mode::Worktree => {
+            let common = Repository::open(&state.git_dir)
+                .map_err(|e| crate::repo::damaged(&state.git_dir, &e))?;
+            let target_commit = commit(&common, target_oid)?;
+            compare_and_swap(&common, &branch, None, target_oid, "heddle: fork")?;
+            let reference = common
+                .find_reference(&branch)
+                .map_err(|e| CheckpointError::git(&state.git_dir, &branch, &e))?;
+            let name = format!("heddle-{new_id}");
+            common
+                .worktree(
+                    &name,
+                    &run_dir.worktree(),
+                    Some(WorktreeAddOptions::new().reference(Some(&reference))),
+                )
+                .map_err(|e| CheckpointError::git(&state.git_dir, "add the fork's worktree", &e))?;
+            drop(target_commit);
+            let worktree = Repository::open(run_dir.worktree()).map_err(|e| {
+                CheckpointError::git(run_dir.worktree(), "open the fork's worktree", &e)
+            })?;
+            new_state.work_tree = run_dir.worktree();
+            new_state.index = worktree.path().join("index");
+            new_state.worktree_name = Some(name);
+        }
+        Mode::Shadow => {
+            new_state.index = run_dir.root().join("git-index");
+            new_state.worktree_name = None;
+            let mut index = open_index(&repo, &new_state)?;
+            let mut filters = Filters::new(
+                &state.work_tree,
+                &state.exclude,
+                state.skip_prefixes.clone(),
+                state.size_cap,
+            );
+            refresh(&repo, &mut index, &mut filters, &Changes::Everything)?;
+            let now_tree = write_tree(&repo, &mut index)?;
+            let parent = tip(&repo, &state.branch)?.unwrap_or(target_oid);
+            let saved = crate::rollback::commit_recovery(
+                &repo,
+                &new_state,
+                now_tree,
+                parent,
+                &format!("fork from {target}"),
+                now,
+            )?;
+            let _ = saved;
+            compare_and_swap(&repo, &branch, None, target_oid, "heddle: fork")?;
+            let target_tree = commit(&repo, target_oid)?.tree_id();
+            restore_tree(&repo, &mut index, &state.work_tree, now_tree, target_tree)?;
+        }
+    }
+    new_state.save(&run_dir)?;
+    let mut labels: BTreeMap<String, String> = manifest.labels.clone();
+    labels.insert(
+        "forked_from".into(),
+        format!("{}@{}", manifest.run_id, &target_oid.to_string()[..12]),
+    );
+    let new_manifest = heddle_engine::Manifest {
+        run_id: new_id.to_string(),
+        start_time: now.to_string(),
+        run_branch: Some(GitState::short(&branch).to_string()),
+        work_dir: new_state
+            .work_tree
+            .join(&inside)
+            .to_string_lossy()
+            .into_owned(),
+        labels,
+        ..manifest
+    };
+    write_json(&run_dir.manifest(), &new_manifest, true)?;
+    let graph =
+        std::fs::read(source.graph()).map_err(|e| CheckpointError::io(source.graph(), &e))?;
+    atomic_write(&run_dir.graph(), &graph, true)?;
+    if let Some(mut checkpoint) = checkpoint_at(&repo, target_oid)? {
+        checkpoint.run_id = new_id.to_string();
+        checkpoint.git_commit_sha = Some(target_oid.to_string());
+        checkpoint.save(&run_dir.checkpoint())?;
+    }
+    Ok(run_dir)
+}

@@ -1,0 +1,145 @@
+//! Resume from git alone: in a clone that has `refs/heddle/{run_id}` and the run branch but
+//! no run directory, rebuild the run directory from the metadata history (manifest, graph,
+//! checkpoint), re-attach a worktree to the run branch, and hand the run to the engine.
+
+use std::path::Path;
+
+use git2::{BranchType, Oid, Repository};
+use heddle_engine::rundir::{atomic_write, write_json};
+use heddle_engine::{Checkpoint, Manifest, RunDir};
+
+use crate::error::{CheckpointError, Result};
+use crate::metadata::read_file;
+use crate::reopen::attach_worktree;
+use crate::state::{DEFAULT_SIZE_CAP, GitState, Mode, metadata_ref, timeline_branch};
+
+/// Rebuilds the run recorded under `reference` (`refs/heddle/{id}`, or just the id) in the
+/// repository holding `workspace`, as a run folder under `runs_root`.
+pub fn restore_from_ref(workspace: &Path, reference: &str, runs_root: &Path) -> Result<RunDir> {
+    let repo = Repository::discover(workspace)
+        .map_err(|e| CheckpointError::git(workspace, "find the repository", &e))?;
+    let reference = if reference.starts_with("refs/") {
+        reference.to_string()
+    } else {
+        metadata_ref(reference)
+    };
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let metadata = repo.refname_to_id(&reference).map_err(|e| {
+        git(
+            &format!(
+                "ref {reference} (fetch it with `git fetch origin '{reference}:{reference}'`)"
+            ),
+            &e,
+        )
+    })?;
+    let json = |name: &str| -> Result<Vec<u8>> { read_file(&repo, metadata, name) };
+    let manifest: Manifest =
+        serde_json::from_slice(&json("manifest.json")?).map_err(|e| CheckpointError::Storage {
+            path: repo.path().to_path_buf(),
+            message: format!("manifest.json in {reference}: {e}"),
+        })?;
+    let mut checkpoint: Checkpoint =
+        serde_json::from_slice(&json("checkpoint.json")?).map_err(|e| {
+            CheckpointError::Storage {
+                path: repo.path().to_path_buf(),
+                message: format!("checkpoint.json in {reference}: {e}"),
+            }
+        })?;
+    let graph = json("graph.dot")?;
+    let run_id = manifest.run_id.clone();
+    let date: String = manifest
+        .start_time
+        .chars()
+        .take(10)
+        .filter(char::is_ascii_digit)
+        .collect();
+    let root = runs_root.join(format!("{date}-{run_id}"));
+    if root.join("manifest.json").exists() {
+        return Err(CheckpointError::Refused {
+            path: root,
+            reason: format!(
+                "the run folder already exists; continue it with `heddle resume {run_id}`"
+            ),
+        });
+    }
+    // The latest timeline that exists here (a local branch, or one fetched from a remote).
+    let mut branch = None;
+    for n in (1..=64).rev() {
+        let full = timeline_branch(&run_id, n);
+        let short = GitState::short(&full).to_string();
+        if repo.find_branch(&short, BranchType::Local).is_ok() {
+            branch = Some((n, full));
+            break;
+        }
+        let remote = repo
+            .branches(Some(BranchType::Remote))
+            .map_err(|e| git("list remote branches", &e))?
+            .filter_map(std::result::Result::ok)
+            .find(|(b, _)| {
+                b.name()
+                    .ok()
+                    .flatten()
+                    .is_some_and(|name| name.ends_with(&format!("/{short}")))
+            });
+        if let Some((remote, _)) = remote {
+            let commit = remote.get().peel_to_commit().map_err(|e| git(&short, &e))?;
+            repo.branch(&short, &commit, false)
+                .map_err(|e| git(&short, &e))?;
+            branch = Some((n, full));
+            break;
+        }
+    }
+    let (count, branch) = branch.ok_or_else(|| CheckpointError::NotFound {
+        what: format!("run branch heddle/run/{run_id} (fetch it too)"),
+        repo: repo.path().to_path_buf(),
+    })?;
+    let head: Oid = repo.refname_to_id(&branch).map_err(|e| git(&branch, &e))?;
+    let run_dir = RunDir::create(root)?;
+    let workdir_root = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
+    let state = GitState {
+        run_id: run_id.clone(),
+        mode: Mode::Worktree,
+        git_dir: repo.commondir().to_path_buf(),
+        work_tree: run_dir.worktree(),
+        index: repo
+            .commondir()
+            .join("worktrees")
+            .join(format!("heddle-{run_id}"))
+            .join("index"),
+        worktree_name: Some(format!("heddle-{run_id}")),
+        base_sha: manifest.base_sha.clone().unwrap_or_default(),
+        branch: branch.clone(),
+        timelines: (1..=count).map(|n| timeline_branch(&run_id, n)).collect(),
+        metadata_ref: reference.clone(),
+        exclude: Vec::new(),
+        size_cap: DEFAULT_SIZE_CAP,
+        skip_prefixes: Vec::new(),
+    };
+    attach_worktree(&state)?;
+    let old_worktree = manifest
+        .workspace
+        .as_deref()
+        .and(Some(manifest.work_dir.as_str()))
+        .unwrap_or_default();
+    let inside = Path::new(old_worktree)
+        .components()
+        .skip_while(|c| c.as_os_str() != "worktree")
+        .skip(1)
+        .collect::<std::path::PathBuf>();
+    state.save(&run_dir)?;
+    let rebuilt = Manifest {
+        work_dir: run_dir
+            .worktree()
+            .join(inside)
+            .to_string_lossy()
+            .into_owned(),
+        workspace: Some(workdir_root.to_string_lossy().into_owned()),
+        run_branch: Some(GitState::short(&branch).to_string()),
+        ..manifest
+    };
+    write_json(&run_dir.manifest(), &rebuilt, true)?;
+    atomic_write(&run_dir.graph(), &graph, true)?;
+    checkpoint.git_commit_sha = Some(head.to_string());
+    checkpoint.save(&run_dir.checkpoint())?;
+    Ok(run_dir)
+}

@@ -1,0 +1,212 @@
+//! Rolling a stopped run back to any checkpoint. A recovery snapshot of the work tree is
+//! committed first (`refs/heddle/recovery/{run}/{n}`), so nothing is lost; files changed
+//! outside the run since its last checkpoint stop the rollback unless forced; the files
+//! are restored; checkpoint.json becomes the target's; and the run continues on a new
+//! timeline branch, leaving every earlier timeline as it was.
+
+use git2::{Oid, Repository};
+use heddle_engine::runlock::RunLock;
+use heddle_engine::{EngineError, RunDir};
+use serde::Serialize;
+
+use crate::error::{CheckpointError, Result};
+use crate::filters::Filters;
+use crate::history::{checkpoint_at, resolve};
+use crate::metadata::commit_metadata;
+use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
+use crate::restore::restore_tree;
+use crate::snapshot::{refresh, write_tree};
+use crate::state::{GitState, Mode, timeline_branch};
+use crate::tracker::Changes;
+
+/// What a rollback did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RollbackReport {
+    /// The checkpoint restored.
+    pub target: String,
+    /// The recovery snapshot of the state before (ref and commit).
+    pub recovery_ref: String,
+    /// Its commit.
+    pub recovery_sha: String,
+    /// The new timeline branch the run continues on.
+    pub timeline: String,
+    /// Files written.
+    pub written: Vec<String>,
+    /// Files deleted.
+    pub deleted: Vec<String>,
+    /// The node the run resumes at (`None`: from the start).
+    pub next_node: Option<String>,
+}
+
+/// Rolls the run in `run_dir` back to `target` (see [`resolve`] for the forms); `force`
+/// goes ahead over files changed outside the run; `now` (RFC 3339) dates the commits.
+pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Result<RollbackReport> {
+    let manifest = run_dir.read_manifest()?;
+    let _lock = RunLock::acquire(run_dir, &manifest.run_id).map_err(|e| match e {
+        EngineError::NotResumable { .. } => CheckpointError::Busy {
+            run_id: manifest.run_id.clone(),
+            pid: run_dir.read_pid().unwrap_or(0),
+        },
+        other => other.into(),
+    })?;
+    let mut state = GitState::require(run_dir)?;
+    let repo = open(&state)?;
+    let target_oid = resolve(&repo, &state, target)?;
+    let head = tip(&repo, &state.branch)?.ok_or_else(|| CheckpointError::NotFound {
+        what: format!("run branch {}", state.branch),
+        repo: state.git_dir.clone(),
+    })?;
+    let (now_tree, recovery_ref, recovery) = snapshot_recovery(&repo, &state, head, target, now)?;
+    let head_tree = commit(&repo, head)?.tree_id();
+    if now_tree != head_tree && !force {
+        let changed = changed_paths(&repo, head_tree, now_tree)?;
+        return Err(CheckpointError::ChangedOutside { files: changed });
+    }
+    let target_tree = commit(&repo, target_oid)?.tree_id();
+    let mut index = open_index(&repo, &state)?;
+    let restored = restore_tree(&repo, &mut index, &state.work_tree, now_tree, target_tree)?;
+    // A new timeline, from the target; the old ones stay.
+    let branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
+    compare_and_swap(
+        &repo,
+        &branch,
+        None,
+        target_oid,
+        "heddle: rollback timeline",
+    )?;
+    if state.mode == Mode::Worktree {
+        let worktree = git2::Repository::open(&state.work_tree)
+            .map_err(|e| CheckpointError::git(&state.work_tree, "open the worktree", &e))?;
+        worktree.set_head(&branch).map_err(|e| {
+            CheckpointError::git(&state.work_tree, "switch the worktree's branch", &e)
+        })?;
+    }
+    state.branch = branch.clone();
+    state.timelines.push(branch.clone());
+    state.save(run_dir)?;
+    let next_node = restore_run_files(run_dir, &repo, &state, target_oid)?;
+    let sig = signature(now)?;
+    commit_metadata(
+        &repo,
+        run_dir,
+        &state.metadata_ref,
+        &[],
+        &format!("heddle({}) rollback to {target_oid}\n", state.run_id),
+        &sig,
+    )?;
+    Ok(RollbackReport {
+        target: target_oid.to_string(),
+        recovery_ref,
+        recovery_sha: recovery.to_string(),
+        timeline: GitState::short(&branch).to_string(),
+        written: restored.written,
+        deleted: restored.deleted,
+        next_node,
+    })
+}
+
+/// Commits the work tree as it is now onto a new recovery ref; its tree, ref and commit.
+fn snapshot_recovery(
+    repo: &Repository,
+    state: &GitState,
+    head: Oid,
+    target: &str,
+    now: &str,
+) -> Result<(Oid, String, Oid)> {
+    let mut index = open_index(repo, state)?;
+    let mut filters = Filters::new(
+        &state.work_tree,
+        &state.exclude,
+        state.skip_prefixes.clone(),
+        state.size_cap,
+    );
+    refresh(repo, &mut index, &mut filters, &Changes::Everything)?;
+    let tree_id = write_tree(repo, &mut index)?;
+    let (reference, oid) = commit_recovery(
+        repo,
+        state,
+        tree_id,
+        head,
+        &format!("rollback to {target}"),
+        now,
+    )?;
+    Ok((tree_id, reference, oid))
+}
+
+/// Commits tree `tree` (the work tree as it was) on top of `parent` under the run's next
+/// free recovery ref; the ref and the commit.
+pub fn commit_recovery(
+    repo: &Repository,
+    state: &GitState,
+    tree: Oid,
+    parent: Oid,
+    why: &str,
+    now: &str,
+) -> Result<(String, Oid)> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let tree = repo.find_tree(tree).map_err(|e| git("recovery tree", &e))?;
+    let parent = commit(repo, parent)?;
+    let sig = signature(now)?;
+    let message = format!(
+        "heddle({}): recovery snapshot before {why}\n\nHeddle-Run: {}\n",
+        state.run_id, state.run_id
+    );
+    let oid = repo
+        .commit(None, &sig, &sig, &message, &tree, &[&parent])
+        .map_err(|e| git("recovery commit", &e))?;
+    let mut n = 1;
+    while tip(repo, &state.recovery_ref(n))?.is_some() {
+        n += 1;
+    }
+    let reference = state.recovery_ref(n);
+    compare_and_swap(repo, &reference, None, oid, "heddle: recovery snapshot")?;
+    Ok((reference, oid))
+}
+
+fn changed_paths(repo: &Repository, from: Oid, to: Oid) -> Result<Vec<String>> {
+    let git =
+        |e: &git2::Error| CheckpointError::git(repo.path(), "compare with the last checkpoint", e);
+    let old = repo.find_tree(from).map_err(|e| git(&e))?;
+    let new = repo.find_tree(to).map_err(|e| git(&e))?;
+    let diff = repo
+        .diff_tree_to_tree(Some(&old), Some(&new), None)
+        .map_err(|e| git(&e))?;
+    Ok(diff
+        .deltas()
+        .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect())
+}
+
+/// Makes checkpoint.json the target's (or removes it when the target is the run's base)
+/// and drops conclusion.json so the run can resume; the node it resumes at.
+pub fn restore_run_files(
+    run_dir: &RunDir,
+    repo: &Repository,
+    state: &GitState,
+    target: Oid,
+) -> Result<Option<String>> {
+    let path = run_dir.checkpoint();
+    let next = match checkpoint_at(repo, target)? {
+        Some(mut checkpoint) => {
+            checkpoint.git_commit_sha = Some(target.to_string());
+            checkpoint.run_id = state.run_id.clone();
+            checkpoint.save(&path)?;
+            checkpoint.next_node_id
+        }
+        None => {
+            if path.exists() {
+                std::fs::remove_file(&path).map_err(|e| CheckpointError::io(&path, &e))?;
+            }
+            None
+        }
+    };
+    let conclusion = run_dir.conclusion();
+    if conclusion.exists() {
+        std::fs::remove_file(&conclusion).map_err(|e| CheckpointError::io(&conclusion, &e))?;
+    }
+    let mut manifest = run_dir.read_manifest()?;
+    manifest.run_branch = Some(GitState::short(&state.branch).to_string());
+    heddle_engine::rundir::write_json(&run_dir.manifest(), &manifest, true)?;
+    Ok(next)
+}

@@ -1,0 +1,136 @@
+//! `heddle checkpoints`, `heddle rollback` and `heddle diff`: a run's git checkpoint
+//! history, read and restored through heddle-checkpoint.
+
+use std::io::Write;
+
+use heddle_checkpoint::{GitState, diff, history, repo, rollback};
+use heddle_engine::runs::find_run;
+
+use crate::run::Environment;
+
+fn open(
+    run: &str,
+    env: &Environment,
+) -> Result<
+    (
+        heddle_engine::RunDir,
+        GitState,
+        heddle_checkpoint::git2::Repository,
+    ),
+    String,
+> {
+    let run_dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
+    let state = GitState::require(&run_dir).map_err(|e| e.to_string())?;
+    let repo = repo::open(&state).map_err(|e| e.to_string())?;
+    Ok((run_dir, state, repo))
+}
+
+/// `heddle checkpoints RUN`.
+pub fn list(run: &str, json: bool, env: &Environment, out: &mut dyn Write) -> Result<(), String> {
+    let (_, state, repo) = open(run, env)?;
+    let entries = history::list(&repo, &state).map_err(|e| e.to_string())?;
+    let write = |e: std::io::Error| format!("cannot write: {e}");
+    if json {
+        let text = serde_json::to_string_pretty(&entries).map_err(|e| e.to_string())?;
+        return writeln!(out, "{text}").map_err(write);
+    }
+    writeln!(
+        out,
+        "{} checkpoint(s) of run {} ({} mode, {} timeline(s); base {})",
+        entries.len(),
+        state.run_id,
+        state.mode.as_str(),
+        state.timelines.len(),
+        &state.base_sha[..state.base_sha.len().min(12)]
+    )
+    .map_err(write)?;
+    for entry in &entries {
+        writeln!(
+            out,
+            "{} {} t{} {:>3} {} ({}){}",
+            &entry.sha[..12],
+            entry.time,
+            entry.timeline,
+            entry.completed,
+            entry.node_id,
+            entry.status,
+            if entry.current { "  <- current" } else { "" }
+        )
+        .map_err(write)?;
+    }
+    Ok(())
+}
+
+/// `heddle rollback RUN --to TARGET`.
+pub fn rollback(
+    run: &str,
+    to: &str,
+    force: bool,
+    json: bool,
+    env: &Environment,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let run_dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
+    let now = heddle_engine::clock::rfc3339(std::time::SystemTime::now());
+    let report = rollback::rollback(&run_dir, to, force, &now).map_err(|e| e.to_string())?;
+    let write = |e: std::io::Error| format!("cannot write: {e}");
+    if json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        return writeln!(out, "{text}").map_err(write);
+    }
+    writeln!(
+        out,
+        "rolled back to {} ({} file(s) written, {} deleted)\n  saved the state before as {} ({})\n  \
+         the run continues on {}{}\n  continue with: heddle resume {}",
+        &report.target[..12],
+        report.written.len(),
+        report.deleted.len(),
+        report.recovery_ref,
+        &report.recovery_sha[..12],
+        report.timeline,
+        report
+            .next_node
+            .as_deref()
+            .map_or_else(|| " from the start".to_string(), |n| format!(" at `{n}`")),
+        run
+    )
+    .map_err(write)
+}
+
+/// `heddle diff RUN FROM [TO]`.
+pub fn diff(
+    run: &str,
+    from: &str,
+    to: Option<&str>,
+    stat: bool,
+    json: bool,
+    env: &Environment,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let (_, state, repo) = open(run, env)?;
+    let from = history::resolve(&repo, &state, from).map_err(|e| e.to_string())?;
+    let to = match to {
+        Some(target) => history::resolve(&repo, &state, target).map_err(|e| e.to_string())?,
+        None => repo::tip(&repo, &state.branch)
+            .map_err(|e| e.to_string())?
+            .ok_or("the run has no checkpoints yet")?,
+    };
+    let result = diff::diff(&repo, from, to).map_err(|e| e.to_string())?;
+    let write = |e: std::io::Error| format!("cannot write: {e}");
+    if json {
+        let text = serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?;
+        return writeln!(out, "{text}").map_err(write);
+    }
+    if stat {
+        for file in &result.files {
+            let counts = if file.binary {
+                "binary".to_string()
+            } else {
+                format!("+{} -{}", file.additions, file.deletions)
+            };
+            writeln!(out, "{:<10} {:<12} {}", file.status, counts, file.path).map_err(write)?;
+        }
+        return writeln!(out, "{} file(s) changed", result.files.len()).map_err(write);
+    }
+    write!(out, "{}", result.patch).map_err(write)
+}
