@@ -115,6 +115,12 @@ pub static SPECS: &[AttrSpec] = &[
         "Visits of any one node after which the run fails.",
     ),
     d(
+        "checkpoint_exclude",
+        "G",
+        TEXT,
+        "Comma-separated globs of files kept out of git checkpoints.",
+    ),
+    d(
         "stall_timeout",
         "G",
         DURATION,
