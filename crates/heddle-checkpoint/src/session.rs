@@ -76,7 +76,17 @@ impl Session {
 
     /// The tree of the work tree now, as far as the watcher knows.
     pub fn snapshot_changes(&mut self) -> Result<(Oid, Vec<String>)> {
-        let changes = self.tracker.take();
+        let mut changes = self.tracker.take();
+        if let Changes::Paths { paths, .. } = &changes {
+            // A changed ignore or attribute file changes which other files count: rescan.
+            let rules = paths.iter().any(|p| {
+                p.file_name()
+                    .is_some_and(|n| n == ".gitignore" || n == ".gitattributes")
+            });
+            if rules {
+                changes = Changes::Everything;
+            }
+        }
         self.snapshot(&changes)
     }
 
