@@ -16,7 +16,7 @@ use crate::filters::Filters;
 use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
 use crate::metadata::commit_metadata;
 use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
-use crate::snapshot::{refresh, write_tree};
+use crate::snapshot::{changed_paths, refresh, write_tree};
 use crate::state::{GitState, Mode};
 use crate::tracker::{Changes, Tracker};
 
@@ -183,13 +183,20 @@ impl Session {
         stage_dir: Option<&str>,
     ) -> Result<Vec<String>> {
         let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "diff", e);
+        // A full tree-to-tree diff walks every file of both trees; limited to the paths
+        // that differ (found through the subtrees whose ids differ) it costs the change.
+        let changed = changed_paths(&self.repo, Some(old), Some(new)).map_err(|e| git(&e))?;
+        if changed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut options = DiffOptions::new();
+        options.show_binary(false).disable_pathspec_match(true);
+        for path in changed {
+            options.pathspec(path);
+        }
         let diff = self
             .repo
-            .diff_tree_to_tree(
-                Some(old),
-                Some(new),
-                Some(DiffOptions::new().show_binary(false)),
-            )
+            .diff_tree_to_tree(Some(old), Some(new), Some(&mut options))
             .map_err(|e| git(&e))?;
         let files: Vec<String> = diff
             .deltas()
