@@ -453,6 +453,19 @@ fn median(mut values: Vec<f64>) -> f64 {
     }
 }
 
+/// One markdown table of (files, heddle ms, git ms) with the ratio.
+fn table(out: &mut String, rows: impl Iterator<Item = (usize, f64, f64)>) {
+    let _ = writeln!(out, "| size | heddle ms | git ms | ratio |");
+    let _ = writeln!(out, "|---:|---:|---:|---:|");
+    for (files, heddle, git) in rows {
+        let _ = writeln!(
+            out,
+            "| {files} | {heddle:.1} | {git:.1} | {:.2}x |",
+            heddle / git
+        );
+    }
+}
+
 /// The markdown tables and the verdicts.
 fn report(rows: &[Row], iterations: usize, rollbacks: usize) -> String {
     let mut out = String::new();
@@ -461,18 +474,7 @@ fn report(rows: &[Row], iterations: usize, rollbacks: usize) -> String {
         "\nCheckpoint: {CHANGED} files changed, one full checkpoint (metadata + run-branch \
          commit) vs `git add -A && git commit -q` (warm index); median of {iterations}.\n"
     );
-    let _ = writeln!(out, "| size | heddle ms | git ms | ratio |");
-    let _ = writeln!(out, "|---:|---:|---:|---:|");
-    for row in rows {
-        let _ = writeln!(
-            out,
-            "| {} | {:.1} | {:.1} | {:.2}x |",
-            row.files,
-            row.heddle,
-            row.git,
-            row.heddle / row.git
-        );
-    }
+    table(&mut out, rows.iter().map(|r| (r.files, r.heddle, r.git)));
     let _ = writeln!(
         out,
         "\nFirst checkpoint of a run (full scan, for information): {}",
@@ -487,18 +489,11 @@ fn report(rows: &[Row], iterations: usize, rollbacks: usize) -> String {
          `rollback::rollback`, recovery snapshot and new timeline included) vs \
          `git checkout -f`; median of {rollbacks}:\n"
     );
-    let _ = writeln!(out, "| size | heddle ms | git ms | ratio |");
-    let _ = writeln!(out, "|---:|---:|---:|---:|");
-    for row in rows {
-        let _ = writeln!(
-            out,
-            "| {} | {:.1} | {:.1} | {:.2}x |",
-            row.files,
-            row.heddle_restore,
-            row.git_restore,
-            row.heddle_restore / row.git_restore
-        );
-    }
+    table(
+        &mut out,
+        rows.iter()
+            .map(|r| (r.files, r.heddle_restore, r.git_restore)),
+    );
     let ratio_ok = rows.iter().all(|r| r.heddle <= r.git);
     let _ = writeln!(
         out,

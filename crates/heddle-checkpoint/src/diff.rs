@@ -1,11 +1,12 @@
 //! The difference between two checkpoints: files changed (with binary detection and line
 //! counts) and the patch text.
 
-use git2::{Delta, DiffFormat, DiffOptions, Oid, Patch, Repository};
+use git2::{Delta, DiffOptions, Oid, Patch, Repository};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
 use crate::repo::commit;
+use crate::tree_diff::{diff_trees, patch_bytes};
 
 /// One changed file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,9 +44,16 @@ pub fn diff(repo: &Repository, from: Oid, to: Oid) -> Result<CheckpointDiff> {
     let git = |e: &git2::Error| CheckpointError::git(repo.path(), &format!("diff {from}..{to}"), e);
     let old = commit(repo, from)?.tree().map_err(|e| git(&e))?;
     let new = commit(repo, to)?.tree().map_err(|e| git(&e))?;
-    let mut diff = repo
-        .diff_tree_to_tree(Some(&old), Some(&new), Some(&mut DiffOptions::new()))
-        .map_err(|e| git(&e))?;
+    let Some(mut diff) =
+        diff_trees(repo, &old, &new, &mut DiffOptions::new()).map_err(|e| git(&e))?
+    else {
+        return Ok(CheckpointDiff {
+            from: from.to_string(),
+            to: to.to_string(),
+            files: Vec::new(),
+            patch: String::new(),
+        });
+    };
     diff.find_similar(None).map_err(|e| git(&e))?;
     let mut files = Vec::new();
     for i in 0..diff.deltas().len() {
@@ -81,15 +89,7 @@ pub fn diff(repo: &Repository, from: Oid, to: Oid) -> Result<CheckpointDiff> {
             deletions,
         });
     }
-    let mut patch = Vec::new();
-    diff.print(DiffFormat::Patch, |_, _, line| {
-        if matches!(line.origin(), '+' | '-' | ' ') {
-            patch.push(line.origin() as u8);
-        }
-        patch.extend_from_slice(line.content());
-        true
-    })
-    .map_err(|e| git(&e))?;
+    let (patch, _) = patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?;
     Ok(CheckpointDiff {
         from: from.to_string(),
         to: to.to_string(),

@@ -49,6 +49,16 @@ impl Filters {
         }
     }
 
+    /// The rules a run's state names.
+    pub fn for_state(state: &crate::state::GitState) -> Self {
+        Filters::new(
+            &state.work_tree,
+            &state.exclude,
+            state.skip_prefixes.clone(),
+            state.size_cap,
+        )
+    }
+
     /// Forgets what was reported (a new scan starts).
     pub fn new_scan(&mut self) {
         self.reported.clear();

@@ -6,18 +6,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use git2::{Repository, WorktreeAddOptions};
+use git2::Repository;
 use heddle_engine::RunDir;
 use heddle_engine::rundir::{atomic_write, write_json};
 
 use crate::error::{CheckpointError, Result};
-use crate::filters::Filters;
 use crate::history::{checkpoint_at, resolve};
-use crate::repo::{commit, compare_and_swap, open, open_index, tip};
+use crate::repo::{add_worktree, commit, compare_and_swap, open, tip, worktree_name};
 use crate::restore::restore_tree;
-use crate::snapshot::{refresh, write_tree};
+use crate::snapshot::scan_work_tree;
 use crate::state::{GitState, Mode, metadata_ref, timeline_branch};
-use crate::tracker::Changes;
 
 /// Creates run `new_id` in `new_dir` (which must not exist) from checkpoint `target` of the
 /// run in `source`; ready for the engine to resume. `now` is the fork's start time.
@@ -55,41 +53,18 @@ pub fn fork(
         Mode::Worktree => {
             let common = Repository::open(&state.git_dir)
                 .map_err(|e| crate::repo::damaged(&state.git_dir, &e))?;
-            let target_commit = commit(&common, target_oid)?;
             compare_and_swap(&common, &branch, None, target_oid, "heddle: fork")?;
-            let reference = common
-                .find_reference(&branch)
-                .map_err(|e| CheckpointError::git(&state.git_dir, &branch, &e))?;
-            let name = format!("heddle-{new_id}");
-            common
-                .worktree(
-                    &name,
-                    &run_dir.worktree(),
-                    Some(WorktreeAddOptions::new().reference(Some(&reference))),
-                )
-                .map_err(|e| CheckpointError::git(&state.git_dir, "add the fork's worktree", &e))?;
-            drop(target_commit);
-            let worktree = Repository::open(run_dir.worktree()).map_err(|e| {
-                CheckpointError::git(run_dir.worktree(), "open the fork's worktree", &e)
-            })?;
+            let name = worktree_name(new_id);
+            new_state.index = add_worktree(&common, &name, &run_dir.worktree(), &branch)?;
             new_state.work_tree = run_dir.worktree();
-            new_state.index = worktree.path().join("index");
             new_state.worktree_name = Some(name);
         }
         Mode::Shadow => {
             new_state.index = run_dir.root().join("git-index");
             new_state.worktree_name = None;
-            let mut index = open_index(&repo, &new_state)?;
-            let mut filters = Filters::new(
-                &state.work_tree,
-                &state.exclude,
-                state.skip_prefixes.clone(),
-                state.size_cap,
-            );
-            refresh(&repo, &mut index, &mut filters, &Changes::Everything)?;
-            let now_tree = write_tree(&repo, &mut index)?;
+            let (mut index, now_tree, _) = scan_work_tree(&repo, &new_state)?;
             let parent = tip(&repo, &state.branch)?.unwrap_or(target_oid);
-            let saved = crate::rollback::commit_recovery(
+            crate::rollback::commit_recovery(
                 &repo,
                 &new_state,
                 now_tree,
@@ -97,7 +72,6 @@ pub fn fork(
                 &format!("fork from {target}"),
                 now,
             )?;
-            let _ = saved;
             compare_and_swap(&repo, &branch, None, target_oid, "heddle: fork")?;
             let target_tree = commit(&repo, target_oid)?.tree_id();
             restore_tree(&repo, &mut index, &state.work_tree, now_tree, target_tree)?;

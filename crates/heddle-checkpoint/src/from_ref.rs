@@ -2,7 +2,7 @@
 //! no run directory, rebuild the run directory from the metadata history (manifest, graph,
 //! checkpoint), re-attach a worktree to the run branch, and hand the run to the engine.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use git2::{BranchType, Oid, Repository};
 use heddle_engine::rundir::{atomic_write, write_json};
@@ -11,6 +11,7 @@ use heddle_engine::{Checkpoint, Manifest, RunDir};
 use crate::error::{CheckpointError, Result};
 use crate::metadata::read_file;
 use crate::reopen::attach_worktree;
+use crate::repo::worktree_name;
 use crate::state::{DEFAULT_SIZE_CAP, GitState, Mode, metadata_ref, timeline_branch};
 
 /// Rebuilds the run recorded under `reference` (`refs/heddle/{id}`, or just the id) in the
@@ -47,13 +48,7 @@ pub fn restore_from_ref(workspace: &Path, reference: &str, runs_root: &Path) -> 
         })?;
     let graph = json("graph.dot")?;
     let run_id = manifest.run_id.clone();
-    let date: String = manifest
-        .start_time
-        .chars()
-        .take(10)
-        .filter(char::is_ascii_digit)
-        .collect();
-    let root = runs_root.join(format!("{date}-{run_id}"));
+    let root = runs_root.join(RunDir::folder_name(&manifest.start_time, &run_id));
     if root.join("manifest.json").exists() {
         return Err(CheckpointError::Refused {
             path: root,
@@ -62,51 +57,18 @@ pub fn restore_from_ref(workspace: &Path, reference: &str, runs_root: &Path) -> 
             ),
         });
     }
-    // The latest timeline that exists here (a local branch, or one fetched from a remote).
-    let mut branch = None;
-    for n in (1..=64).rev() {
-        let full = timeline_branch(&run_id, n);
-        let short = GitState::short(&full).to_string();
-        if repo.find_branch(&short, BranchType::Local).is_ok() {
-            branch = Some((n, full));
-            break;
-        }
-        let remote = repo
-            .branches(Some(BranchType::Remote))
-            .map_err(|e| git("list remote branches", &e))?
-            .filter_map(std::result::Result::ok)
-            .find(|(b, _)| {
-                b.name()
-                    .ok()
-                    .flatten()
-                    .is_some_and(|name| name.ends_with(&format!("/{short}")))
-            });
-        if let Some((remote, _)) = remote {
-            let commit = remote.get().peel_to_commit().map_err(|e| git(&short, &e))?;
-            repo.branch(&short, &commit, false)
-                .map_err(|e| git(&short, &e))?;
-            branch = Some((n, full));
-            break;
-        }
-    }
-    let (count, branch) = branch.ok_or_else(|| CheckpointError::NotFound {
-        what: format!("run branch heddle/run/{run_id} (fetch it too)"),
-        repo: repo.path().to_path_buf(),
-    })?;
+    let (count, branch) = latest_timeline(&repo, &run_id)?;
     let head: Oid = repo.refname_to_id(&branch).map_err(|e| git(&branch, &e))?;
     let run_dir = RunDir::create(root)?;
     let workdir_root = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
-    let state = GitState {
+    let mut state = GitState {
         run_id: run_id.clone(),
         mode: Mode::Worktree,
         git_dir: repo.commondir().to_path_buf(),
         work_tree: run_dir.worktree(),
-        index: repo
-            .commondir()
-            .join("worktrees")
-            .join(format!("heddle-{run_id}"))
-            .join("index"),
-        worktree_name: Some(format!("heddle-{run_id}")),
+        // Set by attaching the worktree below.
+        index: PathBuf::new(),
+        worktree_name: Some(worktree_name(&run_id)),
         base_sha: manifest.base_sha.clone().unwrap_or_default(),
         branch: branch.clone(),
         timelines: (1..=count).map(|n| timeline_branch(&run_id, n)).collect(),
@@ -115,17 +77,16 @@ pub fn restore_from_ref(workspace: &Path, reference: &str, runs_root: &Path) -> 
         size_cap: DEFAULT_SIZE_CAP,
         skip_prefixes: Vec::new(),
     };
-    attach_worktree(&state)?;
-    let old_worktree = manifest
-        .workspace
-        .as_deref()
-        .and(Some(manifest.work_dir.as_str()))
-        .unwrap_or_default();
-    let inside = Path::new(old_worktree)
-        .components()
-        .skip_while(|c| c.as_os_str() != "worktree")
-        .skip(1)
-        .collect::<std::path::PathBuf>();
+    state.index = attach_worktree(&state)?;
+    // Stages ran in a sub-folder of the old worktree (`{run_dir}/worktree/{inside}`).
+    let inside: PathBuf = match manifest.workspace {
+        Some(_) => Path::new(&manifest.work_dir)
+            .components()
+            .skip_while(|c| c.as_os_str() != "worktree")
+            .skip(1)
+            .collect(),
+        None => PathBuf::new(),
+    };
     state.save(&run_dir)?;
     let rebuilt = Manifest {
         work_dir: run_dir
@@ -142,4 +103,41 @@ pub fn restore_from_ref(workspace: &Path, reference: &str, runs_root: &Path) -> 
     checkpoint.git_commit_sha = Some(head.to_string());
     checkpoint.save(&run_dir.checkpoint())?;
     Ok(run_dir)
+}
+
+/// The latest timeline of run `run_id` this repository has (`n` and its full branch name),
+/// as a local branch or one fetched from a remote (a local branch is made for it).
+fn latest_timeline(repo: &Repository, run_id: &str) -> Result<(usize, String)> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let names = |kind: BranchType| -> Result<Vec<(String, git2::Branch<'_>)>> {
+        Ok(repo
+            .branches(Some(kind))
+            .map_err(|e| git("list branches", &e))?
+            .filter_map(std::result::Result::ok)
+            .filter_map(|(b, _)| Some((b.name().ok()??.to_string(), b)))
+            .collect())
+    };
+    let local = names(BranchType::Local)?;
+    let remote = names(BranchType::Remote)?;
+    for n in (1..=64).rev() {
+        let full = timeline_branch(run_id, n);
+        let short = GitState::short(&full).to_string();
+        if local.iter().any(|(name, _)| *name == short) {
+            return Ok((n, full));
+        }
+        let suffix = format!("/{short}");
+        if let Some((_, fetched)) = remote.iter().find(|(name, _)| name.ends_with(&suffix)) {
+            let commit = fetched
+                .get()
+                .peel_to_commit()
+                .map_err(|e| git(&short, &e))?;
+            repo.branch(&short, &commit, false)
+                .map_err(|e| git(&short, &e))?;
+            return Ok((n, full));
+        }
+    }
+    Err(CheckpointError::NotFound {
+        what: format!("run branch heddle/run/{run_id} (fetch it too)"),
+        repo: repo.path().to_path_buf(),
+    })
 }

@@ -31,6 +31,7 @@ pub mod shadow;
 pub mod snapshot;
 pub mod state;
 pub mod tracker;
+pub mod tree_diff;
 
 pub use error::CheckpointError;
 pub use git2;

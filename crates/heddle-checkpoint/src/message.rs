@@ -71,11 +71,17 @@ pub struct MessageParts<'a> {
     pub duration_ms: u64,
 }
 
+/// The `Heddle-*` trailers; a commit with no metadata commit (a run's setup commit, its
+/// base rather than a checkpoint) has no `Heddle-Checkpoint`.
 fn trailers(facts: &CommitFacts) -> String {
-    format!(
-        "Heddle-Run: {}\nHeddle-Completed: {}\nHeddle-Checkpoint: {}\n",
-        facts.run_id, facts.completed, facts.metadata_sha
-    )
+    let mut text = format!(
+        "Heddle-Run: {}\nHeddle-Completed: {}\n",
+        facts.run_id, facts.completed
+    );
+    if !facts.metadata_sha.is_empty() {
+        text.push_str(&format!("Heddle-Checkpoint: {}\n", facts.metadata_sha));
+    }
+    text
 }
 
 /// The run-branch message in a user's repository.

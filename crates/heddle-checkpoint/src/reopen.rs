@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
-use git2::{Repository, WorktreeAddOptions, WorktreePruneOptions};
+use git2::{Repository, WorktreePruneOptions};
 use heddle_engine::RunDir;
 
 use crate::error::{CheckpointError, Result};
+use crate::repo::{add_worktree, worktree_name};
 use crate::state::{GitState, Mode};
 
 /// Repairs what a crash can leave behind; warnings saying what was done. The caller holds
@@ -19,7 +20,6 @@ pub fn repair(run_dir: &RunDir, state: &GitState) -> Result<Vec<String>> {
         .chain(std::iter::once(&state.metadata_ref))
         .map(|r| state.git_dir.join(format!("{r}.lock")))
         .collect();
-    locks.push(state.index.with_extension("lock"));
     locks.push(PathBuf::from(format!("{}.lock", state.index.display())));
     for lock in locks {
         if lock.exists() && std::fs::remove_file(&lock).is_ok() {
@@ -41,32 +41,22 @@ pub fn repair(run_dir: &RunDir, state: &GitState) -> Result<Vec<String>> {
     Ok(warnings)
 }
 
-/// Adds the run's worktree again, on its current branch.
-pub fn attach_worktree(state: &GitState) -> Result<()> {
+/// Adds the run's worktree again, on its current branch; its index file.
+pub fn attach_worktree(state: &GitState) -> Result<PathBuf> {
     let repo =
         Repository::open(&state.git_dir).map_err(|e| crate::repo::damaged(&state.git_dir, &e))?;
-    let git = |what: &str, e: &git2::Error| CheckpointError::git(&state.git_dir, what, e);
     let name = state
         .worktree_name
         .clone()
-        .unwrap_or_else(|| format!("heddle-{}", state.run_id));
+        .unwrap_or_else(|| worktree_name(&state.run_id));
     if let Ok(old) = repo.find_worktree(&name) {
         old.prune(Some(
             WorktreePruneOptions::new().valid(true).working_tree(false),
         ))
-        .map_err(|e| git("prune the old worktree entry", &e))?;
+        .map_err(|e| CheckpointError::git(&state.git_dir, "prune the old worktree entry", &e))?;
     }
-    let reference = repo
-        .find_reference(&state.branch)
-        .map_err(|e| git(&state.branch, &e))?;
     if let Some(parent) = state.work_tree.parent() {
         std::fs::create_dir_all(parent).map_err(|e| CheckpointError::io(parent, &e))?;
     }
-    repo.worktree(
-        &name,
-        &state.work_tree,
-        Some(WorktreeAddOptions::new().reference(Some(&reference))),
-    )
-    .map_err(|e| git("add the run's worktree", &e))?;
-    Ok(())
+    add_worktree(&repo, &name, &state.work_tree, &state.branch)
 }

@@ -2,9 +2,9 @@
 //! with. Heddle never runs hooks (libgit2 has none) or signs commits, and passes its own
 //! signature, so no user or system git setting changes what a checkpoint records.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use git2::{Index, Oid, Repository, Signature, Time};
+use git2::{Index, Oid, Repository, Signature, Time, WorktreeAddOptions};
 
 use crate::error::{CheckpointError, Result};
 use crate::state::GitState;
@@ -105,4 +105,24 @@ pub fn compare_and_swap(
 pub fn commit<'r>(repo: &'r Repository, oid: Oid) -> Result<git2::Commit<'r>> {
     repo.find_commit(oid)
         .map_err(|e| CheckpointError::git(repo.path(), &format!("commit {oid}"), &e))
+}
+
+/// The name of run `run_id`'s worktree in its repository.
+pub fn worktree_name(run_id: &str) -> String {
+    format!("heddle-{run_id}")
+}
+
+/// Adds worktree `name` at `path`, checked out on `branch` (a full ref name); the
+/// worktree's own index file, which is the run's private index.
+pub fn add_worktree(repo: &Repository, name: &str, path: &Path, branch: &str) -> Result<PathBuf> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let reference = repo.find_reference(branch).map_err(|e| git(branch, &e))?;
+    repo.worktree(
+        name,
+        path,
+        Some(WorktreeAddOptions::new().reference(Some(&reference))),
+    )
+    .map_err(|e| git("add the run's worktree", &e))?;
+    let worktree = Repository::open(path).map_err(|e| git("open the run's worktree", &e))?;
+    Ok(worktree.path().join("index"))
 }

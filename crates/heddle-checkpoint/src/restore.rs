@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use git2::{Delta, Index, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
+use crate::tree_diff::diff_trees;
 
 /// What a restore changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -30,9 +31,11 @@ pub fn restore_tree(
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let old = repo.find_tree(now).map_err(|e| git("current tree", &e))?;
     let new = repo.find_tree(target).map_err(|e| git("target tree", &e))?;
-    let diff = repo
-        .diff_tree_to_tree(Some(&old), Some(&new), None)
+    let diff = diff_trees(repo, &old, &new, &mut git2::DiffOptions::new())
         .map_err(|e| git("restore diff", &e))?;
+    let Some(diff) = diff else {
+        return Ok(Restored::default());
+    };
     let mut restored = Restored::default();
     for delta in diff.deltas() {
         let file = match delta.status() {

@@ -4,20 +4,19 @@
 //! are restored; checkpoint.json becomes the target's; and the run continues on a new
 //! timeline branch, leaving every earlier timeline as it was.
 
-use git2::{Oid, Repository};
+use git2::{Index, Oid, Repository};
 use heddle_engine::runlock::RunLock;
 use heddle_engine::{EngineError, RunDir};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
-use crate::filters::Filters;
 use crate::history::{checkpoint_at, resolve};
 use crate::metadata::commit_metadata;
-use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
+use crate::repo::{commit, compare_and_swap, open, signature, tip};
 use crate::restore::restore_tree;
-use crate::snapshot::{refresh, write_tree};
+use crate::snapshot::scan_work_tree;
 use crate::state::{GitState, Mode, timeline_branch};
-use crate::tracker::Changes;
+use crate::tree_diff;
 
 /// What a rollback did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -56,14 +55,14 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         what: format!("run branch {}", state.branch),
         repo: state.git_dir.clone(),
     })?;
-    let (now_tree, recovery_ref, recovery) = snapshot_recovery(&repo, &state, head, target, now)?;
+    let (mut index, now_tree, recovery_ref, recovery) =
+        snapshot_recovery(&repo, &state, head, target, now)?;
     let head_tree = commit(&repo, head)?.tree_id();
     if now_tree != head_tree && !force {
         let changed = changed_paths(&repo, head_tree, now_tree)?;
         return Err(CheckpointError::ChangedOutside { files: changed });
     }
     let target_tree = commit(&repo, target_oid)?.tree_id();
-    let mut index = open_index(&repo, &state)?;
     let restored = restore_tree(&repo, &mut index, &state.work_tree, now_tree, target_tree)?;
     // A new timeline, from the target; the old ones stay.
     let branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
@@ -105,23 +104,16 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
     })
 }
 
-/// Commits the work tree as it is now onto a new recovery ref; its tree, ref and commit.
+/// Commits the work tree as it is now onto a new recovery ref; the index that scanned it,
+/// its tree, the ref and the commit.
 fn snapshot_recovery(
     repo: &Repository,
     state: &GitState,
     head: Oid,
     target: &str,
     now: &str,
-) -> Result<(Oid, String, Oid)> {
-    let mut index = open_index(repo, state)?;
-    let mut filters = Filters::new(
-        &state.work_tree,
-        &state.exclude,
-        state.skip_prefixes.clone(),
-        state.size_cap,
-    );
-    refresh(repo, &mut index, &mut filters, &Changes::Everything)?;
-    let tree_id = write_tree(repo, &mut index)?;
+) -> Result<(Index, Oid, String, Oid)> {
+    let (index, tree_id, _) = scan_work_tree(repo, state)?;
     let (reference, oid) = commit_recovery(
         repo,
         state,
@@ -130,7 +122,7 @@ fn snapshot_recovery(
         &format!("rollback to {target}"),
         now,
     )?;
-    Ok((tree_id, reference, oid))
+    Ok((index, tree_id, reference, oid))
 }
 
 /// Commits tree `tree` (the work tree as it was) on top of `parent` under the run's next
@@ -168,13 +160,10 @@ fn changed_paths(repo: &Repository, from: Oid, to: Oid) -> Result<Vec<String>> {
         |e: &git2::Error| CheckpointError::git(repo.path(), "compare with the last checkpoint", e);
     let old = repo.find_tree(from).map_err(|e| git(&e))?;
     let new = repo.find_tree(to).map_err(|e| git(&e))?;
-    let diff = repo
-        .diff_tree_to_tree(Some(&old), Some(&new), None)
-        .map_err(|e| git(&e))?;
-    Ok(diff
-        .deltas()
-        .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
-        .map(|p| p.to_string_lossy().into_owned())
+    Ok(tree_diff::changed_paths(repo, Some(&old), Some(&new))
+        .map_err(|e| git(&e))?
+        .iter()
+        .map(|p| String::from_utf8_lossy(p).into_owned())
         .collect())
 }
 

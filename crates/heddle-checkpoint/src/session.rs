@@ -4,9 +4,9 @@
 //! naming it; the engine re-saves checkpoint.json with the sha returned).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use git2::{DiffFormat, DiffOptions, Index, Oid, Repository};
+use git2::{DiffOptions, Index, Oid, Repository};
 use heddle_engine::hooks::GitCheckpoint;
 use heddle_engine::{Checkpoint, RunDir};
 use heddle_workflow::{Attrs, HandlerKind};
@@ -16,9 +16,10 @@ use crate::filters::Filters;
 use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
 use crate::metadata::commit_metadata;
 use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
-use crate::snapshot::{changed_paths, refresh, write_tree};
+use crate::snapshot::{refresh, write_tree};
 use crate::state::{GitState, Mode};
 use crate::tracker::{Changes, Tracker};
+use crate::tree_diff::{diff_trees, patch_bytes};
 
 /// diff.patch files larger than this are cut, with a note.
 const PATCH_LIMIT: usize = 4 * 1024 * 1024;
@@ -40,12 +41,7 @@ impl Session {
     pub fn open(run_dir: &RunDir, state: GitState, watch: bool) -> Result<Session> {
         let repo = open(&state)?;
         let index = open_index(&repo, &state)?;
-        let filters = Filters::new(
-            &state.work_tree,
-            &state.exclude,
-            state.skip_prefixes.clone(),
-            state.size_cap,
-        );
+        let filters = Filters::for_state(&state);
         let tracker = if watch {
             Tracker::start(&state.work_tree, &run_dir.root().join(".watch-sync"))
         } else {
@@ -88,11 +84,6 @@ impl Session {
             }
         }
         self.snapshot(&changes)
-    }
-
-    /// Makes the next snapshot a full scan.
-    pub fn rescan_next(&self) {
-        self.tracker.mark_unsure();
     }
 
     /// Records the checkpoint the engine just saved.
@@ -183,21 +174,11 @@ impl Session {
         stage_dir: Option<&str>,
     ) -> Result<Vec<String>> {
         let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "diff", e);
-        // A full tree-to-tree diff walks every file of both trees; limited to the paths
-        // that differ (found through the subtrees whose ids differ) it costs the change.
-        let changed = changed_paths(&self.repo, Some(old), Some(new)).map_err(|e| git(&e))?;
-        if changed.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut options = DiffOptions::new();
-        options.show_binary(false).disable_pathspec_match(true);
-        for path in changed {
-            options.pathspec(path);
-        }
-        let diff = self
-            .repo
-            .diff_tree_to_tree(Some(old), Some(new), Some(&mut options))
+        let diff = diff_trees(&self.repo, old, new, DiffOptions::new().show_binary(false))
             .map_err(|e| git(&e))?;
+        let Some(diff) = diff else {
+            return Ok(Vec::new());
+        };
         let files: Vec<String> = diff
             .deltas()
             .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
@@ -206,20 +187,7 @@ impl Session {
         let Some(stage) = stage_dir.filter(|_| !files.is_empty()) else {
             return Ok(files);
         };
-        let mut patch = Vec::new();
-        let mut cut = false;
-        diff.print(DiffFormat::Patch, |_, _, line| {
-            if patch.len() > PATCH_LIMIT {
-                cut = true;
-                return false;
-            }
-            if matches!(line.origin(), '+' | '-' | ' ') {
-                patch.push(line.origin() as u8);
-            }
-            patch.extend_from_slice(line.content());
-            true
-        })
-        .or_else(|e| if cut { Ok(()) } else { Err(git(&e)) })?;
+        let (mut patch, cut) = patch_bytes(&diff, PATCH_LIMIT).map_err(|e| git(&e))?;
         if cut {
             patch.extend_from_slice(
                 b"\n[diff cut at 4 MB; see the checkpoint commits for the rest]\n",
@@ -243,31 +211,14 @@ impl Session {
         let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "final.patch", e);
         let old = commit(&self.repo, base)?.tree().map_err(|e| git(&e))?;
         let new = commit(&self.repo, head)?.tree().map_err(|e| git(&e))?;
-        let diff = self
-            .repo
-            .diff_tree_to_tree(Some(&old), Some(&new), None)
-            .map_err(|e| git(&e))?;
-        let mut patch = Vec::new();
-        diff.print(DiffFormat::Patch, |_, _, line| {
-            if matches!(line.origin(), '+' | '-' | ' ') {
-                patch.push(line.origin() as u8);
-            }
-            patch.extend_from_slice(line.content());
-            true
-        })
-        .map_err(|e| git(&e))?;
+        let patch = match diff_trees(&self.repo, &old, &new, &mut DiffOptions::new())
+            .map_err(|e| git(&e))?
+        {
+            Some(diff) => patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?.0,
+            None => Vec::new(),
+        };
         let path = self.run_dir.final_patch();
         std::fs::write(&path, &patch).map_err(|e| CheckpointError::io(&path, &e))
-    }
-
-    /// The run's folder.
-    pub fn run_dir(&self) -> &RunDir {
-        &self.run_dir
-    }
-
-    /// Where the watcher's barrier files go.
-    pub fn sync_dir(&self) -> PathBuf {
-        self.run_dir.root().join(".watch-sync")
     }
 }
 

@@ -3,17 +3,15 @@
 
 use std::path::{Path, PathBuf};
 
-use git2::{Repository, StatusOptions, WorktreeAddOptions};
+use git2::{Repository, StatusOptions};
 use heddle_engine::RunDir;
 
 use crate::error::{CheckpointError, Result};
-use crate::filters::Filters;
 use crate::message::{CheckpointType, CommitFacts, MessageParts};
-use crate::repo::{compare_and_swap, signature};
+use crate::repo::{add_worktree, compare_and_swap, signature, worktree_name};
 use crate::shadow::{open_or_create, refuse_unsafe_workspace};
-use crate::snapshot::{refresh, write_tree};
+use crate::snapshot::scan_work_tree;
 use crate::state::{GitState, Mode, metadata_ref, timeline_branch};
-use crate::tracker::Changes;
 
 /// Which mode a run may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -152,16 +150,9 @@ fn worktree(
         .map_err(|e| git("HEAD", &e))?;
     let branch = timeline_branch(run_id, 1);
     compare_and_swap(&repo, &branch, None, head.id(), "heddle: run branch")?;
-    let reference = repo.find_reference(&branch).map_err(|e| git(&branch, &e))?;
-    let name = format!("heddle-{run_id}");
+    let name = worktree_name(run_id);
     let path = run_dir.worktree();
-    repo.worktree(
-        &name,
-        &path,
-        Some(WorktreeAddOptions::new().reference(Some(&reference))),
-    )
-    .map_err(|e| git("add the run's worktree", &e))?;
-    let tree_repo = Repository::open(&path).map_err(|e| git("open the run's worktree", &e))?;
+    let index = add_worktree(&repo, &name, &path, &branch)?;
     let root = repo
         .workdir()
         .and_then(|w| w.canonicalize().ok())
@@ -172,7 +163,7 @@ fn worktree(
         mode: Mode::Worktree,
         git_dir: repo.commondir().to_path_buf(),
         work_tree: path.clone(),
-        index: tree_repo.path().join("index"),
+        index,
         worktree_name: Some(name),
         base_sha: head.id().to_string(),
         branch: branch.clone(),
@@ -228,20 +219,8 @@ fn shadow(
         size_cap: context.size_cap,
         skip_prefixes,
     };
-    let mut index = crate::repo::open_index(&repo, &state)?;
-    let mut filters = Filters::new(
-        workspace,
-        &state.exclude,
-        state.skip_prefixes.clone(),
-        state.size_cap,
-    );
-    warnings.extend(refresh(
-        &repo,
-        &mut index,
-        &mut filters,
-        &Changes::Everything,
-    )?);
-    let tree_id = write_tree(&repo, &mut index)?;
+    let (_, tree_id, skipped) = scan_work_tree(&repo, &state)?;
+    warnings.extend(skipped);
     let tree = repo
         .find_tree(tree_id)
         .map_err(|e| CheckpointError::git(repo.path(), "setup tree", &e))?;
@@ -260,8 +239,6 @@ fn shadow(
         timestamp: now,
         duration_ms: 0,
     });
-    // The setup commit names no metadata commit: it is the run's base, not a checkpoint.
-    let message = message.replace("Heddle-Checkpoint: \n", "");
     let sig = signature(now)?;
     let commit = repo
         .commit(None, &sig, &sig, &message, &tree, &[])

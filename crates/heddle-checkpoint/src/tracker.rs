@@ -115,12 +115,6 @@ impl Tracker {
             }
         }
     }
-
-    /// Makes the next answer [`Changes::Everything`] (after files were restored by hand).
-    pub fn mark_unsure(&self) {
-        let (lock, _) = &*self.shared;
-        lock.lock().unwrap_or_else(PoisonError::into_inner).unsure = true;
-    }
 }
 
 fn watch(work_tree: &Path, sync_dir: &Path, shared: &Shared) -> Option<RecommendedWatcher> {

@@ -25,14 +25,19 @@ fn open(
     Ok((run_dir, state, repo))
 }
 
+/// Prints `value` as indented JSON.
+fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    writeln!(out, "{text}").map_err(|e| format!("cannot write: {e}"))
+}
+
 /// `heddle checkpoints RUN`.
 pub fn list(run: &str, json: bool, env: &Environment, out: &mut dyn Write) -> Result<(), String> {
     let (_, state, repo) = open(run, env)?;
     let entries = history::list(&repo, &state).map_err(|e| e.to_string())?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
-        let text = serde_json::to_string_pretty(&entries).map_err(|e| e.to_string())?;
-        return writeln!(out, "{text}").map_err(write);
+        return print_json(out, &entries);
     }
     writeln!(
         out,
@@ -75,8 +80,7 @@ pub fn rollback(
     let report = rollback::rollback(&run_dir, to, force, &now).map_err(|e| e.to_string())?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        return writeln!(out, "{text}").map_err(write);
+        return print_json(out, &report);
     }
     writeln!(
         out,
@@ -118,8 +122,7 @@ pub fn diff(
     let result = diff::diff(&repo, from, to).map_err(|e| e.to_string())?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
-        let text = serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?;
-        return writeln!(out, "{text}").map_err(write);
+        return print_json(out, &result);
     }
     if stat {
         for file in &result.files {

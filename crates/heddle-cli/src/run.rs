@@ -95,11 +95,11 @@ pub async fn run(
         parent_run_id: None,
     };
     // Setting git up is blocking work: keep it off the runtime's workers.
-    let prepared = match tokio::task::spawn_blocking(move || engine.prepare(request)).await {
-        Ok(Ok(prepared)) => prepared,
-        Ok(Err(error)) => return fail(err, &error.to_string()),
-        Err(error) => return fail(err, &format!("the run could not start: {error}")),
-    };
+    let prepared =
+        match off_runtime("the run could not start", move || engine.prepare(request)).await {
+            Ok(prepared) => prepared,
+            Err(message) => return fail(err, &message),
+        };
     drive(prepared, options.json, env.terminal, out, err).await
 }
 
@@ -127,14 +127,12 @@ pub async fn resume(
         },
         ResumeTarget::FromRef(reference) => {
             let (cwd, runs) = (env.cwd.clone(), env.home.runs());
-            match tokio::task::spawn_blocking(move || {
+            let rebuilt = off_runtime("the run could not be rebuilt", move || {
                 heddle_checkpoint::from_ref::restore_from_ref(&cwd, &reference, &runs)
-            })
-            .await
-            {
-                Ok(Ok(dir)) => dir,
-                Ok(Err(error)) => return fail(err, &error.to_string()),
-                Err(error) => return fail(err, &format!("the run could not be rebuilt: {error}")),
+            });
+            match rebuilt.await {
+                Ok(dir) => dir,
+                Err(message) => return fail(err, &message),
             }
         }
     };
@@ -158,21 +156,17 @@ pub async fn fork(
     let now = std::time::SystemTime::now();
     let new_id = heddle_engine::entropy::new_ulid(now, &heddle_engine::OsEntropy::new());
     let stamp = heddle_engine::clock::rfc3339(now);
-    let date: String = stamp
-        .chars()
-        .take(10)
-        .filter(char::is_ascii_digit)
-        .collect();
-    let new_dir = env.home.runs().join(format!("{date}-{new_id}"));
+    let new_dir = env
+        .home
+        .runs()
+        .join(heddle_engine::RunDir::folder_name(&stamp, &new_id));
     let from = from.to_string();
-    let forked = tokio::task::spawn_blocking(move || {
+    let forked = off_runtime("the fork could not be made", move || {
         heddle_checkpoint::fork::fork(&source, &from, &new_id, &new_dir, &stamp)
-    })
-    .await;
-    let run_dir = match forked {
-        Ok(Ok(dir)) => dir,
-        Ok(Err(error)) => return fail(err, &error.to_string()),
-        Err(error) => return fail(err, &format!("the fork could not be made: {error}")),
+    });
+    let run_dir = match forked.await {
+        Ok(dir) => dir,
+        Err(message) => return fail(err, &message),
     };
     continue_run(run_dir, auto_approve, json, env, out, err).await
 }
@@ -193,12 +187,24 @@ async fn continue_run(
         env.vars.clone(),
         ModeChoice::Auto,
     );
-    let prepared = match tokio::task::spawn_blocking(move || engine.resume(&run_dir)).await {
-        Ok(Ok(prepared)) => prepared,
-        Ok(Err(error)) => return fail(err, &error.to_string()),
-        Err(error) => return fail(err, &format!("the run could not resume: {error}")),
-    };
+    let prepared =
+        match off_runtime("the run could not resume", move || engine.resume(&run_dir)).await {
+            Ok(prepared) => prepared,
+            Err(message) => return fail(err, &message),
+        };
     drive(prepared, json, env.terminal, out, err).await
+}
+
+/// Runs blocking setup work (git, the run folder) off the runtime's workers; its error as
+/// text, or `what` if the task itself died.
+async fn off_runtime<T: Send + 'static, E: std::fmt::Display + Send + 'static>(
+    what: &str,
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> Result<T, String> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(result) => result.map_err(|e| e.to_string()),
+        Err(error) => Err(format!("{what}: {error}")),
+    }
 }
 
 async fn drive(

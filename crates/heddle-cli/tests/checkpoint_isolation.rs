@@ -10,6 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 mod gitfixture;
+mod sandbox;
 
 use gitfixture::{Fixture, describe, git, json, run_id};
 

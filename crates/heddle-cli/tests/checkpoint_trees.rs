@@ -12,6 +12,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 mod gitfixture;
+mod sandbox;
 
 use gitfixture::{
     Fixture, assert_warned, commit_all, git, git_ok, json, run_id, snapshot_files, tree,

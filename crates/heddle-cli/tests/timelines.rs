@@ -44,6 +44,18 @@ const FLOW: &str = r#"digraph T {
     start -> one -> two -> exit;
 }"#;
 
+/// A clean repository in which FLOW ran to success: the sandbox, the run folder, its id.
+fn finished_run() -> (Sandbox, PathBuf, String) {
+    let sandbox = Sandbox::new();
+    clean_repo(&sandbox);
+    let flow = sandbox.write_flow("t.dot", FLOW);
+    let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let run = sandbox.only_run();
+    let id = run_id(&run);
+    (sandbox, run, id)
+}
+
 fn checkpoints(sandbox: &Sandbox, id: &str) -> Vec<Value> {
     let out = sandbox.heddle(&["checkpoints", id, "--json"]);
     assert!(out.status.success(), "{}", describe(&out));
@@ -155,17 +167,7 @@ fn rollback_continue_and_rollback_again_keep_every_timeline_restorable() {
 
 #[test]
 fn rollback_refuses_outside_changes_unless_forced_and_saves_them_first() {
-    let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
-    let flow = sandbox.write_flow("t.dot", FLOW);
-    assert!(
-        sandbox
-            .heddle(&["run", flow.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let run = sandbox.only_run();
-    let id = run_id(&run);
+    let (sandbox, run, id) = finished_run();
     std::fs::write(worktree(&run).join("mine.txt"), "by hand\n").unwrap();
     std::fs::create_dir_all(worktree(&run).join("ignored")).unwrap();
     std::fs::write(worktree(&run).join("ignored/keep.txt"), "ignored\n").unwrap();
@@ -228,17 +230,7 @@ fn rollback_refuses_while_a_stage_runs() {
 
 #[test]
 fn fork_starts_a_new_run_from_a_checkpoint() {
-    let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
-    let flow = sandbox.write_flow("t.dot", FLOW);
-    assert!(
-        sandbox
-            .heddle(&["run", flow.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let source = sandbox.only_run();
-    let id = run_id(&source);
+    let (sandbox, source, id) = finished_run();
     let out = sandbox.heddle(&["fork", &id, "--from", "one@1"]);
     assert!(out.status.success(), "{}", describe(&out));
     let runs = sandbox.runs();

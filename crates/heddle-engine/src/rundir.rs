@@ -16,6 +16,17 @@ pub struct RunDir {
 }
 
 impl RunDir {
+    /// The default folder name of run `run_id` started at `start` (RFC 3339):
+    /// `YYYYMMDD-{run_id}`.
+    pub fn folder_name(start: &str, run_id: &str) -> String {
+        let date: String = start
+            .chars()
+            .take(10)
+            .filter(char::is_ascii_digit)
+            .collect();
+        format!("{date}-{run_id}")
+    }
+
     /// The run directory at `root` (nothing is created).
     pub fn at(root: impl Into<PathBuf>) -> Self {
         RunDir { root: root.into() }

@@ -11,7 +11,8 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use serde_json::Value;
+pub use super::sandbox::{describe, events, json, run_id, text};
+use super::sandbox::{only_run_in, run_folders};
 
 /// The temp dir of one test.
 pub struct Fixture {
@@ -100,18 +101,11 @@ impl Fixture {
 
     /// The run folders under HEDDLE_HOME/runs.
     pub fn runs(&self) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(self.heddle_home().join("runs")) else {
-            return Vec::new();
-        };
-        let mut runs: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-        runs.sort();
-        runs
+        run_folders(&self.heddle_home())
     }
 
     pub fn only_run(&self) -> PathBuf {
-        let runs = self.runs();
-        assert_eq!(runs.len(), 1, "expected one run folder, found {runs:?}");
-        runs[0].clone()
+        only_run_in(&self.heddle_home())
     }
 
     /// The one shadow repository under HEDDLE_HOME/shadow/.
@@ -127,19 +121,6 @@ impl Fixture {
         );
         dirs[0].clone()
     }
-}
-
-pub fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-pub fn describe(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        text(&out.stdout),
-        text(&out.stderr)
-    )
 }
 
 /// A `git` command in `dir` that sees no system or global config and no user hooks.
@@ -222,28 +203,6 @@ pub fn tree(dir: &Path, git_dir: Option<&Path>, rev: &str) -> BTreeMap<String, S
             let mode = meta.split_whitespace().next().unwrap().to_string();
             (path.to_string(), mode)
         })
-        .collect()
-}
-
-pub fn json(path: &Path) -> Value {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The run id in a run folder's manifest.
-pub fn run_id(run: &Path) -> String {
-    json(&run.join("manifest.json"))["run_id"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
-/// The events of progress.jsonl.
-pub fn events(run: &Path) -> Vec<Value> {
-    std::fs::read_to_string(run.join("progress.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect()
 }
 

@@ -78,19 +78,29 @@ impl Sandbox {
 
     /// The run folders under HEDDLE_HOME/runs, sorted.
     pub fn runs(&self) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(self.home().join("runs")) else {
-            return Vec::new();
-        };
-        let mut runs: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-        runs.sort();
-        runs
+        run_folders(&self.home())
     }
 
     pub fn only_run(&self) -> PathBuf {
-        let runs = self.runs();
-        assert_eq!(runs.len(), 1, "expected one run folder, found {runs:?}");
-        runs[0].clone()
+        only_run_in(&self.home())
     }
+}
+
+/// The run folders under `heddle_home`/runs, sorted.
+pub fn run_folders(heddle_home: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(heddle_home.join("runs")) else {
+        return Vec::new();
+    };
+    let mut runs: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+    runs.sort();
+    runs
+}
+
+/// The one run folder under `heddle_home`/runs.
+pub fn only_run_in(heddle_home: &Path) -> PathBuf {
+    let runs = run_folders(heddle_home);
+    assert_eq!(runs.len(), 1, "expected one run folder, found {runs:?}");
+    runs[0].clone()
 }
 
 pub fn text(bytes: &[u8]) -> String {

@@ -64,15 +64,9 @@ impl Engine {
         let run_id = new_ulid(now, self.env.entropy.as_ref());
         let root = match &request.run_dir {
             Some(dir) => dir.clone(),
-            None => {
-                let stamp = rfc3339(now);
-                let date: String = stamp
-                    .chars()
-                    .take(10)
-                    .filter(char::is_ascii_digit)
-                    .collect();
-                request.runs_root.join(format!("{date}-{run_id}"))
-            }
+            None => request
+                .runs_root
+                .join(RunDir::folder_name(&rfc3339(now), &run_id)),
         };
         if root.join("manifest.json").exists() {
             return Err(EngineError::Io {
