@@ -9,7 +9,7 @@ use std::path::Path;
 use git2::{DiffOptions, Index, Oid, Repository};
 use heddle_engine::hooks::GitCheckpoint;
 use heddle_engine::{Checkpoint, RunDir};
-use heddle_workflow::{Attrs, HandlerKind};
+use heddle_workflow::HandlerKind;
 
 use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
@@ -99,6 +99,10 @@ impl Session {
             .current_node
             .clone()
             .unwrap_or_else(|| "run".into());
+        if self.labels.is_empty() {
+            // graph.dot is written after a new run's session opened.
+            self.labels = labels(&self.run_dir);
+        }
         let record = checkpoint.timeline.iter().rev().find(|r| r.node_id == node);
         let stage_dir = record.map(|r| {
             Path::new(&r.stage_dir)
@@ -233,12 +237,8 @@ fn labels(run_dir: &RunDir) -> BTreeMap<String, String> {
         .map(|w| {
             w.nodes
                 .iter()
-                .map(|n| {
-                    (
-                        n.id.clone(),
-                        n.attr_str("label").unwrap_or(&n.id).to_string(),
-                    )
-                })
+                // The model keeps `label` (or the id when unset) in its own field.
+                .map(|n| (n.id.clone(), n.label.clone()))
                 .collect()
         })
         .unwrap_or_default()
