@@ -21,6 +21,14 @@ pub enum CheckpointError {
         /// What git said.
         message: String,
     },
+    /// The run's saved state and its repository disagree (a ref moved outside Heddle).
+    #[error("{path}: {message}")]
+    Inconsistent {
+        /// The repository.
+        path: PathBuf,
+        /// What disagrees, and what to do.
+        message: String,
+    },
     /// A file of the run directory could not be read or written.
     #[error("{path}: {message}")]
     Io {

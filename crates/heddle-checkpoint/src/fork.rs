@@ -12,7 +12,9 @@ use heddle_engine::rundir::{atomic_write, write_json};
 
 use crate::error::{CheckpointError, Result};
 use crate::history::{checkpoint_at, resolve};
-use crate::repo::{add_worktree, commit, compare_and_swap, open, tip, worktree_name};
+use crate::integrity::open_verified;
+use crate::metadata::commit_metadata;
+use crate::repo::{add_worktree, commit, compare_and_swap, signature, tip, worktree_name};
 use crate::restore::restore_tree;
 use crate::snapshot::scan_work_tree;
 use crate::state::{GitState, Mode, metadata_ref, timeline_branch};
@@ -28,7 +30,7 @@ pub fn fork(
 ) -> Result<RunDir> {
     let state = GitState::require(source)?;
     let manifest = source.read_manifest()?;
-    let repo = open(&state)?;
+    let repo = open_verified(source, &state)?;
     let target_oid = resolve(&repo, &state, target)?;
     if new_dir.exists() {
         return Err(CheckpointError::Refused {
@@ -83,6 +85,7 @@ pub fn fork(
         "forked_from".into(),
         format!("{}@{}", manifest.run_id, &target_oid.to_string()[..12]),
     );
+    let manifest_id = manifest.run_id.clone();
     let new_manifest = heddle_engine::Manifest {
         run_id: new_id.to_string(),
         start_time: now.to_string(),
@@ -104,5 +107,15 @@ pub fn fork(
         checkpoint.git_commit_sha = Some(target_oid.to_string());
         checkpoint.save(&run_dir.checkpoint())?;
     }
+    // The fork's metadata history starts now, so it can be resumed from git alone and
+    // verified before its first checkpoint.
+    commit_metadata(
+        &repo,
+        &run_dir,
+        &new_state.metadata_ref,
+        &[],
+        &format!("heddle({new_id}) fork of {} at {target_oid}\n", manifest_id),
+        &signature(now)?,
+    )?;
     Ok(run_dir)
 }

@@ -137,6 +137,7 @@ impl CheckpointHook for GitCheckpoints {
             return Ok(Vec::new());
         };
         let warnings = crate::reopen::repair(run_dir, &state).map_err(|e| e.to_string())?;
+        crate::integrity::open_verified(run_dir, &state).map_err(|e| e.to_string())?;
         self.sessions
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -19,6 +19,7 @@ pub mod fork;
 pub mod from_ref;
 pub mod history;
 pub mod hook;
+pub mod integrity;
 pub mod message;
 pub mod metadata;
 pub mod reopen;

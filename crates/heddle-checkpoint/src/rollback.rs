@@ -11,8 +11,9 @@ use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
 use crate::history::{checkpoint_at, resolve};
+use crate::integrity::open_verified;
 use crate::metadata::commit_metadata;
-use crate::repo::{commit, compare_and_swap, open, signature, tip};
+use crate::repo::{commit, compare_and_swap, signature, tip};
 use crate::restore::restore_tree;
 use crate::snapshot::scan_work_tree;
 use crate::state::{GitState, Mode, timeline_branch};
@@ -49,7 +50,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         other => other.into(),
     })?;
     let mut state = GitState::require(run_dir)?;
-    let repo = open(&state)?;
+    let repo = open_verified(run_dir, &state)?;
     let target_oid = resolve(&repo, &state, target)?;
     let head = tip(&repo, &state.branch)?.ok_or_else(|| CheckpointError::NotFound {
         what: format!("run branch {}", state.branch),

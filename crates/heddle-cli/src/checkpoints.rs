@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use heddle_checkpoint::{GitState, diff, history, repo, rollback};
+use heddle_checkpoint::{GitState, diff, history, integrity, repo, rollback};
 use heddle_engine::runs::find_run;
 
 use crate::run::Environment;
@@ -21,7 +21,7 @@ fn open(
 > {
     let run_dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
     let state = GitState::require(&run_dir).map_err(|e| e.to_string())?;
-    let repo = repo::open(&state).map_err(|e| e.to_string())?;
+    let repo = integrity::open_verified(&run_dir, &state).map_err(|e| e.to_string())?;
     Ok((run_dir, state, repo))
 }
 

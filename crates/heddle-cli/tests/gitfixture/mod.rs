@@ -74,6 +74,11 @@ impl Fixture {
     /// `heddle ARGS` in the workspace, with only PATH, HOME, HEDDLE_HOME, NO_COLOR and
     /// `extra` in its environment.
     pub fn heddle(&self, args: &[&str], extra: &[(&str, &OsStr)]) -> Output {
+        self.heddle_command(args, extra).output().unwrap()
+    }
+
+    /// The command [`Fixture::heddle`] runs, to spawn it instead.
+    pub fn heddle_command(&self, args: &[&str], extra: &[(&str, &OsStr)]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_heddle"));
         command
             .args(args)
@@ -87,7 +92,7 @@ impl Fixture {
         for (key, value) in extra {
             command.env(key, value);
         }
-        command.output().unwrap()
+        command
     }
 
     /// `heddle run FLOW ARGS...`, which must exit with `code`; the run folder.
