@@ -169,6 +169,16 @@ fn worktree_mode_commits_every_node_with_trailers_and_a_metadata_history() {
         .collect();
     touched.sort_unstable();
     assert_eq!(touched, ["added.txt", "gone.txt", "keep.txt"]);
+    let stage = run.join(edit["stage_dir"].as_str().unwrap());
+    let mut in_status: Vec<String> =
+        serde_json::from_value(json(&stage.join("status.json"))["files_touched"].clone()).unwrap();
+    in_status.sort_unstable();
+    assert_eq!(
+        in_status, touched,
+        "status.json lists what the checkpoint found"
+    );
+    let patch = std::fs::read_to_string(stage.join("diff.patch")).unwrap();
+    assert!(patch.contains("+++ b/added.txt"), "{patch}");
 
     let patch = std::fs::read_to_string(run.join("final.patch")).unwrap();
     for wanted in [

@@ -236,6 +236,10 @@ impl RunShared {
                     .find(|r| Some(r.node_id.as_str()) == current);
                 if let Some(record) = record.filter(|r| r.files_touched.is_empty()) {
                     record.files_touched = git.files_touched.clone();
+                    super::stage::add_files_touched(
+                        &self.run_dir.root().join(&record.stage_dir),
+                        &git.files_touched,
+                    );
                     checkpoint.timeline = state.timeline.clone();
                 }
             }

@@ -190,6 +190,25 @@ fn write_status(stage_dir: &std::path::Path, outcome: &Outcome, record: &StageRe
     let _ = write_json(&stage_dir.join("status.json"), &status, false);
 }
 
+/// Fills status.json's `files_touched` from the git checkpoint when the stage reported
+/// none itself (best effort, like [`write_status`]).
+pub(crate) fn add_files_touched(stage_dir: &std::path::Path, files: &[String]) {
+    let path = stage_dir.join("status.json");
+    let Ok(text) = std::fs::read(&path) else {
+        return;
+    };
+    let Ok(mut status) = serde_json::from_slice::<serde_json::Value>(&text) else {
+        return;
+    };
+    let empty = status["files_touched"]
+        .as_array()
+        .is_none_or(|listed| listed.is_empty());
+    if empty {
+        status["files_touched"] = json!(files);
+        let _ = write_json(&path, &status, false);
+    }
+}
+
 pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
