@@ -20,6 +20,20 @@ pub enum ErrorCode {
     Io,
     /// The request itself is malformed.
     InvalidRequest,
+    /// The request lacks the server's access token.
+    Unauthorized,
+    /// The workflow has errors, so the run did not start (the message lists them).
+    InvalidWorkflow,
+    /// The run is not executing in this process (nothing to cancel or answer here).
+    NotRunning,
+    /// The run is executing, so it cannot be rolled back or resumed now.
+    Busy,
+    /// Files changed outside the run since its last checkpoint (rollback needs `force`).
+    ChangedOutside,
+    /// A run id or sha prefix matches several; the message lists them.
+    Ambiguous,
+    /// A repository or run folder is damaged or unreadable; nothing was changed.
+    Storage,
 }
 
 /// An API failure.
@@ -55,5 +69,46 @@ impl ApiError {
             ),
             _ => Self::new(ErrorCode::Io, format!("{shown}: {err}")),
         }
+    }
+}
+
+/// The code of an engine error.
+fn engine_code(error: &heddle_engine::EngineError) -> ErrorCode {
+    use heddle_engine::EngineError as E;
+    match error {
+        E::InvalidWorkflow { .. } | E::NoStartNode | E::UnknownNode { .. } => {
+            ErrorCode::InvalidWorkflow
+        }
+        E::CorruptCheckpoint { .. } => ErrorCode::Storage,
+        E::RunAmbiguous(_) => ErrorCode::Ambiguous,
+        E::RunLookup(_) => ErrorCode::NotFound,
+        E::NotResumable { .. } => ErrorCode::Busy,
+        E::LlmSetup(_) | E::CheckpointSetup(_) => ErrorCode::InvalidRequest,
+        _ => ErrorCode::Io,
+    }
+}
+
+impl From<heddle_engine::EngineError> for ApiError {
+    fn from(error: heddle_engine::EngineError) -> Self {
+        ApiError::new(engine_code(&error), error.to_string())
+    }
+}
+
+impl From<heddle_checkpoint::CheckpointError> for ApiError {
+    fn from(error: heddle_checkpoint::CheckpointError) -> Self {
+        use heddle_checkpoint::CheckpointError as C;
+        let code = match &error {
+            C::NotFound { .. } | C::NoSuchCheckpoint { .. } | C::NoGit { .. } => {
+                ErrorCode::NotFound
+            }
+            C::Storage { .. } | C::Inconsistent { .. } => ErrorCode::Storage,
+            C::Ambiguous { .. } => ErrorCode::Ambiguous,
+            C::ChangedOutside { .. } => ErrorCode::ChangedOutside,
+            C::Busy { .. } | C::RefMoved { .. } => ErrorCode::Busy,
+            C::Refused { .. } => ErrorCode::InvalidRequest,
+            C::Engine(inner) => engine_code(inner),
+            C::Io { .. } => ErrorCode::Io,
+        };
+        ApiError::new(code, error.to_string())
     }
 }

@@ -3,11 +3,23 @@
 //! wraps each operation in a one-line command, and heddle-server exposes it over HTTP.
 //! TypeScript bindings for the UI are generated from these types.
 
+mod checkpoint_ops;
 mod error;
+mod event_feed;
+mod run_host;
+mod run_types;
 pub mod runs;
 mod types;
 mod workflows;
 
 pub use error::{ApiError, ErrorCode};
+pub use event_feed::EventFeed;
+pub use run_host::RunHost;
+pub use run_types::*;
 pub use types::*;
 pub use workflows::{MAX_WORKFLOW_BYTES, check_workflow, list_workflows, open_workflow};
+
+/// A fresh access token for a server door: 128 random bits as hex.
+pub fn new_token(entropy: &dyn heddle_engine::Entropy) -> String {
+    format!("{:016x}{:016x}", entropy.next_u64(), entropy.next_u64())
+}

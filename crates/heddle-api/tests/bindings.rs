@@ -20,6 +20,18 @@ fn export_roots(dir: &Path) {
     WorkflowEntry::export_all(dir).unwrap();
     LaunchInfo::export_all(dir).unwrap();
     ApiError::export_all(dir).unwrap();
+    StartRunRequest::export_all(dir).unwrap();
+    RunStarted::export_all(dir).unwrap();
+    RunRef::export_all(dir).unwrap();
+    AnswerGateRequest::export_all(dir).unwrap();
+    PendingGate::export_all(dir).unwrap();
+    RollbackRequest::export_all(dir).unwrap();
+    ForkRequest::export_all(dir).unwrap();
+    CheckpointRef::export_all(dir).unwrap();
+    CheckpointFileRequest::export_all(dir).unwrap();
+    CheckpointFile::export_all(dir).unwrap();
+    DiffRequest::export_all(dir).unwrap();
+    EventsRequest::export_all(dir).unwrap();
     heddle_dot::Edit::export_all(dir).unwrap();
 }
 

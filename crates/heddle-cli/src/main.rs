@@ -71,8 +71,14 @@ fn main() -> ExitCode {
                 Ok(w) => w,
                 Err(e) => return report(&mut err, &format!("cannot read the current folder: {e}")),
             };
+            let env = match environment() {
+                Ok(env) => env,
+                Err(message) => return report(&mut err, &message),
+            };
             let opts = serve::ServeOptions {
                 addr: SocketAddr::new(bind, port),
+                home: env.home,
+                vars: env.vars,
                 workspace,
                 ui_dir: ui_dir.or_else(|| {
                     serve::default_ui_dir(std::env::var_os("HEDDLE_UI_DIR").map(Into::into))

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use heddle_api::LaunchInfo;
+use heddle_api::runs::HeddleHome;
+use heddle_api::{LaunchInfo, RunHost, new_token};
 use heddle_server::{ServeError, ServerConfig, bind, serve};
 
 /// Options after the environment has been consulted.
@@ -20,6 +21,10 @@ pub struct ServeOptions {
     pub file: Option<PathBuf>,
     /// Open a browser.
     pub open: bool,
+    /// Heddle's data folder.
+    pub home: HeddleHome,
+    /// The environment runs' commands get.
+    pub vars: Vec<(String, String)>,
 }
 
 /// The repository's built UI, for runs from a checkout.
@@ -39,7 +44,8 @@ pub async fn run(
     let remote = !opts.addr.ip().is_loopback();
     let listener = bind(opts.addr, true).await?;
     let local = listener.local_addr().map_err(ServeError::Io)?;
-    let url = format!("http://{local}/");
+    let token = new_token(&heddle_engine::OsEntropy::new());
+    let url = format!("http://{local}/?token={token}");
     let _ = writeln!(out, "Heddle is serving {url}");
     let _ = out.flush();
     if remote {
@@ -64,6 +70,8 @@ pub async fn run(
             workspace_dir: Some(absolute(&opts.workspace).display().to_string()),
         },
         allow_any_host: remote,
+        token,
+        host: RunHost::new(opts.home, opts.vars),
     };
     serve(listener, config).await
 }

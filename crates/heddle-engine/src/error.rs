@@ -51,6 +51,9 @@ pub enum EngineError {
     /// No run matches an id or prefix, or several do.
     #[error("{0}")]
     RunLookup(String),
+    /// A run id prefix matches several runs (the message lists them).
+    #[error("{0}")]
+    RunAmbiguous(String),
     /// The run cannot resume (it already finished, or is still running).
     #[error("run {run_id} cannot resume: {reason}")]
     NotResumable {

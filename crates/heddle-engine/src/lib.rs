@@ -38,5 +38,5 @@ pub use error::{EngineError, describe_io};
 pub use event::{EdgeReason, Envelope, Event};
 pub use fidelity::Fidelity;
 pub use outcome::{FailureClass, Outcome, StageStatus, Usage};
-pub use run::{Engine, EngineConfig, EngineEnv, PreparedRun, RunRequest, Services};
+pub use run::{CancelHandle, Engine, EngineConfig, EngineEnv, PreparedRun, RunRequest, Services};
 pub use rundir::{Conclusion, Manifest, RunDir, RunStatus};

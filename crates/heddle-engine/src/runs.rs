@@ -119,7 +119,7 @@ pub fn find_run(runs_root: &Path, id: &str) -> Result<RunDir, EngineError> {
                 .take(5)
                 .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .collect();
-            Err(EngineError::RunLookup(format!(
+            Err(EngineError::RunAmbiguous(format!(
                 "`{id}` matches {n} runs ({}{}); give more characters",
                 names.join(", "),
                 if n > 5 { ", ..." } else { "" }

@@ -1,13 +1,19 @@
 //! heddle-server owns the HTTP door onto heddle-api: every operation as `POST /api/{name}`
-//! with a JSON body, and the built UI (`ui/dist`) as static files, so the same UI that runs
-//! in the desktop window also runs in a plain browser. It binds to loopback and rejects
-//! requests whose `Host` is not a loopback name (DNS-rebinding protection).
+//! with a JSON body, run events as Server-Sent Events (`GET /api/events`, resumable with
+//! `Last-Event-ID`), and the built UI (`ui/dist`) as static files, so the same UI that runs
+//! in the desktop window also runs in a plain browser. It binds to loopback, rejects
+//! requests whose `Host` is not a loopback name (DNS-rebinding protection), and requires
+//! its random access token on every request.
 
+mod auth;
+mod events;
 mod host_check;
 mod operations;
 mod router;
+mod run_routes;
 
-pub use router::{ServerConfig, router};
+pub use auth::TOKEN_COOKIE;
+pub use router::{AppState, ServerConfig, router};
 
 use std::net::SocketAddr;
 

@@ -25,8 +25,11 @@ fn status_for(code: ErrorCode) -> StatusCode {
         ErrorCode::WrongKind | ErrorCode::NotText | ErrorCode::InvalidRequest => {
             StatusCode::UNPROCESSABLE_ENTITY
         }
+        ErrorCode::InvalidWorkflow | ErrorCode::Ambiguous => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        ErrorCode::Io => StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::NotRunning | ErrorCode::Busy | ErrorCode::ChangedOutside => StatusCode::CONFLICT,
+        ErrorCode::Io | ErrorCode::Storage => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

@@ -1,22 +1,26 @@
-//! The routes: operations under `/api`, the UI everywhere else.
+//! The routes: operations under `/api`, run events as SSE, the UI everywhere else; every
+//! request checked for a loopback Host (unless bound elsewhere on purpose) and the token.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Json, State};
-use axum::routing::{MethodRouter, post};
+use axum::routing::{MethodRouter, get, post};
 use axum::{Router, middleware};
-use heddle_api::{ApiError, ErrorCode, LaunchInfo};
+use heddle_api::{ApiError, LaunchInfo, RunHost};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tower_http::services::{ServeDir, ServeFile};
 
+use crate::auth::require_token;
+use crate::events::run_events;
 use crate::host_check::require_loopback_host;
 use crate::operations::{ApiResponse, blocking, launch_info};
+use crate::run_routes::{invalid, run_routes};
 
 /// What the server serves.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// The built UI (`ui/dist`); `None` serves the API only.
     pub ui_dir: Option<PathBuf>,
@@ -24,35 +28,57 @@ pub struct ServerConfig {
     pub launch: LaunchInfo,
     /// Accept any `Host` header (only with an explicit `--bind` to a non-loopback address).
     pub allow_any_host: bool,
+    /// The access token every request must carry (random, from the caller).
+    pub token: String,
+    /// Where runs execute.
+    pub host: RunHost,
 }
 
-type Shared = Arc<LaunchInfo>;
+/// The state every handler sees.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The launch info.
+    pub launch: Arc<LaunchInfo>,
+    /// The run host.
+    pub host: RunHost,
+}
 
 /// Builds the application router.
 pub fn router(config: ServerConfig) -> Router {
+    let state = AppState {
+        launch: Arc::new(config.launch.clone()),
+        host: config.host.clone(),
+    };
     let api = Router::new()
         .route(
             "/launch_info",
-            post(|State(s): State<Shared>| async move { launch_info(&s) }),
+            post(|State(s): State<AppState>| async move { launch_info(&s.launch) }),
         )
         .route("/open_workflow", operation(heddle_api::open_workflow))
         .route("/check_workflow", operation(heddle_api::check_workflow))
         .route("/list_workflows", operation(heddle_api::list_workflows))
-        .with_state(Arc::new(config.launch.clone()));
+        .route("/events", get(run_events))
+        .merge(run_routes())
+        .with_state(state);
     let mut app = Router::new().nest("/api", api);
     if let Some(dir) = config.ui_dir {
         let index = dir.join("index.html");
         app = app.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)));
     }
+    let app = app.layer(middleware::from_fn_with_state(
+        Arc::new(config.token),
+        require_token,
+    ));
     if config.allow_any_host {
         app
     } else {
+        // Outermost: a foreign Host is refused before anything else looks at the request.
         app.layer(middleware::from_fn(require_loopback_host))
     }
 }
 
 /// Adapts one blocking heddle-api operation to `POST` with a JSON body.
-fn operation<Req, Res>(op: fn(&Req) -> Result<Res, ApiError>) -> MethodRouter<Shared>
+fn operation<Req, Res>(op: fn(&Req) -> Result<Res, ApiError>) -> MethodRouter<AppState>
 where
     Req: DeserializeOwned + Send + 'static,
     Res: Serialize + Send + 'static,
@@ -60,13 +86,7 @@ where
     post(move |body: Result<Json<Req>, JsonRejection>| async move {
         match body {
             Ok(Json(req)) => blocking(move || op(&req)).await,
-            Err(rejection) => ApiResponse(Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "the request body is not valid for this operation: {}",
-                    rejection.body_text()
-                ),
-            ))),
+            Err(rejection) => ApiResponse(Err(invalid(&rejection))),
         }
     })
 }

@@ -13,6 +13,22 @@ use tower::ServiceExt;
 
 const FLOW: &str = "digraph Flow {\n  start [shape=Mdiamond];\n  work [shape=parallelogram, script=\"true\"];\n  exit [shape=Msquare];\n  start -> work -> exit;\n}\n";
 
+const TOKEN: &str = "test-token";
+
+/// A server configuration for these tests (no run is started, so the data dir is unused).
+fn config() -> ServerConfig {
+    ServerConfig {
+        ui_dir: None,
+        launch: LaunchInfo::default(),
+        allow_any_host: false,
+        token: TOKEN.to_string(),
+        host: heddle_api::RunHost::new(
+            heddle_api::runs::HeddleHome::at(std::env::temp_dir().join("heddle-api-routes-unused")),
+            Vec::new(),
+        ),
+    }
+}
+
 async fn call(
     config: ServerConfig,
     method: &str,
@@ -25,6 +41,7 @@ async fn call(
         .uri(uri)
         .header(header::HOST, host)
         .header(header::CONTENT_TYPE, "application/json")
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
         .body(Body::from(body.to_owned()))
         .unwrap();
     let response = router(config).oneshot(request).await.unwrap();
@@ -45,7 +62,7 @@ async fn open_workflow_returns_the_model_and_source() {
     let path = write_flow(dir.path());
     let body = serde_json::json!({ "path": path }).to_string();
     let (status, text) = call(
-        ServerConfig::default(),
+        config(),
         "POST",
         "/api/open_workflow",
         "127.0.0.1:7878",
@@ -64,14 +81,7 @@ async fn open_workflow_returns_the_model_and_source() {
 #[tokio::test]
 async fn a_missing_file_is_404_with_a_stable_code() {
     let body = r#"{"path":"/definitely/not/here.dot"}"#;
-    let (status, text) = call(
-        ServerConfig::default(),
-        "POST",
-        "/api/open_workflow",
-        "localhost",
-        body,
-    )
-    .await;
+    let (status, text) = call(config(), "POST", "/api/open_workflow", "localhost", body).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let err: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(err["code"], "not_found");
@@ -86,7 +96,7 @@ async fn a_missing_file_is_404_with_a_stable_code() {
 #[tokio::test]
 async fn a_malformed_request_is_rejected_with_invalid_request() {
     let (status, text) = call(
-        ServerConfig::default(),
+        config(),
         "POST",
         "/api/open_workflow",
         "localhost",
@@ -106,14 +116,7 @@ async fn check_workflow_validates_unsaved_text() {
         "source": "digraph D { a -> b }",
     })
     .to_string();
-    let (status, text) = call(
-        ServerConfig::default(),
-        "POST",
-        "/api/check_workflow",
-        "localhost",
-        &body,
-    )
-    .await;
+    let (status, text) = call(config(), "POST", "/api/check_workflow", "localhost", &body).await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let opened: OpenedWorkflow = serde_json::from_str(&text).unwrap();
     let rules: Vec<_> = opened.diagnostics.iter().map(|d| d.rule.as_str()).collect();
@@ -131,14 +134,7 @@ async fn list_workflows_finds_dot_files_and_skips_node_modules() {
     std::fs::write(dir.path().join("node_modules/pkg/x.dot"), FLOW).unwrap();
     std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
     let body = serde_json::json!({ "dir": dir.path().display().to_string() }).to_string();
-    let (status, text) = call(
-        ServerConfig::default(),
-        "POST",
-        "/api/list_workflows",
-        "localhost",
-        &body,
-    )
-    .await;
+    let (status, text) = call(config(), "POST", "/api/list_workflows", "localhost", &body).await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
     let mut rel: Vec<_> = entries
@@ -156,7 +152,7 @@ async fn launch_info_reports_what_the_server_was_started_with() {
             initial_file: Some("/w/a.dot".into()),
             workspace_dir: Some("/w".into()),
         },
-        ..ServerConfig::default()
+        ..config()
     };
     let (status, text) = call(config, "POST", "/api/launch_info", "localhost", "{}").await;
     assert_eq!(status, StatusCode::OK);
@@ -167,7 +163,7 @@ async fn launch_info_reports_what_the_server_was_started_with() {
 #[tokio::test]
 async fn a_foreign_host_header_is_refused() {
     let (status, text) = call(
-        ServerConfig::default(),
+        config(),
         "POST",
         "/api/launch_info",
         "attacker.example:7878",
@@ -186,7 +182,7 @@ async fn the_ui_is_served_with_an_index_fallback_for_client_routes() {
     std::fs::write(ui.path().join("assets/app.js"), "console.log(1)").unwrap();
     let config = ServerConfig {
         ui_dir: Some(ui.path().to_path_buf()),
-        ..ServerConfig::default()
+        ..config()
     };
     let (status, text) = call(config.clone(), "GET", "/", "localhost", "").await;
     assert_eq!(
@@ -216,10 +212,10 @@ async fn serves_over_a_real_loopback_socket_and_refuses_other_addresses() {
         .await
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    let server = tokio::spawn(heddle_server::serve(listener, ServerConfig::default()));
+    let server = tokio::spawn(heddle_server::serve(listener, config()));
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let request = format!(
-        "POST /api/launch_info HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        "POST /api/launch_info HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
     );
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
@@ -227,4 +223,29 @@ async fn serves_over_a_real_loopback_socket_and_refuses_other_addresses() {
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("\"initial_file\":null"), "{response}");
     server.abort();
+}
+
+#[tokio::test]
+async fn paths_outside_the_ui_folder_are_not_served() {
+    let root = tempfile::tempdir().unwrap();
+    let ui = root.path().join("ui");
+    std::fs::create_dir_all(&ui).unwrap();
+    std::fs::write(ui.join("index.html"), "<html>heddle ui</html>").unwrap();
+    std::fs::write(root.path().join("secret.txt"), "top secret").unwrap();
+    let config = ServerConfig {
+        ui_dir: Some(ui),
+        ..config()
+    };
+    for uri in [
+        "/../secret.txt",
+        "/..%2fsecret.txt",
+        "/%2e%2e/secret.txt",
+        "/assets/..%2f..%2fsecret.txt",
+    ] {
+        let (status, text) = call(config.clone(), "GET", uri, "localhost", "").await;
+        assert!(
+            !text.contains("top secret"),
+            "{uri} served the file ({status})"
+        );
+    }
 }

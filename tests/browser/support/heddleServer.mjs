@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
-const READY = /http:\/\/127\.0\.0\.1:(\d+)\//;
+// The URL carries the server's access token; the page keeps it as a cookie after loading.
+const READY = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/;
 
 /**
  * Spawns `bin serve --port 0 --workspace <workspace> --ui-dir <uiDir>` and resolves once it
@@ -14,6 +15,7 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
     env: { ...process.env, NO_COLOR: '1' },
   });
   let output = '';
+  let token = '';
   const url = await new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -24,6 +26,7 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
       const match = READY.exec(output);
       if (match) {
         clearTimeout(timer);
+        token = match[2];
         resolvePromise(match[0]);
       }
     };
@@ -42,12 +45,13 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
 
   return {
     url,
+    token,
     output: () => output,
     /** Calls one API operation directly, as the UI does. */
     async call(operation, body) {
       const response = await fetch(new URL(`api/${operation}`, url), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify(body),
       });
       const json = await response.json();

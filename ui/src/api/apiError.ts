@@ -1,14 +1,22 @@
 import type { ApiError } from '../generated/ApiError';
 import type { ErrorCode } from '../generated/ErrorCode';
 
-const ERROR_CODES: readonly ErrorCode[] = [
-  'not_found',
-  'wrong_kind',
-  'too_large',
-  'not_text',
-  'io',
-  'invalid_request',
-];
+/** Every code the backend sends; a `Record` so the compiler flags a code added in Rust. */
+const ERROR_CODES: Record<ErrorCode, true> = {
+  not_found: true,
+  wrong_kind: true,
+  too_large: true,
+  not_text: true,
+  io: true,
+  invalid_request: true,
+  unauthorized: true,
+  invalid_workflow: true,
+  not_running: true,
+  busy: true,
+  changed_outside: true,
+  ambiguous: true,
+  storage: true,
+};
 
 /** True when `value` is an `ApiError` as the backend sends it. */
 export function isApiError(value: unknown): value is ApiError {
@@ -17,7 +25,7 @@ export function isApiError(value: unknown): value is ApiError {
   const message: unknown = Reflect.get(value, 'message');
   return (
     typeof code === 'string' &&
-    (ERROR_CODES as readonly string[]).includes(code) &&
+    Object.hasOwn(ERROR_CODES, code) &&
     typeof message === 'string'
   );
 }

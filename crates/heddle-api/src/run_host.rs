@@ -1,0 +1,294 @@
+//! [`RunHost`]: runs started through the API execute in this process on tokio, many at
+//! once. The host starts, resumes, forks and cancels them, answers their human gates, and
+//! feeds their events to subscribers ([`EventFeed`]).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use heddle_checkpoint::ModeChoice;
+use heddle_engine::interviewer::{Answer, QueueInterviewer};
+use heddle_engine::runs::find_run;
+use heddle_engine::{CancelHandle, PreparedRun, RunDir, RunRequest};
+use tokio::sync::{broadcast, watch};
+
+use crate::error::{ApiError, ErrorCode};
+use crate::event_feed::EventFeed;
+use crate::run_types::{
+    AnswerGateRequest, ForkRequest, GateChoice, PendingGate, RunRef, RunStarted, StartRunRequest,
+};
+use crate::runs::{HeddleHome, engine};
+
+/// A run executing in this process.
+#[derive(Clone)]
+struct ActiveRun {
+    cancel: CancelHandle,
+    gates: QueueInterviewer,
+    /// The latest event's seq; closed when the run's task ends.
+    seq: watch::Receiver<u64>,
+}
+
+/// Executes runs for the API's doors.
+#[derive(Clone)]
+pub struct RunHost {
+    home: HeddleHome,
+    env: Vec<(String, String)>,
+    active: Arc<Mutex<HashMap<String, ActiveRun>>>,
+}
+
+impl std::fmt::Debug for RunHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunHost")
+            .field("home", &self.home)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunHost {
+    /// A host keeping runs in `home`, giving commands the environment `env` (whose `HOME`
+    /// is refused as a workspace).
+    pub fn new(home: HeddleHome, env: Vec<(String, String)>) -> Self {
+        RunHost {
+            home,
+            env,
+            active: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// Heddle's data folder.
+    pub fn home(&self) -> &HeddleHome {
+        &self.home
+    }
+
+    /// The folder of run `run` (id, prefix or folder).
+    pub fn find(&self, run: &str) -> Result<RunDir, ApiError> {
+        Ok(find_run(&self.home.runs(), run)?)
+    }
+
+    fn active(&self, run_id: &str) -> Option<ActiveRun> {
+        self.active
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(run_id)
+            .cloned()
+    }
+
+    /// Ids of the runs executing in this process.
+    pub fn active_runs(&self) -> Vec<String> {
+        let active = self.active.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut ids: Vec<String> = active.keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
+    /// Validates the workflow, sets the run up and starts it; returns once it is running.
+    pub async fn start(&self, request: StartRunRequest) -> Result<RunStarted, ApiError> {
+        let checkpoints = match request.checkpoints.as_deref() {
+            None | Some("auto") => ModeChoice::Auto,
+            Some("worktree") => ModeChoice::Worktree,
+            Some("shadow") => ModeChoice::Shadow,
+            Some("none") => ModeChoice::None,
+            Some(other) => {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("checkpoints `{other}` is not one of auto, worktree, shadow or none"),
+                ));
+            }
+        };
+        let workflow_path = PathBuf::from(&request.workflow_path);
+        let work_dir = match &request.work_dir {
+            Some(dir) => PathBuf::from(dir),
+            None => workflow_path
+                .parent()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(".")),
+        };
+        let gates = QueueInterviewer::new();
+        let engine = engine(
+            &self.home,
+            request.dry_run,
+            Arc::new(gates.clone()),
+            self.env.clone(),
+            checkpoints,
+        );
+        let run = RunRequest {
+            workflow_path,
+            source: None,
+            goal: request.goal,
+            labels: request.labels,
+            runs_root: self.home.runs(),
+            run_dir: None,
+            work_dir,
+            dry_run: request.dry_run,
+            parent_run_id: None,
+        };
+        let prepared = blocking(move || engine.prepare(run).map_err(ApiError::from)).await?;
+        Ok(self.launch(prepared, gates))
+    }
+
+    /// Continues a stopped run from its checkpoint.
+    pub async fn resume(&self, request: RunRef) -> Result<RunStarted, ApiError> {
+        let run_dir = self.find(&request.run_id)?;
+        self.continue_run(run_dir).await
+    }
+
+    /// Makes a new run from a checkpoint of another and starts it.
+    pub async fn fork(&self, request: ForkRequest) -> Result<RunStarted, ApiError> {
+        let source = self.find(&request.run_id)?;
+        let now = std::time::SystemTime::now();
+        let new_id = heddle_engine::entropy::new_ulid(now, &heddle_engine::OsEntropy::new());
+        let stamp = heddle_engine::clock::rfc3339(now);
+        let new_dir = self.home.runs().join(RunDir::folder_name(&stamp, &new_id));
+        let from = request.from;
+        let run_dir = blocking(move || {
+            heddle_checkpoint::fork::fork(&source, &from, &new_id, &new_dir, &stamp)
+                .map_err(ApiError::from)
+        })
+        .await?;
+        self.continue_run(run_dir).await
+    }
+
+    async fn continue_run(&self, run_dir: RunDir) -> Result<RunStarted, ApiError> {
+        let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
+        let gates = QueueInterviewer::new();
+        let engine = engine(
+            &self.home,
+            dry_run,
+            Arc::new(gates.clone()),
+            self.env.clone(),
+            ModeChoice::Auto,
+        );
+        let prepared = blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await?;
+        Ok(self.launch(prepared, gates))
+    }
+
+    /// Executes `prepared` on a task of its own, tracked until it ends.
+    fn launch(&self, prepared: PreparedRun, gates: QueueInterviewer) -> RunStarted {
+        let started = RunStarted {
+            run_id: prepared.run_id().to_string(),
+            run_dir: prepared.run_dir().root().display().to_string(),
+            start_node: prepared.start_node().to_string(),
+        };
+        let (seq_tx, seq_rx) = watch::channel(0u64);
+        let mut events = prepared.subscribe();
+        let active = ActiveRun {
+            cancel: prepared.cancel_handle(),
+            gates: gates.clone(),
+            seq: seq_rx,
+        };
+        self.active
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(started.run_id.clone(), active);
+        let registry = self.active.clone();
+        let run_id = started.run_id.clone();
+        tokio::spawn(async move {
+            let forward = async move {
+                loop {
+                    match events.recv().await {
+                        Ok(event) => {
+                            seq_tx.send_replace(event.seq);
+                        }
+                        Err(broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    }
+                }
+            };
+            let forwarder = tokio::spawn(forward);
+            let _conclusion = prepared.execute().await;
+            gates.close();
+            registry
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&run_id);
+            // The run's emitter is gone with `prepared`: the forwarder ends, closing the feed.
+            let _ = forwarder.await;
+        });
+        started
+    }
+
+    /// Cancels a run executing in this process.
+    pub fn cancel(&self, request: &RunRef) -> Result<(), ApiError> {
+        let run_dir = self.find(&request.run_id)?;
+        let run_id = run_dir.read_manifest()?.run_id;
+        let active = self.active(&run_id).ok_or_else(|| not_running(&run_id))?;
+        active.cancel.cancel("cancelled through the API");
+        Ok(())
+    }
+
+    /// The human gates of a run waiting for an answer (none when it is not executing here).
+    pub fn pending_gates(&self, request: &RunRef) -> Result<Vec<PendingGate>, ApiError> {
+        let run_dir = self.find(&request.run_id)?;
+        let run_id = run_dir.read_manifest()?.run_id;
+        let Some(active) = self.active(&run_id) else {
+            return Ok(Vec::new());
+        };
+        Ok(active
+            .gates
+            .pending()
+            .into_iter()
+            .map(|p| PendingGate {
+                run_id: run_id.clone(),
+                question_id: p.question.id,
+                node_id: p.question.node_id,
+                text: p.question.text,
+                choices: p
+                    .question
+                    .choices
+                    .into_iter()
+                    .map(|c| GateChoice {
+                        key: c.key,
+                        label: c.label,
+                        target: c.target,
+                    })
+                    .collect(),
+                allow_freeform: p.question.allow_freeform,
+            })
+            .collect())
+    }
+
+    /// Answers a waiting gate.
+    pub fn answer_gate(&self, request: &AnswerGateRequest) -> Result<(), ApiError> {
+        let run_dir = self.find(&request.run_id)?;
+        let run_id = run_dir.read_manifest()?.run_id;
+        let active = self.active(&run_id).ok_or_else(|| not_running(&run_id))?;
+        let answer = if request.freeform {
+            Answer::Freeform(request.answer.clone())
+        } else {
+            Answer::Choice(request.answer.clone())
+        };
+        active
+            .gates
+            .answer(&request.question_id, answer)
+            .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message))
+    }
+
+    /// The events of a run after `after_seq`, then new ones as they come, until it ends.
+    pub fn events(&self, run: &str, after_seq: u64) -> Result<EventFeed, ApiError> {
+        let run_dir = self.find(run)?;
+        let run_id = run_dir.read_manifest()?.run_id;
+        let live = self.active(&run_id).map(|a| a.seq);
+        Ok(EventFeed::new(run_dir, after_seq, live))
+    }
+}
+
+fn not_running(run_id: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::NotRunning,
+        format!(
+            "run {run_id} is not executing in this Heddle (it ended, or another process runs it)"
+        ),
+    )
+}
+
+/// Runs blocking setup work (git, run folders) on tokio's blocking pool.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        Err(ApiError::new(
+            ErrorCode::Io,
+            format!("the operation stopped unexpectedly: {e}"),
+        ))
+    })
+}

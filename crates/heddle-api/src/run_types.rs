@@ -1,0 +1,164 @@
+//! Request and response types of the run operations (start, cancel, resume, fork, roll
+//! back, answer a gate, read checkpoints and events). TypeScript bindings are generated
+//! from these like the workflow types.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Start a run of a workflow file.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+pub struct StartRunRequest {
+    /// Path of the `.dot` file.
+    pub workflow_path: String,
+    /// Overrides the graph's `goal`.
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// Labels to find the run by.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// Simulate LLM stages.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// Where stages run (default: the workflow's folder).
+    #[serde(default)]
+    pub work_dir: Option<String>,
+    /// `auto` (default), `worktree`, `shadow` or `none`.
+    #[serde(default)]
+    pub checkpoints: Option<String>,
+}
+
+/// A run that started (or continued) executing in this process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RunStarted {
+    /// The run.
+    pub run_id: String,
+    /// Its folder.
+    pub run_dir: String,
+    /// The node it starts or resumes at.
+    pub start_node: String,
+}
+
+/// Names a run: its id, a unique prefix of one, or its folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RunRef {
+    /// Id, prefix or folder.
+    pub run_id: String,
+}
+
+/// Answer a human gate of a run executing in this process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct AnswerGateRequest {
+    /// The run.
+    pub run_id: String,
+    /// The question (from [`PendingGate::question_id`]).
+    pub question_id: String,
+    /// A choice's key, label or target; or freeform text when `freeform`.
+    pub answer: String,
+    /// Whether `answer` is freeform text rather than a choice.
+    #[serde(default)]
+    pub freeform: bool,
+}
+
+/// One choice of a gate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GateChoice {
+    /// Accelerator key.
+    pub key: String,
+    /// The edge's label.
+    pub label: String,
+    /// The node it leads to.
+    pub target: String,
+}
+
+/// A human gate waiting for an answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct PendingGate {
+    /// The run.
+    pub run_id: String,
+    /// Answer with this id.
+    pub question_id: String,
+    /// The gate's node.
+    pub node_id: String,
+    /// The question.
+    pub text: String,
+    /// Its choices, in edge order.
+    pub choices: Vec<GateChoice>,
+    /// Whether freeform text is accepted.
+    pub allow_freeform: bool,
+}
+
+/// Roll a stopped run back to a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RollbackRequest {
+    /// The run.
+    pub run_id: String,
+    /// `last-success`, `NODE[:start|end]`, `NODE@VISIT` or a (partial) sha.
+    pub to: String,
+    /// Go ahead over files changed outside the run (a recovery snapshot is still taken).
+    #[serde(default)]
+    pub force: bool,
+}
+
+/// Start a new run from a checkpoint of another.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ForkRequest {
+    /// The run to fork.
+    pub run_id: String,
+    /// The checkpoint (same forms as [`RollbackRequest::to`]).
+    pub from: String,
+}
+
+/// One checkpoint of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CheckpointRef {
+    /// The run.
+    pub run_id: String,
+    /// The checkpoint (same forms as [`RollbackRequest::to`]).
+    pub at: String,
+}
+
+/// One file at a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CheckpointFileRequest {
+    /// The run.
+    pub run_id: String,
+    /// The checkpoint.
+    pub at: String,
+    /// The file's path in the work tree, with `/` separators.
+    pub path: String,
+}
+
+/// A file's content at a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CheckpointFile {
+    /// The path asked for.
+    pub path: String,
+    /// UTF-8 text, or `None` when the file is binary.
+    pub text: Option<String>,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// The diff between two checkpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct DiffRequest {
+    /// The run.
+    pub run_id: String,
+    /// The older checkpoint.
+    pub from: String,
+    /// The newer one (default: the run's latest).
+    #[serde(default)]
+    pub to: Option<String>,
+}
+
+/// A run's events after a sequence number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct EventsRequest {
+    /// The run.
+    pub run_id: String,
+    /// Events with a larger `seq` than this (0: from the first).
+    #[serde(default)]
+    pub after_seq: u64,
+}

@@ -1,0 +1,96 @@
+//! The run operations as `POST /api/{operation}` routes onto the server's [`RunHost`].
+
+use axum::Router;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Json, State};
+use axum::routing::{MethodRouter, post};
+use heddle_api::{ApiError, ErrorCode, RunHost};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::operations::{ApiResponse, blocking};
+use crate::router::AppState;
+
+/// The run routes.
+pub fn run_routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/start_run",
+            post(|s: State<AppState>, body| async move {
+                with_body(body, |req| async move { s.host.start(req).await }).await
+            }),
+        )
+        .route(
+            "/resume_run",
+            post(|s: State<AppState>, body| async move {
+                with_body(body, |req| async move { s.host.resume(req).await }).await
+            }),
+        )
+        .route(
+            "/fork_run",
+            post(|s: State<AppState>, body| async move {
+                with_body(body, |req| async move { s.host.fork(req).await }).await
+            }),
+        )
+        .route("/cancel_run", host_op(|h, r| h.cancel(r)))
+        .route("/pending_gates", host_op(|h, r| h.pending_gates(r)))
+        .route("/answer_gate", host_op(|h, r| h.answer_gate(r)))
+        .route(
+            "/list_runs",
+            post(|s: State<AppState>| async move {
+                let host = s.host.clone();
+                blocking(move || Ok(host.list_runs())).await
+            }),
+        )
+        .route("/run_checkpoints", host_op(|h, r| h.checkpoints(r)))
+        .route("/checkpoint_files", host_op(|h, r| h.checkpoint_files(r)))
+        .route("/checkpoint_file", host_op(|h, r| h.checkpoint_file(r)))
+        .route("/checkpoint_diff", host_op(|h, r| h.diff(r)))
+        .route("/rollback_run", host_op(|h, r| h.rollback(r)))
+        .route("/run_artifacts", host_op(|h, r| h.artifacts(r)))
+}
+
+/// Decodes the body and runs an async operation on it.
+async fn with_body<Req, Res, F, Fut>(
+    body: Result<Json<Req>, JsonRejection>,
+    op: F,
+) -> ApiResponse<Res>
+where
+    F: FnOnce(Req) -> Fut,
+    Fut: std::future::Future<Output = Result<Res, ApiError>>,
+{
+    match body {
+        Ok(Json(req)) => ApiResponse(op(req).await),
+        Err(rejection) => ApiResponse(Err(invalid(&rejection))),
+    }
+}
+
+/// A blocking operation of the host, on a decoded body.
+fn host_op<Req, Res>(op: fn(&RunHost, &Req) -> Result<Res, ApiError>) -> MethodRouter<AppState>
+where
+    Req: DeserializeOwned + Send + 'static,
+    Res: Serialize + Send + 'static,
+{
+    post(
+        move |State(state): State<AppState>, body: Result<Json<Req>, JsonRejection>| async move {
+            match body {
+                Ok(Json(req)) => {
+                    let host = state.host.clone();
+                    blocking(move || op(&host, &req)).await
+                }
+                Err(rejection) => ApiResponse(Err(invalid(&rejection))),
+            }
+        },
+    )
+}
+
+/// The error for a body that does not decode.
+pub fn invalid(rejection: &JsonRejection) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!(
+            "the request body is not valid for this operation: {}",
+            rejection.body_text()
+        ),
+    )
+}

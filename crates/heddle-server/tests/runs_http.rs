@@ -1,0 +1,393 @@
+//! Runs over real HTTP on a loopback socket with a temp data dir: start a command-only
+//! workflow, follow its events over SSE to the end, reconnect with `Last-Event-ID`, read
+//! its checkpoints and diff, answer a human gate; and the token and Host checks.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use heddle_api::runs::HeddleHome;
+use heddle_api::{LaunchInfo, RunHost};
+use heddle_server::{ServerConfig, router};
+use serde_json::{Value, json};
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+const FLOW: &str = r#"digraph Steps {
+    start [shape=Mdiamond]; exit [shape=Msquare];
+    one [shape=parallelogram, script="echo one > one.txt"];
+    two [shape=parallelogram, script="echo two > two.txt; echo more >> one.txt"];
+    three [shape=parallelogram, script="echo three > three.txt"];
+    start -> one -> two -> three -> exit;
+}"#;
+
+const GATE: &str = r#"digraph Gate {
+    start [shape=Mdiamond]; exit [shape=Msquare];
+    ask [shape=hexagon, label="Ship it?"];
+    ship [shape=parallelogram, script="echo shipped > shipped.txt"];
+    start -> ask;
+    ask -> ship [label="[Y] Yes"];
+    ask -> exit [label="[N] No"];
+    ship -> exit;
+}"#;
+
+struct Server {
+    base: String,
+    _dir: tempfile::TempDir,
+    work: PathBuf,
+    client: reqwest::Client,
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A server over a temp HEDDLE_HOME, with a clean git repository as the work folder.
+async fn start_server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let work = root.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    git(&work, &["init", "-q"]);
+    std::fs::write(work.join("README.md"), "project\n").unwrap();
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-qm", "init"]);
+    let env = vec![
+        (
+            "PATH".to_string(),
+            std::env::var("PATH").unwrap_or_default(),
+        ),
+        ("HOME".to_string(), root.join("home").display().to_string()),
+    ];
+    let config = ServerConfig {
+        ui_dir: None,
+        launch: LaunchInfo::default(),
+        allow_any_host: false,
+        token: TOKEN.to_string(),
+        host: RunHost::new(HeddleHome::at(root.join("heddle")), env),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router(config)).await });
+    Server {
+        base: format!("http://{addr}"),
+        _dir: dir,
+        work,
+        client: reqwest::Client::new(),
+    }
+}
+
+impl Server {
+    fn flow(&self, name: &str, source: &str) -> String {
+        let path = self.work.parent().unwrap().join(name);
+        std::fs::write(&path, source).unwrap();
+        path.display().to_string()
+    }
+
+    /// Calls an operation with the token; the status and the JSON body.
+    async fn call(&self, op: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .client
+            .post(format!("{}/api/{op}", self.base))
+            .bearer_auth(TOKEN)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn ok(&self, op: &str, body: Value) -> Value {
+        let (status, value) = self.call(op, body).await;
+        assert_eq!(status, 200, "{op}: {value}");
+        value
+    }
+
+    /// Reads the SSE stream of `run` from `last_id` (as `Last-Event-ID`) until it ends or
+    /// `limit` events came; the events and whether the `end` event came.
+    async fn events(&self, run: &str, last_id: Option<u64>, limit: usize) -> (Vec<Value>, bool) {
+        let mut request = self
+            .client
+            .get(format!("{}/api/events", self.base))
+            .query(&[("run", run)])
+            .bearer_auth(TOKEN);
+        if let Some(id) = last_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let mut response = request.send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        let mut buffer = String::new();
+        let mut events = Vec::new();
+        loop {
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                let mut id = None;
+                let mut kind = None;
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id:") {
+                        id = Some(v.trim().to_string());
+                    } else if let Some(v) = line.strip_prefix("event:") {
+                        kind = Some(v.trim().to_string());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                match kind.as_deref() {
+                    Some("end") => return (events, true),
+                    Some(other) => panic!("unexpected SSE event {other}: {data}"),
+                    None if data.is_empty() => {}
+                    None => {
+                        let event: Value = serde_json::from_str(&data).unwrap();
+                        assert_eq!(id.unwrap(), event["seq"].to_string());
+                        events.push(event);
+                        if events.len() == limit {
+                            return (events, false);
+                        }
+                    }
+                }
+            }
+            match response.chunk().await.unwrap() {
+                Some(chunk) => buffer.push_str(&String::from_utf8_lossy(&chunk)),
+                None => return (events, false),
+            }
+        }
+    }
+}
+
+fn seqs(events: &[Value]) -> Vec<u64> {
+    events.iter().map(|e| e["seq"].as_u64().unwrap()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_started_over_http_streams_its_events_and_reads_its_history() {
+    let server = start_server().await;
+    let started = server
+        .ok(
+            "start_run",
+            json!({ "workflow_path": server.flow("steps.dot", FLOW),
+                    "work_dir": server.work.display().to_string(),
+                    "labels": { "suite": "http" } }),
+        )
+        .await;
+    let run = started["run_id"].as_str().unwrap().to_string();
+
+    // Follow it to the end.
+    let (all, ended) = server.events(&run, None, usize::MAX).await;
+    assert!(ended, "the stream ended without its end event");
+    let wanted: Vec<u64> = (1..=all.len() as u64).collect();
+    assert_eq!(seqs(&all), wanted, "events lost or repeated");
+    assert_eq!(all.last().unwrap()["event"], "run.completed");
+    for node in ["one", "two", "three"] {
+        assert!(
+            all.iter()
+                .any(|e| e["event"] == "stage.completed" && e["node_id"] == node),
+            "no stage.completed for {node}"
+        );
+    }
+
+    // Reconnect after the third event: the rest, nothing twice.
+    let (first, ended) = server.events(&run, None, 3).await;
+    assert!(!ended);
+    assert_eq!(seqs(&first), [1, 2, 3]);
+    let (rest, ended) = server.events(&run, Some(3), usize::MAX).await;
+    assert!(ended);
+    let joined: Vec<Value> = first.into_iter().chain(rest).collect();
+    assert_eq!(joined, all);
+
+    // Listed, with its history in git.
+    let runs = server.ok("list_runs", json!({})).await;
+    let listed = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["run_id"] == run.as_str())
+        .unwrap_or_else(|| panic!("{run} not listed: {runs}"));
+    assert_eq!(listed["status"], "success", "{listed}");
+    assert_eq!(listed["labels"]["suite"], "http");
+    let checkpoints = server.ok("run_checkpoints", json!({ "run_id": run })).await;
+    let nodes: Vec<&str> = checkpoints
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["node_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(nodes, ["start", "one", "two", "three", "exit"]);
+    let files = server
+        .ok("checkpoint_files", json!({ "run_id": run, "at": "two" }))
+        .await;
+    let paths: Vec<&str> = files
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["README.md", "one.txt", "two.txt"]);
+    let file = server
+        .ok(
+            "checkpoint_file",
+            json!({ "run_id": run, "at": "one", "path": "one.txt" }),
+        )
+        .await;
+    assert_eq!(file["text"], "one\n");
+    let diff = server
+        .ok(
+            "checkpoint_diff",
+            json!({ "run_id": run, "from": "one", "to": "three" }),
+        )
+        .await;
+    let changed: Vec<&str> = diff["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(changed, ["one.txt", "three.txt", "two.txt"]);
+
+    // Errors carry codes, not just text.
+    let (status, error) = server
+        .call("checkpoint_files", json!({ "run_id": run, "at": "nosuch" }))
+        .await;
+    assert_eq!(status, 404, "{error}");
+    assert_eq!(error["code"], "not_found");
+    let (status, error) = server.call("cancel_run", json!({ "run_id": run })).await;
+    assert_eq!(status, 409, "{error}");
+    assert_eq!(error["code"], "not_running");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_human_gate_is_answered_over_http() {
+    let server = start_server().await;
+    let started = server
+        .ok(
+            "start_run",
+            json!({ "workflow_path": server.flow("gate.dot", GATE),
+                    "work_dir": server.work.display().to_string(),
+                    "checkpoints": "none" }),
+        )
+        .await;
+    let run = started["run_id"].as_str().unwrap().to_string();
+    let mut gates = Value::Null;
+    for _ in 0..200 {
+        gates = server.ok("pending_gates", json!({ "run_id": run })).await;
+        if !gates.as_array().unwrap().is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    let gate = &gates[0];
+    assert_eq!(gate["node_id"], "ask", "{gates}");
+    assert_eq!(gate["text"], "Ship it?");
+    let keys: Vec<&str> = gate["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["Y", "N"]);
+    let (status, error) = server
+        .call(
+            "answer_gate",
+            json!({ "run_id": run, "question_id": gate["question_id"], "answer": "Maybe" }),
+        )
+        .await;
+    assert_eq!(status, 422, "{error}");
+    server
+        .ok(
+            "answer_gate",
+            json!({ "run_id": run, "question_id": gate["question_id"], "answer": "Y" }),
+        )
+        .await;
+    let (events, ended) = server.events(&run, None, usize::MAX).await;
+    assert!(ended);
+    assert_eq!(events.last().unwrap()["event"], "run.completed");
+    assert_eq!(
+        std::fs::read_to_string(server.work.join("shipped.txt")).unwrap(),
+        "shipped\n"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_without_the_token_or_with_a_foreign_host_are_refused() {
+    let server = start_server().await;
+    let url = format!("{}/api/list_runs", server.base);
+    let plain = reqwest::Client::new();
+
+    let response = plain.post(&url).json(&json!({})).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 401);
+    let error: Value = response.json().await.unwrap();
+    assert_eq!(error["code"], "unauthorized");
+
+    let response = plain
+        .post(&url)
+        .bearer_auth("0123456789abcdef0123456789abcdeX")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 401);
+
+    let events = format!("{}/api/events?run=x", server.base);
+    assert_eq!(
+        plain.get(&events).send().await.unwrap().status().as_u16(),
+        401
+    );
+
+    // The token in the URL works once and leaves a cookie that works from then on.
+    let response = plain
+        .post(format!("{url}?token={TOKEN}"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let pair = cookie.split(';').next().unwrap();
+    let response = plain
+        .post(&url)
+        .header("Cookie", pair)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+
+    // A foreign Host is refused even with the token (DNS rebinding).
+    let response = plain
+        .post(&url)
+        .bearer_auth(TOKEN)
+        .header("Host", "evil.example:80")
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 421);
+}
