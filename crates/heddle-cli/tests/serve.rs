@@ -1,0 +1,141 @@
+//! `heddle serve` as a process: it prints a URL with its access token, runs started through
+//! it execute in that process, and when the server is killed and started again the run it
+//! was executing is reported as stopped and resumes to the end through the new server.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod sandbox;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Child;
+use std::time::Duration;
+
+use sandbox::{Sandbox, wait_for};
+use serde_json::{Value, json};
+
+/// A `heddle serve` process: its address and token.
+struct Served {
+    child: Child,
+    addr: String,
+    token: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(sandbox: &Sandbox, n: u32) -> Served {
+    let out = sandbox.path().join(format!("serve-{n}.out"));
+    let child = sandbox
+        .command(&["serve", "--port", "0"])
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(sandbox.path().join(format!("serve-{n}.err"))).unwrap())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    let ready = wait_for(Duration::from_secs(30), || {
+        line = std::fs::read_to_string(&out).unwrap_or_default();
+        line.contains("?token=")
+    });
+    assert!(ready, "heddle serve printed no URL: {line}");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    let (base, token) = url.split_once("/?token=").unwrap();
+    Served {
+        child,
+        addr: base.trim_start_matches("http://").to_string(),
+        token: token.to_string(),
+    }
+}
+
+impl Served {
+    /// `POST /api/{op}` with the token; the status and JSON body.
+    fn call(&self, op: &str, body: &Value) -> (u16, Value) {
+        let body = body.to_string();
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            stream,
+            "POST /api/{op} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            self.token,
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let status: u16 = response[9..12].parse().unwrap();
+        let (_, payload) = response.split_once("\r\n\r\n").unwrap();
+        (status, serde_json::from_str(payload).unwrap_or(Value::Null))
+    }
+
+    fn ok(&self, op: &str, body: &Value) -> Value {
+        let (status, value) = self.call(op, body);
+        assert_eq!(status, 200, "{op}: {value}");
+        value
+    }
+
+    fn status_of(&self, run: &str) -> String {
+        let runs = self.ok("list_runs", &json!({}));
+        runs.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["run_id"] == run)
+            .map(|r| r["status"].as_str().unwrap().to_string())
+            .unwrap_or_default()
+    }
+}
+
+#[test]
+fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
+    let sandbox = Sandbox::new();
+    let flow = sandbox.write_flow(
+        "slow.dot",
+        r#"digraph Slow {
+            start [shape=Mdiamond]; exit [shape=Msquare];
+            first [shape=parallelogram, script="echo first >> log.txt"];
+            wait [shape=parallelogram, script="test -f go || sleep 30; echo wait >> log.txt"];
+            start -> first -> wait -> exit;
+        }"#,
+    );
+    let server = serve(&sandbox, 1);
+    let started = server.ok(
+        "start_run",
+        &json!({ "workflow_path": flow.display().to_string(),
+                 "work_dir": sandbox.work().display().to_string(),
+                 "checkpoints": "none" }),
+    );
+    let run = started["run_id"].as_str().unwrap().to_string();
+    assert!(wait_for(Duration::from_secs(30), || {
+        server.status_of(&run) == "running"
+            && std::fs::read_to_string(sandbox.work().join("log.txt")).is_ok()
+    }));
+    drop(server);
+
+    let server = serve(&sandbox, 2);
+    let status = server.status_of(&run);
+    assert!(
+        status == "crashed" || status == "interrupted",
+        "a run whose server died shows as {status}"
+    );
+    std::fs::write(sandbox.work().join("go"), "").unwrap();
+    let resumed = server.ok("resume_run", &json!({ "run_id": run }));
+    assert_eq!(resumed["start_node"], "wait", "{resumed}");
+    assert!(
+        wait_for(Duration::from_secs(30), || server.status_of(&run)
+            == "success"),
+        "the resumed run did not finish: {}",
+        server.status_of(&run)
+    );
+    // `first` ran once, before the crash; `wait` once, after the resume.
+    assert_eq!(
+        std::fs::read_to_string(sandbox.work().join("log.txt")).unwrap(),
+        "first\nwait\n"
+    );
+}
