@@ -8,20 +8,35 @@
 mod commands;
 mod context;
 pub mod launch;
+mod run_commands;
 
-use heddle_api::LaunchInfo;
+use heddle_api::{LaunchInfo, RunHost};
 
 /// Opens the main window and runs until it is closed. `launch` is what the UI is asked to
-/// show first (see [`launch::parse_args`]).
-pub fn run(launch: LaunchInfo) -> tauri::Result<()> {
+/// show first (see [`launch::parse_args`]); `host` executes the runs the window starts.
+pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .manage(launch)
+        .manage(host)
         .invoke_handler(tauri::generate_handler![
             commands::launch_info,
             commands::open_workflow,
             commands::check_workflow,
             commands::list_workflows,
+            run_commands::start_run,
+            run_commands::resume_run,
+            run_commands::fork_run,
+            run_commands::cancel_run,
+            run_commands::pending_gates,
+            run_commands::answer_gate,
+            run_commands::list_runs,
+            run_commands::run_checkpoints,
+            run_commands::checkpoint_files,
+            run_commands::checkpoint_file,
+            run_commands::checkpoint_diff,
+            run_commands::rollback_run,
+            run_commands::follow_events,
         ])
         .run(context::generated())
 }
@@ -30,7 +45,9 @@ pub fn run(launch: LaunchInfo) -> tauri::Result<()> {
 #[cfg(mobile)]
 #[tauri::mobile_entry_point]
 fn mobile_main() {
-    if let Err(err) = run(LaunchInfo::default()) {
+    let home = heddle_api::runs::HeddleHome::resolve(None, None)
+        .unwrap_or_else(|| heddle_api::runs::HeddleHome::at(".heddle"));
+    if let Err(err) = run(LaunchInfo::default(), RunHost::new(home, Vec::new())) {
         eprintln!("heddle-desktop: {err}");
     }
 }

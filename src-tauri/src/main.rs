@@ -12,6 +12,25 @@ use heddle_desktop::launch::{Invocation, PathKind, USAGE, parse_args};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Runs keep their data in `$HEDDLE_HOME` (default `~/.heddle`), and their commands get
+/// this process's environment.
+fn run_host() -> heddle_api::RunHost {
+    let home = heddle_api::runs::HeddleHome::resolve(
+        std::env::var_os("HEDDLE_HOME").map(Into::into),
+        std::env::var_os("HOME").map(Into::into),
+    )
+    .unwrap_or_else(|| heddle_api::runs::HeddleHome::at(".heddle"));
+    let vars = std::env::vars_os()
+        .map(|(k, v)| {
+            (
+                k.to_string_lossy().into_owned(),
+                v.to_string_lossy().into_owned(),
+            )
+        })
+        .collect();
+    heddle_api::RunHost::new(home, vars)
+}
+
 fn main() -> ExitCode {
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
@@ -25,7 +44,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        Ok(Invocation::Launch(launch)) => match heddle_desktop::run(launch) {
+        Ok(Invocation::Launch(launch)) => match heddle_desktop::run(launch, run_host()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
                 eprintln!("heddle-desktop: {err}");

@@ -109,6 +109,19 @@ impl EventFeed {
         }
     }
 
+    /// Hands every event to `send` until the run ends, or until `send` returns false (the
+    /// receiver went away).
+    pub async fn forward(mut self, mut send: impl FnMut(Value) -> bool) -> Result<(), ApiError> {
+        while let Some(batch) = self.next_batch().await {
+            for event in batch? {
+                if !send(event) {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Waits until the run may have written more.
     async fn wait(&mut self) {
         match &mut self.live {

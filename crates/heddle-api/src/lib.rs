@@ -14,6 +14,13 @@ mod workflows;
 
 pub use error::{ApiError, ErrorCode};
 pub use event_feed::EventFeed;
+
+/// The checkpoint types the run operations return (from heddle-checkpoint).
+pub mod checkpoint {
+    pub use heddle_checkpoint::diff::{CheckpointDiff, FileChange};
+    pub use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
+    pub use heddle_checkpoint::rollback::RollbackReport;
+}
 pub use run_host::RunHost;
 pub use run_types::*;
 pub use types::*;

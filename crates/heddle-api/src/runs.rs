@@ -14,6 +14,8 @@ use heddle_engine::llm::{
 use heddle_engine::{Engine, EngineEnv, OsEntropy, Services, SystemClock};
 use heddle_workflow::{HandlerKind, Workflow};
 
+pub use heddle_engine::runs::RunSummary;
+
 /// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeddleHome {

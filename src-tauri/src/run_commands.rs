@@ -1,0 +1,114 @@
+//! The run operations as Tauri commands, each a one-line adapter over the app's
+//! [`RunHost`]. `follow_events` streams a run's events to the window through a channel.
+
+use heddle_api::checkpoint::{CheckpointDiff, CheckpointEntry, RollbackReport, TreeFile};
+use heddle_api::runs::RunSummary;
+use heddle_api::{
+    AnswerGateRequest, ApiError, CheckpointFile, CheckpointFileRequest, CheckpointRef, DiffRequest,
+    EventsRequest, ForkRequest, PendingGate, RollbackRequest, RunHost, RunRef, RunStarted,
+    StartRunRequest,
+};
+use tauri::State;
+use tauri::ipc::Channel;
+
+/// Starts a run of a workflow file.
+#[tauri::command]
+pub async fn start_run(
+    host: State<'_, RunHost>,
+    req: StartRunRequest,
+) -> Result<RunStarted, ApiError> {
+    host.start(req).await
+}
+
+/// Continues a stopped run.
+#[tauri::command]
+pub async fn resume_run(host: State<'_, RunHost>, req: RunRef) -> Result<RunStarted, ApiError> {
+    host.resume(req).await
+}
+
+/// Starts a new run from a checkpoint of another.
+#[tauri::command]
+pub async fn fork_run(host: State<'_, RunHost>, req: ForkRequest) -> Result<RunStarted, ApiError> {
+    host.fork(req).await
+}
+
+/// Cancels a run executing in the app.
+#[tauri::command]
+pub fn cancel_run(host: State<'_, RunHost>, req: RunRef) -> Result<(), ApiError> {
+    host.cancel(&req)
+}
+
+/// The human gates of a run waiting for an answer.
+#[tauri::command]
+pub fn pending_gates(host: State<'_, RunHost>, req: RunRef) -> Result<Vec<PendingGate>, ApiError> {
+    host.pending_gates(&req)
+}
+
+/// Answers a waiting gate.
+#[tauri::command]
+pub fn answer_gate(host: State<'_, RunHost>, req: AnswerGateRequest) -> Result<(), ApiError> {
+    host.answer_gate(&req)
+}
+
+/// Every run, newest first.
+#[tauri::command(async)]
+pub fn list_runs(host: State<'_, RunHost>) -> Result<Vec<RunSummary>, ApiError> {
+    Ok(host.list_runs())
+}
+
+/// A run's checkpoints across every timeline.
+#[tauri::command(async)]
+pub fn run_checkpoints(
+    host: State<'_, RunHost>,
+    req: RunRef,
+) -> Result<Vec<CheckpointEntry>, ApiError> {
+    host.checkpoints(&req)
+}
+
+/// The files at a checkpoint.
+#[tauri::command(async)]
+pub fn checkpoint_files(
+    host: State<'_, RunHost>,
+    req: CheckpointRef,
+) -> Result<Vec<TreeFile>, ApiError> {
+    host.checkpoint_files(&req)
+}
+
+/// One file at a checkpoint.
+#[tauri::command(async)]
+pub fn checkpoint_file(
+    host: State<'_, RunHost>,
+    req: CheckpointFileRequest,
+) -> Result<CheckpointFile, ApiError> {
+    host.checkpoint_file(&req)
+}
+
+/// The diff between two checkpoints.
+#[tauri::command(async)]
+pub fn checkpoint_diff(
+    host: State<'_, RunHost>,
+    req: DiffRequest,
+) -> Result<CheckpointDiff, ApiError> {
+    host.diff(&req)
+}
+
+/// Rolls a stopped run back to a checkpoint.
+#[tauri::command(async)]
+pub fn rollback_run(
+    host: State<'_, RunHost>,
+    req: RollbackRequest,
+) -> Result<RollbackReport, ApiError> {
+    host.rollback(&req)
+}
+
+/// Streams a run's events after `req.after_seq` to `on_event` until the run ends.
+#[tauri::command]
+pub async fn follow_events(
+    host: State<'_, RunHost>,
+    req: EventsRequest,
+    on_event: Channel<serde_json::Value>,
+) -> Result<(), ApiError> {
+    host.events(&req.run_id, req.after_seq)?
+        .forward(|event| on_event.send(event).is_ok())
+        .await
+}
