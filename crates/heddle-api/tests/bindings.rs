@@ -32,6 +32,11 @@ fn export_roots(dir: &Path) {
     CheckpointFile::export_all(dir).unwrap();
     DiffRequest::export_all(dir).unwrap();
     EventsRequest::export_all(dir).unwrap();
+    checkpoint::CheckpointEntry::export_all(dir).unwrap();
+    checkpoint::TreeFile::export_all(dir).unwrap();
+    checkpoint::CheckpointDiff::export_all(dir).unwrap();
+    checkpoint::RollbackReport::export_all(dir).unwrap();
+    heddle_artifacts::ListedArtifact::export_all(dir).unwrap();
     heddle_dot::Edit::export_all(dir).unwrap();
 }
 

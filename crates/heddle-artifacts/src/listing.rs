@@ -10,6 +10,7 @@ use crate::capture::{ArtifactKind, CaptureReport, MANIFEST_FILE};
 
 /// One captured file of a run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ListedArtifact {
     /// The stage folder (`test`, `test-visit_2`).
     pub stage: String,

@@ -10,6 +10,7 @@ use crate::tree_diff::{diff_trees, patch_bytes};
 
 /// One changed file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FileChange {
     /// Its path (the new one for renames).
     pub path: String,
@@ -28,6 +29,7 @@ pub struct FileChange {
 
 /// The diff between two checkpoints.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckpointDiff {
     /// From.
     pub from: String,

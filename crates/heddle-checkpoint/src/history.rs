@@ -18,6 +18,7 @@ use crate::state::GitState;
 
 /// One checkpoint commit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckpointEntry {
     /// Its commit.
     pub sha: String,
@@ -203,6 +204,7 @@ fn oid(sha: &str) -> Result<Oid> {
 
 /// One file at a checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TreeFile {
     /// Its path.
     pub path: String,

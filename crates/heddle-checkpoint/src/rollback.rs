@@ -21,6 +21,7 @@ use crate::tree_diff;
 
 /// What a rollback did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RollbackReport {
     /// The checkpoint restored.
     pub target: String,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// What kind of artifact a captured file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ArtifactKind {
     /// An image (png, jpeg, gif, webp, svg, bmp), wherever it was found.
