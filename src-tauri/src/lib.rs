@@ -36,6 +36,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             run_commands::checkpoint_file,
             run_commands::checkpoint_diff,
             run_commands::rollback_run,
+            run_commands::run_artifacts,
             run_commands::follow_events,
         ])
         .run(context::generated())

@@ -101,6 +101,15 @@ pub fn rollback_run(
     host.rollback(&req)
 }
 
+/// A run's captured artifacts.
+#[tauri::command(async)]
+pub fn run_artifacts(
+    host: State<'_, RunHost>,
+    req: RunRef,
+) -> Result<Vec<heddle_api::ListedArtifact>, ApiError> {
+    host.artifacts(&req)
+}
+
 /// Streams a run's events after `req.after_seq` to `on_event` until the run ends.
 #[tauri::command]
 pub async fn follow_events(

@@ -14,6 +14,7 @@ mod workflows;
 
 pub use error::{ApiError, ErrorCode};
 pub use event_feed::EventFeed;
+pub use heddle_artifacts::ListedArtifact;
 
 /// The checkpoint types the run operations return (from heddle-checkpoint).
 pub mod checkpoint {

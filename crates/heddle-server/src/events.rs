@@ -1,7 +1,8 @@
 //! `GET /api/events?run=ID[&after=SEQ]`: a run's events as Server-Sent Events. Each event's
 //! SSE id is its `seq`, so a client that reconnects with `Last-Event-ID` continues right
 //! after the last event it saw: nothing lost, nothing twice. The stream ends with an
-//! `end` event once the run has ended.
+//! `end` event once the run has ended, or a `failed` event (an `ApiError`) when the events
+//! cannot be read.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -70,7 +71,7 @@ fn sse_stream(feed: EventFeed) -> impl Stream<Item = Result<Event, Infallible>> 
                 }
                 Some(Err(error)) => {
                     let body = serde_json::to_string(&error).unwrap_or_default();
-                    return Some((Ok(Event::default().event("error").data(body)), Step::Done));
+                    return Some((Ok(Event::default().event("failed").data(body)), Step::Done));
                 }
                 None => {
                     let end = Event::default()

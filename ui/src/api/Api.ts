@@ -4,6 +4,24 @@ import type { ListWorkflowsRequest } from '../generated/ListWorkflowsRequest';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import type { OpenWorkflowRequest } from '../generated/OpenWorkflowRequest';
 import type { WorkflowEntry } from '../generated/WorkflowEntry';
+import type { AnswerGateRequest } from '../generated/AnswerGateRequest';
+import type { CheckpointDiff } from '../generated/CheckpointDiff';
+import type { CheckpointEntry } from '../generated/CheckpointEntry';
+import type { CheckpointFile } from '../generated/CheckpointFile';
+import type { CheckpointFileRequest } from '../generated/CheckpointFileRequest';
+import type { CheckpointRef } from '../generated/CheckpointRef';
+import type { DiffRequest } from '../generated/DiffRequest';
+import type { EventsRequest } from '../generated/EventsRequest';
+import type { ForkRequest } from '../generated/ForkRequest';
+import type { ListedArtifact } from '../generated/ListedArtifact';
+import type { PendingGate } from '../generated/PendingGate';
+import type { RollbackReport } from '../generated/RollbackReport';
+import type { RollbackRequest } from '../generated/RollbackRequest';
+import type { RunRef } from '../generated/RunRef';
+import type { RunStarted } from '../generated/RunStarted';
+import type { StartRunRequest } from '../generated/StartRunRequest';
+import type { TreeFile } from '../generated/TreeFile';
+import type { EventHandlers, Unsubscribe } from './runEvent';
 
 /**
  * The application API as the UI sees it. Two implementations: Tauri commands in the
@@ -19,4 +37,22 @@ export interface Api {
   listWorkflows(req: ListWorkflowsRequest): Promise<WorkflowEntry[]>;
   /** Tauri: native open dialog (null when cancelled). HTTP: always null. */
   pickWorkflowFile(): Promise<string | null>;
+
+  startRun(req: StartRunRequest): Promise<RunStarted>;
+  resumeRun(req: RunRef): Promise<RunStarted>;
+  forkRun(req: ForkRequest): Promise<RunStarted>;
+  cancelRun(req: RunRef): Promise<null>;
+  pendingGates(req: RunRef): Promise<PendingGate[]>;
+  answerGate(req: AnswerGateRequest): Promise<null>;
+  runCheckpoints(req: RunRef): Promise<CheckpointEntry[]>;
+  checkpointFiles(req: CheckpointRef): Promise<TreeFile[]>;
+  checkpointFile(req: CheckpointFileRequest): Promise<CheckpointFile>;
+  checkpointDiff(req: DiffRequest): Promise<CheckpointDiff>;
+  rollbackRun(req: RollbackRequest): Promise<RollbackReport>;
+  runArtifacts(req: RunRef): Promise<ListedArtifact[]>;
+  /**
+   * Delivers the run's events after `req.after_seq`, in order and each once, then new ones
+   * as they happen; `onEnd` once the run has ended and everything was delivered.
+   */
+  followEvents(req: EventsRequest, handlers: EventHandlers): Unsubscribe;
 }

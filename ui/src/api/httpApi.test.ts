@@ -57,6 +57,107 @@ describe('createHttpApi', () => {
   });
 });
 
+/** A stand-in for the browser's EventSource that tests drive by hand. */
+class FakeEventSource {
+  static last: FakeEventSource | null = null;
+  readonly url: string;
+  onmessage: ((message: MessageEvent<string>) => void) | null = null;
+  closed = false;
+  private readonly listeners = new Map<string, (message: MessageEvent<string>) => void>();
+  constructor(url: string) {
+    this.url = url;
+    FakeEventSource.last = this;
+  }
+  addEventListener(name: string, listener: (message: MessageEvent<string>) => void): void {
+    this.listeners.set(name, listener);
+  }
+  close(): void {
+    this.closed = true;
+  }
+  message(data: unknown): void {
+    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(data) }));
+  }
+  named(name: string, data: unknown): void {
+    this.listeners.get(name)?.(new MessageEvent(name, { data: JSON.stringify(data) }));
+  }
+}
+
+function runEvent(seq: number, event = 'stage.started') {
+  return { id: `e${seq}`, ts: '2026-11-22T00:00:00Z', run_id: 'R1', seq, event, properties: {} };
+}
+
+describe('createHttpApi run operations', () => {
+  it('posts each run operation to its route', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse(200, null));
+    vi.stubGlobal('fetch', fetchMock);
+    const api = createHttpApi('');
+    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, dry_run: true, work_dir: null, checkpoints: null });
+    await api.resumeRun({ run_id: 'R1' });
+    await api.forkRun({ run_id: 'R1', from: 'plan' });
+    await api.cancelRun({ run_id: 'R1' });
+    await api.pendingGates({ run_id: 'R1' });
+    await api.answerGate({ run_id: 'R1', question_id: 'q', answer: 'Y', freeform: false });
+    await api.runCheckpoints({ run_id: 'R1' });
+    await api.checkpointFiles({ run_id: 'R1', at: 'plan' });
+    await api.checkpointFile({ run_id: 'R1', at: 'plan', path: 'a.txt' });
+    await api.checkpointDiff({ run_id: 'R1', from: 'plan', to: null });
+    await api.rollbackRun({ run_id: 'R1', to: 'plan', force: false });
+    await api.runArtifacts({ run_id: 'R1' });
+    const urls = fetchMock.mock.calls.map((call: unknown[]) => call[0]);
+    expect(urls).toEqual([
+      '/api/start_run',
+      '/api/resume_run',
+      '/api/fork_run',
+      '/api/cancel_run',
+      '/api/pending_gates',
+      '/api/answer_gate',
+      '/api/run_checkpoints',
+      '/api/checkpoint_files',
+      '/api/checkpoint_file',
+      '/api/checkpoint_diff',
+      '/api/rollback_run',
+      '/api/run_artifacts',
+    ]);
+  });
+
+  it('follows events over SSE once each, in order, until the end event', () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const seen: number[] = [];
+    let ended = false;
+    createHttpApi('http://h').followEvents(
+      { run_id: 'R 1', after_seq: 2 },
+      { onEvent: (e) => seen.push(e.seq), onEnd: () => (ended = true) },
+    );
+    const source = FakeEventSource.last;
+    expect(source?.url).toBe('http://h/api/events?run=R+1&after=2');
+    source?.message(runEvent(2));
+    source?.message(runEvent(3));
+    source?.message(runEvent(4));
+    // A reconnect may repeat what was already delivered; it is dropped.
+    source?.message(runEvent(4));
+    source?.message({ not: 'an event' });
+    source?.message(runEvent(5, 'run.completed'));
+    expect(seen).toEqual([3, 4, 5]);
+    expect(ended).toBe(false);
+    source?.named('end', { last_seq: 5 });
+    expect(ended).toBe(true);
+    expect(source?.closed).toBe(true);
+  });
+
+  it('reports a failed stream as an ApiError and can be stopped', () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const errors: unknown[] = [];
+    const stop = createHttpApi().followEvents(
+      { run_id: 'R1', after_seq: 0 },
+      { onEvent: () => undefined, onError: (e) => errors.push(e) },
+    );
+    FakeEventSource.last?.named('failed', { code: 'storage', message: 'line 3 is not JSON' });
+    expect(errors).toEqual([{ code: 'storage', message: 'line 3 is not JSON' }]);
+    stop();
+    expect(FakeEventSource.last?.closed).toBe(true);
+  });
+});
+
 describe('isTauri', () => {
   it('detects the Tauri 2 globals', () => {
     expect(isTauri({ __TAURI_INTERNALS__: {} })).toBe(true);

@@ -1,5 +1,7 @@
 import type { Api } from './Api';
 import { toApiError } from './apiError';
+import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
+import type { EventsRequest } from '../generated/EventsRequest';
 
 /** Calls one operation as `POST {base}/api/{operation}` with a JSON body. */
 async function post<T>(baseUrl: string, operation: string, body: unknown): Promise<T> {
@@ -24,6 +26,44 @@ async function post<T>(baseUrl: string, operation: string, body: unknown): Promi
   return payload as T;
 }
 
+/**
+ * Follows a run's events over Server-Sent Events. The browser reconnects on its own with
+ * `Last-Event-ID`, and events at or before the last seq seen are dropped, so each arrives
+ * once. The access token travels in the cookie the server set when the page loaded.
+ */
+function followOverSse(baseUrl: string, req: EventsRequest, handlers: EventHandlers): Unsubscribe {
+  const query = new URLSearchParams({ run: req.run_id, after: String(req.after_seq) });
+  const source = new EventSource(`${baseUrl}/api/events?${query.toString()}`);
+  let last = req.after_seq;
+  source.onmessage = (message: MessageEvent<string>) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (isRunEvent(value) && value.seq > last) {
+      last = value.seq;
+      handlers.onEvent(value);
+    }
+  };
+  source.addEventListener('end', () => {
+    source.close();
+    handlers.onEnd?.();
+  });
+  source.addEventListener('failed', (message: MessageEvent<string>) => {
+    source.close();
+    let body: unknown = message.data;
+    try {
+      body = JSON.parse(message.data);
+    } catch {
+      // Not JSON: reported as text.
+    }
+    handlers.onError?.(toApiError(body));
+  });
+  return () => source.close();
+}
+
 /** The API over HTTP, same-origin with the page unless `baseUrl` says otherwise. */
 export function createHttpApi(baseUrl = ''): Api {
   return {
@@ -33,5 +73,18 @@ export function createHttpApi(baseUrl = ''): Api {
     checkWorkflow: (req) => post(baseUrl, 'check_workflow', req),
     listWorkflows: (req) => post(baseUrl, 'list_workflows', req),
     pickWorkflowFile: () => Promise.resolve(null),
+    startRun: (req) => post(baseUrl, 'start_run', req),
+    resumeRun: (req) => post(baseUrl, 'resume_run', req),
+    forkRun: (req) => post(baseUrl, 'fork_run', req),
+    cancelRun: (req) => post(baseUrl, 'cancel_run', req),
+    pendingGates: (req) => post(baseUrl, 'pending_gates', req),
+    answerGate: (req) => post(baseUrl, 'answer_gate', req),
+    runCheckpoints: (req) => post(baseUrl, 'run_checkpoints', req),
+    checkpointFiles: (req) => post(baseUrl, 'checkpoint_files', req),
+    checkpointFile: (req) => post(baseUrl, 'checkpoint_file', req),
+    checkpointDiff: (req) => post(baseUrl, 'checkpoint_diff', req),
+    rollbackRun: (req) => post(baseUrl, 'rollback_run', req),
+    runArtifacts: (req) => post(baseUrl, 'run_artifacts', req),
+    followEvents: (req, handlers) => followOverSse(baseUrl, req, handlers),
   };
 }

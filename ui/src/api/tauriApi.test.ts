@@ -2,7 +2,15 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const invoke = vi.fn();
 const open = vi.fn();
-vi.mock('@tauri-apps/api/core', () => ({ invoke }));
+/** Stands in for Tauri's Channel: the test calls `onmessage` as the backend would. */
+class Channel<T> {
+  static last: Channel<unknown> | null = null;
+  onmessage: (value: T) => void = () => undefined;
+  constructor() {
+    Channel.last = this as Channel<unknown>;
+  }
+}
+vi.mock('@tauri-apps/api/core', () => ({ invoke, Channel }));
 vi.mock('@tauri-apps/plugin-dialog', () => ({ open }));
 
 const { createTauriApi } = await import('./tauriApi');
@@ -13,6 +21,44 @@ beforeEach(() => {
 });
 
 describe('createTauriApi', () => {
+  it('invokes the run commands with the request as `req`', async () => {
+    invoke.mockResolvedValue(null);
+    const api = createTauriApi();
+    await api.resumeRun({ run_id: 'R1' });
+    await api.checkpointDiff({ run_id: 'R1', from: 'a', to: 'b' });
+    await api.rollbackRun({ run_id: 'R1', to: 'a', force: true });
+    await api.runArtifacts({ run_id: 'R1' });
+    expect(invoke.mock.calls).toEqual([
+      ['resume_run', { req: { run_id: 'R1' } }],
+      ['checkpoint_diff', { req: { run_id: 'R1', from: 'a', to: 'b' } }],
+      ['rollback_run', { req: { run_id: 'R1', to: 'a', force: true } }],
+      ['run_artifacts', { req: { run_id: 'R1' } }],
+    ]);
+  });
+
+  it('follows events through a channel and ends when the command resolves', async () => {
+    let finish: (value: null) => void = () => undefined;
+    invoke.mockReturnValue(new Promise((resolve) => (finish = resolve)));
+    const seen: number[] = [];
+    let ended = false;
+    createTauriApi().followEvents(
+      { run_id: 'R1', after_seq: 1 },
+      { onEvent: (e) => seen.push(e.seq), onEnd: () => (ended = true) },
+    );
+    const channel = Channel.last;
+    expect(invoke).toHaveBeenCalledWith('follow_events', { req: { run_id: 'R1', after_seq: 1 }, onEvent: channel });
+    const event = (seq: number) => ({ id: 'e', ts: 't', run_id: 'R1', seq, event: 'x', properties: {} });
+    channel?.onmessage(event(1));
+    channel?.onmessage(event(2));
+    channel?.onmessage(event(2));
+    channel?.onmessage(event(3));
+    expect(seen).toEqual([2, 3]);
+    finish(null);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(ended).toBe(true);
+  });
+
   it('invokes the snake_case commands with the request as `req`', async () => {
     invoke.mockResolvedValue([]);
     const api = createTauriApi();
