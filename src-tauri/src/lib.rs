@@ -31,6 +31,9 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             run_commands::pending_gates,
             run_commands::answer_gate,
             run_commands::list_runs,
+            run_commands::get_run,
+            run_commands::run_timeline,
+            run_commands::recent_workflows,
             run_commands::run_checkpoints,
             run_commands::checkpoint_files,
             run_commands::checkpoint_file,
@@ -48,7 +51,14 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
 fn mobile_main() {
     let home = heddle_api::runs::HeddleHome::resolve(None, None)
         .unwrap_or_else(|| heddle_api::runs::HeddleHome::at(".heddle"));
-    if let Err(err) = run(LaunchInfo::default(), RunHost::new(home, Vec::new())) {
+    let host = match tauri::async_runtime::block_on(RunHost::open(home, Vec::new())) {
+        Ok(host) => host,
+        Err(err) => {
+            eprintln!("heddle-desktop: {err}");
+            return;
+        }
+    };
+    if let Err(err) = run(LaunchInfo::default(), host) {
         eprintln!("heddle-desktop: {err}");
     }
 }

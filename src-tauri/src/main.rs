@@ -13,8 +13,9 @@ use heddle_desktop::launch::{Invocation, PathKind, USAGE, parse_args};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Runs keep their data in `$HEDDLE_HOME` (default `~/.heddle`), and their commands get
-/// this process's environment.
-fn run_host() -> heddle_api::RunHost {
+/// this process's environment. Opens the run index on Tauri's runtime, where its watcher
+/// then runs.
+fn run_host() -> Result<heddle_api::RunHost, heddle_api::ApiError> {
     let home = heddle_api::runs::HeddleHome::resolve(
         std::env::var_os("HEDDLE_HOME").map(Into::into),
         std::env::var_os("HOME").map(Into::into),
@@ -28,7 +29,7 @@ fn run_host() -> heddle_api::RunHost {
             )
         })
         .collect();
-    heddle_api::RunHost::new(home, vars)
+    tauri::async_runtime::block_on(heddle_api::RunHost::open(home, vars))
 }
 
 fn main() -> ExitCode {
@@ -44,8 +45,14 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        Ok(Invocation::Launch(launch)) => match heddle_desktop::run(launch, run_host()) {
-            Ok(()) => ExitCode::SUCCESS,
+        Ok(Invocation::Launch(launch)) => match run_host() {
+            Ok(host) => match heddle_desktop::run(launch, host) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("heddle-desktop: {err}");
+                    ExitCode::FAILURE
+                }
+            },
             Err(err) => {
                 eprintln!("heddle-desktop: {err}");
                 ExitCode::FAILURE

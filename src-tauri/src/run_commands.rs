@@ -1,8 +1,9 @@
 //! The run operations as Tauri commands, each a one-line adapter over the app's
 //! [`RunHost`]. `follow_events` streams a run's events to the window through a channel.
 
+use heddle_api::ListRunsRequest;
 use heddle_api::checkpoint::{CheckpointDiff, CheckpointEntry, RollbackReport, TreeFile};
-use heddle_api::runs::RunSummary;
+use heddle_api::index::{RunPage, RunRecord, Timeline};
 use heddle_api::{
     AnswerGateRequest, ApiError, CheckpointFile, CheckpointFileRequest, CheckpointRef, DiffRequest,
     EventsRequest, ForkRequest, PendingGate, RollbackRequest, RunHost, RunRef, RunStarted,
@@ -50,10 +51,34 @@ pub fn answer_gate(host: State<'_, RunHost>, req: AnswerGateRequest) -> Result<(
     host.answer_gate(&req)
 }
 
-/// Every run, newest first.
-#[tauri::command(async)]
-pub fn list_runs(host: State<'_, RunHost>) -> Result<Vec<RunSummary>, ApiError> {
-    Ok(host.list_runs())
+/// Runs from the index, newest first, filtered and paged.
+#[tauri::command]
+pub async fn list_runs(
+    host: State<'_, RunHost>,
+    req: ListRunsRequest,
+) -> Result<RunPage, ApiError> {
+    host.list_runs(req).await
+}
+
+/// One run from the index.
+#[tauri::command]
+pub async fn get_run(host: State<'_, RunHost>, req: RunRef) -> Result<RunRecord, ApiError> {
+    host.run(req).await
+}
+
+/// Workflows opened recently, newest first.
+#[tauri::command]
+pub async fn recent_workflows(
+    host: State<'_, RunHost>,
+    req: heddle_api::RecentWorkflowsRequest,
+) -> Result<Vec<heddle_api::index::RecentWorkflow>, ApiError> {
+    host.recent_workflows(req).await
+}
+
+/// A run's timeline from the index.
+#[tauri::command]
+pub async fn run_timeline(host: State<'_, RunHost>, req: RunRef) -> Result<Timeline, ApiError> {
+    host.timeline(req).await
 }
 
 /// A run's checkpoints across every timeline.

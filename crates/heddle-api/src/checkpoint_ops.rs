@@ -8,7 +8,6 @@ use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
 use heddle_checkpoint::rollback::RollbackReport;
 use heddle_checkpoint::{GitState, diff, history, integrity, repo};
 use heddle_engine::RunDir;
-use heddle_engine::runs::RunSummary;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::run_host::RunHost;
@@ -17,11 +16,6 @@ use crate::run_types::{
 };
 
 impl RunHost {
-    /// Every run in `$HEDDLE_HOME/runs`, newest first.
-    pub fn list_runs(&self) -> Vec<RunSummary> {
-        heddle_engine::runs::list_runs(&self.home().runs())
-    }
-
     fn open_git(
         &self,
         run: &str,

@@ -6,6 +6,7 @@
 mod checkpoint_ops;
 mod error;
 mod event_feed;
+mod index_ops;
 mod run_host;
 mod run_types;
 pub mod runs;
@@ -15,6 +16,7 @@ mod workflows;
 pub use error::{ApiError, ErrorCode};
 pub use event_feed::EventFeed;
 pub use heddle_artifacts::ListedArtifact;
+pub use heddle_store as index;
 
 /// The checkpoint types the run operations return (from heddle-checkpoint).
 pub mod checkpoint {

@@ -1,6 +1,7 @@
 //! [`RunHost`]: runs started through the API execute in this process on tokio, many at
 //! once. The host starts, resumes, forks and cancels them, answers their human gates, and
-//! feeds their events to subscribers ([`EventFeed`]).
+//! feeds their events to subscribers ([`EventFeed`]). It owns the run index
+//! (`$HEDDLE_HOME/heddle.db`) and the watcher that keeps it current.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -10,6 +11,7 @@ use heddle_checkpoint::ModeChoice;
 use heddle_engine::interviewer::{Answer, QueueInterviewer};
 use heddle_engine::runs::find_run;
 use heddle_engine::{CancelHandle, PreparedRun, RunDir, RunRequest};
+use heddle_store::{Store, WatchHandle};
 use tokio::sync::{broadcast, watch};
 
 use crate::error::{ApiError, ErrorCode};
@@ -34,6 +36,9 @@ pub struct RunHost {
     home: HeddleHome,
     env: Vec<(String, String)>,
     active: Arc<Mutex<HashMap<String, ActiveRun>>>,
+    index: Store,
+    /// Keeps the index's watcher running while any clone of the host lives.
+    _watch: Arc<WatchHandle>,
 }
 
 impl std::fmt::Debug for RunHost {
@@ -46,13 +51,23 @@ impl std::fmt::Debug for RunHost {
 
 impl RunHost {
     /// A host keeping runs in `home`, giving commands the environment `env` (whose `HOME`
-    /// is refused as a workspace).
-    pub fn new(home: HeddleHome, env: Vec<(String, String)>) -> Self {
-        RunHost {
+    /// is refused as a workspace). Opens the run index and starts watching `runs/`; call it
+    /// within a tokio runtime.
+    pub async fn open(home: HeddleHome, env: Vec<(String, String)>) -> Result<Self, ApiError> {
+        let index = Store::open(&home.index()).await?;
+        let watch = index.watch(&home.runs())?;
+        Ok(RunHost {
             home,
             env,
             active: Arc::new(Mutex::new(HashMap::new())),
-        }
+            index,
+            _watch: Arc::new(watch),
+        })
+    }
+
+    /// The run index.
+    pub fn index(&self) -> &Store {
+        &self.index
     }
 
     /// Heddle's data folder.
@@ -182,7 +197,11 @@ impl RunHost {
             .insert(started.run_id.clone(), active);
         let registry = self.active.clone();
         let run_id = started.run_id.clone();
+        let index = self.index.clone();
+        let folder = prepared.run_dir().root().to_path_buf();
         tokio::spawn(async move {
+            // Listed at once, without waiting for the watcher.
+            let _ = index.ingest_run(&folder).await;
             let forward = async move {
                 loop {
                     match events.recv().await {
@@ -203,6 +222,7 @@ impl RunHost {
                 .remove(&run_id);
             // The run's emitter is gone with `prepared`: the forwarder ends, closing the feed.
             let _ = forwarder.await;
+            let _ = index.ingest_run(&folder).await;
         });
         started
     }

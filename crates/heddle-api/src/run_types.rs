@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use heddle_store::{PageRequest, RunFilter};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -161,4 +162,27 @@ pub struct EventsRequest {
     /// Events with a larger `seq` than this (0: from the first).
     #[serde(default)]
     pub after_seq: u64,
+}
+
+/// List runs from the index.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+pub struct ListRunsRequest {
+    /// Which runs (all top-level runs by default).
+    #[serde(default)]
+    pub filter: RunFilter,
+    /// Which page (the first 50 by default).
+    #[serde(default)]
+    pub page: PageRequest,
+}
+
+/// Recently opened workflows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RecentWorkflowsRequest {
+    /// At most this many.
+    #[serde(default = "default_recent")]
+    pub limit: u32,
+}
+
+fn default_recent() -> u32 {
+    20
 }

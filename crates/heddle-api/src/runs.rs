@@ -14,8 +14,6 @@ use heddle_engine::llm::{
 use heddle_engine::{Engine, EngineEnv, OsEntropy, Services, SystemClock};
 use heddle_workflow::{HandlerKind, Workflow};
 
-pub use heddle_engine::runs::RunSummary;
-
 /// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeddleHome {
@@ -49,6 +47,11 @@ impl HeddleHome {
     /// `blobs/`.
     pub fn blobs(&self) -> PathBuf {
         self.root.join("blobs")
+    }
+
+    /// `heddle.db`, the run index.
+    pub fn index(&self) -> PathBuf {
+        self.root.join("heddle.db")
     }
 }
 

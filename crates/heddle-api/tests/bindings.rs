@@ -37,6 +37,11 @@ fn export_roots(dir: &Path) {
     checkpoint::CheckpointDiff::export_all(dir).unwrap();
     checkpoint::RollbackReport::export_all(dir).unwrap();
     heddle_artifacts::ListedArtifact::export_all(dir).unwrap();
+    ListRunsRequest::export_all(dir).unwrap();
+    RecentWorkflowsRequest::export_all(dir).unwrap();
+    index::RunPage::export_all(dir).unwrap();
+    index::Timeline::export_all(dir).unwrap();
+    index::RecentWorkflow::export_all(dir).unwrap();
     heddle_dot::Edit::export_all(dir).unwrap();
 }
 

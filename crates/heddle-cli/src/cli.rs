@@ -110,6 +110,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Rebuild the run index ($HEDDLE_HOME/heddle.db) from the run folders.
+    Reindex {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// List runs (running ones; `-a` for all).
     Ps {
         /// Show every run, not only running ones.

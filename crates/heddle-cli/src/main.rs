@@ -7,6 +7,7 @@ mod checkpoints;
 mod cli;
 mod graph;
 mod live;
+mod reindex;
 mod run;
 mod runs;
 mod serve;
@@ -174,6 +175,17 @@ fn main() -> ExitCode {
                     err,
                 )
                 .await
+            })
+        }),
+        Command::Reindex { json } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                match reindex::reindex(&env, json, &mut std::io::stdout()).await {
+                    Ok(code) => code,
+                    Err(message) => {
+                        let _ = writeln!(err, "error: {message}");
+                        EXIT_ERRORS
+                    }
+                }
             })
         }),
         Command::Ps { all, json } => with_env(&mut err, |env| {

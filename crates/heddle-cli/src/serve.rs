@@ -71,7 +71,9 @@ pub async fn run(
         },
         allow_any_host: remote,
         token,
-        host: RunHost::new(opts.home, opts.vars),
+        host: RunHost::open(opts.home, opts.vars)
+            .await
+            .map_err(|e| ServeError::Setup(e.to_string()))?,
     };
     serve(listener, config).await
 }

@@ -55,6 +55,9 @@ pub enum ServeError {
         "{0} is not a loopback address; Heddle only listens on 127.0.0.1 or ::1 unless told otherwise with --bind"
     )]
     NotLoopback(SocketAddr),
+    /// Something the server needs could not be set up (the run index…).
+    #[error("{0}")]
+    Setup(String),
     /// The server failed while running.
     #[error("server stopped: {0}")]
     Io(std::io::Error),

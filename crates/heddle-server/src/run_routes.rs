@@ -37,9 +37,30 @@ pub fn run_routes() -> Router<AppState> {
         .route("/answer_gate", host_op(|h, r| h.answer_gate(r)))
         .route(
             "/list_runs",
-            post(|s: State<AppState>| async move {
-                let host = s.host.clone();
-                blocking(move || Ok(host.list_runs())).await
+            post(|s: State<AppState>, body| async move {
+                with_body(body, |req| async move { s.host.list_runs(req).await }).await
+            }),
+        )
+        .route(
+            "/get_run",
+            post(|s: State<AppState>, body| async move {
+                with_body(body, |req| async move { s.host.run(req).await }).await
+            }),
+        )
+        .route(
+            "/run_timeline",
+            post(|s: State<AppState>, body| async move {
+                with_body(body, |req| async move { s.host.timeline(req).await }).await
+            }),
+        )
+        .route(
+            "/recent_workflows",
+            post(|s: State<AppState>, body| async move {
+                with_body(
+                    body,
+                    |req| async move { s.host.recent_workflows(req).await },
+                )
+                .await
             }),
         )
         .route("/run_checkpoints", host_op(|h, r| h.checkpoints(r)))

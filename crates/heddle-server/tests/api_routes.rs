@@ -15,17 +15,18 @@ const FLOW: &str = "digraph Flow {\n  start [shape=Mdiamond];\n  work [shape=par
 
 const TOKEN: &str = "test-token";
 
-/// A server configuration for these tests (no run is started, so the data dir is unused).
-fn config() -> ServerConfig {
+/// A server configuration for these tests, over a data dir of its own (kept for the
+/// process's life; these tests start no run).
+async fn config() -> ServerConfig {
+    let home = tempfile::tempdir().unwrap().keep();
     ServerConfig {
         ui_dir: None,
         launch: LaunchInfo::default(),
         allow_any_host: false,
         token: TOKEN.to_string(),
-        host: heddle_api::RunHost::new(
-            heddle_api::runs::HeddleHome::at(std::env::temp_dir().join("heddle-api-routes-unused")),
-            Vec::new(),
-        ),
+        host: heddle_api::RunHost::open(heddle_api::runs::HeddleHome::at(home), Vec::new())
+            .await
+            .unwrap(),
     }
 }
 
@@ -62,7 +63,7 @@ async fn open_workflow_returns_the_model_and_source() {
     let path = write_flow(dir.path());
     let body = serde_json::json!({ "path": path }).to_string();
     let (status, text) = call(
-        config(),
+        config().await,
         "POST",
         "/api/open_workflow",
         "127.0.0.1:7878",
@@ -81,7 +82,14 @@ async fn open_workflow_returns_the_model_and_source() {
 #[tokio::test]
 async fn a_missing_file_is_404_with_a_stable_code() {
     let body = r#"{"path":"/definitely/not/here.dot"}"#;
-    let (status, text) = call(config(), "POST", "/api/open_workflow", "localhost", body).await;
+    let (status, text) = call(
+        config().await,
+        "POST",
+        "/api/open_workflow",
+        "localhost",
+        body,
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let err: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(err["code"], "not_found");
@@ -96,7 +104,7 @@ async fn a_missing_file_is_404_with_a_stable_code() {
 #[tokio::test]
 async fn a_malformed_request_is_rejected_with_invalid_request() {
     let (status, text) = call(
-        config(),
+        config().await,
         "POST",
         "/api/open_workflow",
         "localhost",
@@ -116,7 +124,14 @@ async fn check_workflow_validates_unsaved_text() {
         "source": "digraph D { a -> b }",
     })
     .to_string();
-    let (status, text) = call(config(), "POST", "/api/check_workflow", "localhost", &body).await;
+    let (status, text) = call(
+        config().await,
+        "POST",
+        "/api/check_workflow",
+        "localhost",
+        &body,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let opened: OpenedWorkflow = serde_json::from_str(&text).unwrap();
     let rules: Vec<_> = opened.diagnostics.iter().map(|d| d.rule.as_str()).collect();
@@ -134,7 +149,14 @@ async fn list_workflows_finds_dot_files_and_skips_node_modules() {
     std::fs::write(dir.path().join("node_modules/pkg/x.dot"), FLOW).unwrap();
     std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
     let body = serde_json::json!({ "dir": dir.path().display().to_string() }).to_string();
-    let (status, text) = call(config(), "POST", "/api/list_workflows", "localhost", &body).await;
+    let (status, text) = call(
+        config().await,
+        "POST",
+        "/api/list_workflows",
+        "localhost",
+        &body,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
     let mut rel: Vec<_> = entries
@@ -152,7 +174,7 @@ async fn launch_info_reports_what_the_server_was_started_with() {
             initial_file: Some("/w/a.dot".into()),
             workspace_dir: Some("/w".into()),
         },
-        ..config()
+        ..config().await
     };
     let (status, text) = call(config, "POST", "/api/launch_info", "localhost", "{}").await;
     assert_eq!(status, StatusCode::OK);
@@ -163,7 +185,7 @@ async fn launch_info_reports_what_the_server_was_started_with() {
 #[tokio::test]
 async fn a_foreign_host_header_is_refused() {
     let (status, text) = call(
-        config(),
+        config().await,
         "POST",
         "/api/launch_info",
         "attacker.example:7878",
@@ -182,7 +204,7 @@ async fn the_ui_is_served_with_an_index_fallback_for_client_routes() {
     std::fs::write(ui.path().join("assets/app.js"), "console.log(1)").unwrap();
     let config = ServerConfig {
         ui_dir: Some(ui.path().to_path_buf()),
-        ..config()
+        ..config().await
     };
     let (status, text) = call(config.clone(), "GET", "/", "localhost", "").await;
     assert_eq!(
@@ -212,7 +234,7 @@ async fn serves_over_a_real_loopback_socket_and_refuses_other_addresses() {
         .await
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    let server = tokio::spawn(heddle_server::serve(listener, config()));
+    let server = tokio::spawn(heddle_server::serve(listener, config().await));
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let request = format!(
         "POST /api/launch_info HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
@@ -234,7 +256,7 @@ async fn paths_outside_the_ui_folder_are_not_served() {
     std::fs::write(root.path().join("secret.txt"), "top secret").unwrap();
     let config = ServerConfig {
         ui_dir: Some(ui),
-        ..config()
+        ..config().await
     };
     for uri in [
         "/../secret.txt",

@@ -81,7 +81,9 @@ async fn start_server() -> Server {
         launch: LaunchInfo::default(),
         allow_any_host: false,
         token: TOKEN.to_string(),
-        host: RunHost::new(HeddleHome::at(root.join("heddle")), env),
+        host: RunHost::open(HeddleHome::at(root.join("heddle")), env)
+            .await
+            .unwrap(),
     };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -213,16 +215,39 @@ async fn a_run_started_over_http_streams_its_events_and_reads_its_history() {
     let joined: Vec<Value> = first.into_iter().chain(rest).collect();
     assert_eq!(joined, all);
 
-    // Listed, with its history in git.
-    let runs = server.ok("list_runs", json!({})).await;
-    let listed = runs
+    // Indexed (the host ingests a run it ran as soon as it ends), with its timeline.
+    let runs = server
+        .ok(
+            "list_runs",
+            json!({ "filter": { "labels": { "suite": "http" } } }),
+        )
+        .await;
+    let items = runs["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{runs}");
+    assert_eq!(items[0]["id"], run.as_str());
+    assert_eq!(items[0]["status"], "success", "{runs}");
+    assert_eq!(items[0]["event_count"], all.len());
+    let others = server
+        .ok(
+            "list_runs",
+            json!({ "filter": { "labels": { "suite": "other" } } }),
+        )
+        .await;
+    assert_eq!(others["total"], 0, "{others}");
+    let timeline = server.ok("run_timeline", json!({ "run_id": run })).await;
+    let stages: Vec<&str> = timeline["stages"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["run_id"] == run.as_str())
-        .unwrap_or_else(|| panic!("{run} not listed: {runs}"));
-    assert_eq!(listed["status"], "success", "{listed}");
-    assert_eq!(listed["labels"]["suite"], "http");
+        .map(|s| s["node_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        stages,
+        ["start", "one", "two", "three", "exit"],
+        "{timeline}"
+    );
+    let record = server.ok("get_run", json!({ "run_id": &run[..10] })).await;
+    assert_eq!(record["id"], run.as_str());
     let checkpoints = server.ok("run_checkpoints", json!({ "run_id": run })).await;
     let nodes: Vec<&str> = checkpoints
         .as_array()

@@ -21,6 +21,12 @@ import type { RunRef } from '../generated/RunRef';
 import type { RunStarted } from '../generated/RunStarted';
 import type { StartRunRequest } from '../generated/StartRunRequest';
 import type { TreeFile } from '../generated/TreeFile';
+import type { ListRunsRequest } from '../generated/ListRunsRequest';
+import type { RecentWorkflow } from '../generated/RecentWorkflow';
+import type { RecentWorkflowsRequest } from '../generated/RecentWorkflowsRequest';
+import type { RunPage } from '../generated/RunPage';
+import type { RunRecord } from '../generated/RunRecord';
+import type { Timeline } from '../generated/Timeline';
 import type { EventHandlers, Unsubscribe } from './runEvent';
 
 /**
@@ -38,6 +44,11 @@ export interface Api {
   /** Tauri: native open dialog (null when cancelled). HTTP: always null. */
   pickWorkflowFile(): Promise<string | null>;
 
+  /** Runs from the index, newest first, filtered and paged. */
+  listRuns(req: ListRunsRequest): Promise<RunPage>;
+  getRun(req: RunRef): Promise<RunRecord>;
+  runTimeline(req: RunRef): Promise<Timeline>;
+  recentWorkflows(req: RecentWorkflowsRequest): Promise<RecentWorkflow[]>;
   startRun(req: StartRunRequest): Promise<RunStarted>;
   resumeRun(req: RunRef): Promise<RunStarted>;
   forkRun(req: ForkRequest): Promise<RunStarted>;

@@ -91,6 +91,10 @@ describe('createHttpApi run operations', () => {
     const fetchMock = vi.fn(async () => jsonResponse(200, null));
     vi.stubGlobal('fetch', fetchMock);
     const api = createHttpApi('');
+    await api.listRuns({ filter: { status: ['running'], workflow: null, labels: {}, since: null, until: null, parent_run_id: null, include_children: false }, page: { limit: 20, after: null } });
+    await api.getRun({ run_id: 'R1' });
+    await api.runTimeline({ run_id: 'R1' });
+    await api.recentWorkflows({ limit: 5 });
     await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, dry_run: true, work_dir: null, checkpoints: null });
     await api.resumeRun({ run_id: 'R1' });
     await api.forkRun({ run_id: 'R1', from: 'plan' });
@@ -105,6 +109,10 @@ describe('createHttpApi run operations', () => {
     await api.runArtifacts({ run_id: 'R1' });
     const urls = fetchMock.mock.calls.map((call: unknown[]) => call[0]);
     expect(urls).toEqual([
+      '/api/list_runs',
+      '/api/get_run',
+      '/api/run_timeline',
+      '/api/recent_workflows',
       '/api/start_run',
       '/api/resume_run',
       '/api/fork_run',

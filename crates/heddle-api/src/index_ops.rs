@@ -1,0 +1,53 @@
+//! Reading the run index (heddle-store): runs filtered and paged, one run, its timeline,
+//! and recently opened workflows. The index follows every run folder through a watcher, so
+//! runs started anywhere (another CLI, another window) show up here.
+
+use heddle_store::{RecentWorkflow, RunPage, RunRecord, StoreError, Timeline};
+
+use crate::error::{ApiError, ErrorCode};
+use crate::run_host::RunHost;
+use crate::run_types::{ListRunsRequest, RecentWorkflowsRequest, RunRef};
+
+impl RunHost {
+    /// Runs, newest first, filtered and paged.
+    pub async fn list_runs(&self, request: ListRunsRequest) -> Result<RunPage, ApiError> {
+        Ok(self
+            .index()
+            .list_runs(&request.filter, &request.page)
+            .await?)
+    }
+
+    /// One run (id, unique prefix or folder).
+    pub async fn run(&self, request: RunRef) -> Result<RunRecord, ApiError> {
+        Ok(self.index().run(&request.run_id).await?)
+    }
+
+    /// A run's stages on a time axis, with retries, parallel lanes and human waits.
+    pub async fn timeline(&self, request: RunRef) -> Result<Timeline, ApiError> {
+        Ok(self.index().timeline(&request.run_id).await?)
+    }
+
+    /// Workflows opened recently, newest first.
+    pub async fn recent_workflows(
+        &self,
+        request: RecentWorkflowsRequest,
+    ) -> Result<Vec<RecentWorkflow>, ApiError> {
+        Ok(self.index().recent_workflows(request.limit).await?)
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        let code = match &error {
+            StoreError::RunNotFound { .. } => ErrorCode::NotFound,
+            StoreError::AmbiguousRun { .. } => ErrorCode::Ambiguous,
+            StoreError::InvalidTime { .. } => ErrorCode::InvalidRequest,
+            StoreError::Io { .. } | StoreError::Watch { .. } => ErrorCode::Io,
+            StoreError::Open { .. }
+            | StoreError::Database { .. }
+            | StoreError::CorruptEvent { .. }
+            | StoreError::Checkpoints { .. } => ErrorCode::Storage,
+        };
+        ApiError::new(code, error.to_string())
+    }
+}

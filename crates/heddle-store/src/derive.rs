@@ -1,0 +1,263 @@
+//! Deriving stages and human waits from events, incrementally: each new event updates the
+//! rows it concerns, so ingesting a file in pieces gives what ingesting it whole gives.
+//!
+//! - `stage.started` opens the visit `(node, visit)`: another attempt of an open visit adds
+//!   to it; a visit that had ended and starts again (resumed after a cancel, or rolled back
+//!   to before it) starts over;
+//! - `stage.completed` / `stage.failed` close it with status, duration, attempts, notes;
+//! - `stage.retrying` counts a retry on the node's latest visit;
+//! - `interview.started` opens a human wait on the node's latest visit, and
+//!   `interview.answered` / `interview.timed_out` close the node's open wait.
+//!
+//! Events with properties this code does not understand are kept but derive nothing.
+
+use serde::Deserialize;
+use sqlx::SqliteConnection;
+
+use crate::db::Db;
+use crate::error::Result;
+use crate::progress::ParsedEvent;
+
+#[derive(Deserialize)]
+struct StageStarted {
+    #[serde(default)]
+    kind: String,
+    #[serde(default = "one")]
+    visit: i64,
+    #[serde(default = "one")]
+    attempt: i64,
+    #[serde(default)]
+    branch: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct StageEnded {
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    duration_ms: Option<i64>,
+    #[serde(default = "one")]
+    visit: i64,
+    #[serde(default = "one")]
+    attempts: i64,
+    #[serde(default)]
+    notes: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    failure_class: Option<String>,
+    #[serde(default)]
+    branch: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct StageRetrying {
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct InterviewStarted {
+    #[serde(default)]
+    question: String,
+    #[serde(default)]
+    choices: Vec<String>,
+    question_id: String,
+}
+
+#[derive(Deserialize)]
+struct InterviewAnswered {
+    #[serde(default)]
+    selected: Option<String>,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct InterviewTimedOut {
+    #[serde(default)]
+    default_choice: Option<String>,
+}
+
+fn one() -> i64 {
+    1
+}
+
+fn props<'a, T: Deserialize<'a>>(event: &'a ParsedEvent) -> Option<T> {
+    serde_json::from_str(event.properties.get()).ok()
+}
+
+/// The folder of a stage visit, relative to the run folder.
+fn stage_dir(node: &str, visit: i64) -> String {
+    heddle_engine::RunDir::stage_dir_name(node, u32::try_from(visit).unwrap_or(1))
+}
+
+/// Applies `event` to the stages and waits of run `run_key`.
+pub(crate) async fn apply(
+    conn: &mut SqliteConnection,
+    store: &Db,
+    run_key: i64,
+    event: &ParsedEvent,
+) -> Result<()> {
+    let Some(node) = event.node_id.as_deref() else {
+        return Ok(());
+    };
+    let db = |e: sqlx::Error| {
+        store.err(format!(
+            "deriving from event {} ({}, progress.jsonl line {}): {e}",
+            event.seq, event.event, event.line
+        ))
+    };
+    match event.event.as_str() {
+        "stage.started" => {
+            let Some(p) = props::<StageStarted>(event) else {
+                return Ok(());
+            };
+            let dir = stage_dir(node, p.visit);
+            sqlx::query!(
+                "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
+                                     attempts, retries, started_at, stage_dir)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, 0, ?8, ?9)
+                 ON CONFLICT (run_key, node_id, visit) DO UPDATE SET
+                     status = 'running',
+                     kind = excluded.kind,
+                     branch = COALESCE(excluded.branch, stages.branch),
+                     start_seq = CASE WHEN stages.ended_at IS NULL THEN stages.start_seq
+                                      ELSE excluded.start_seq END,
+                     started_at = CASE WHEN stages.ended_at IS NULL THEN stages.started_at
+                                       ELSE excluded.started_at END,
+                     attempts = CASE WHEN stages.ended_at IS NULL
+                                     THEN MAX(stages.attempts, excluded.attempts)
+                                     ELSE excluded.attempts END,
+                     retries = CASE WHEN stages.ended_at IS NULL THEN stages.retries ELSE 0 END,
+                     ended_at = NULL, duration_ms = NULL, notes = NULL,
+                     failure_reason = NULL, failure_class = NULL",
+                run_key,
+                node,
+                p.visit,
+                event.seq,
+                p.kind,
+                p.branch,
+                p.attempt,
+                event.ts,
+                dir,
+            )
+            .execute(&mut *conn)
+            .await
+            .map_err(db)?;
+        }
+        "stage.completed" | "stage.failed" => {
+            let Some(p) = props::<StageEnded>(event) else {
+                return Ok(());
+            };
+            let failed = event.event == "stage.failed";
+            let status = if failed {
+                "fail".to_string()
+            } else {
+                p.status.unwrap_or_else(|| "success".into())
+            };
+            let dir = stage_dir(node, p.visit);
+            sqlx::query!(
+                "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
+                                     attempts, retries, started_at, ended_at, duration_ms,
+                                     notes, failure_reason, failure_class, stage_dir)
+                 VALUES (?1, ?2, ?3, ?4, '', ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10, ?11, ?12, ?13)
+                 ON CONFLICT (run_key, node_id, visit) DO UPDATE SET
+                     status = excluded.status,
+                     attempts = MAX(stages.attempts, excluded.attempts),
+                     branch = COALESCE(stages.branch, excluded.branch),
+                     ended_at = excluded.ended_at,
+                     duration_ms = excluded.duration_ms,
+                     notes = excluded.notes,
+                     failure_reason = excluded.failure_reason,
+                     failure_class = excluded.failure_class",
+                run_key,
+                node,
+                p.visit,
+                event.seq,
+                p.branch,
+                status,
+                p.attempts,
+                event.ts,
+                p.duration_ms,
+                p.notes,
+                p.reason,
+                p.failure_class,
+                dir,
+            )
+            .execute(&mut *conn)
+            .await
+            .map_err(db)?;
+        }
+        "stage.retrying" => {
+            let reason = props::<StageRetrying>(event).and_then(|p| p.reason);
+            sqlx::query!(
+                "UPDATE stages SET retries = retries + 1, last_retry_reason = ?3
+                 WHERE run_key = ?1 AND node_id = ?2
+                   AND visit = (SELECT MAX(visit) FROM stages WHERE run_key = ?1 AND node_id = ?2)",
+                run_key,
+                node,
+                reason,
+            )
+            .execute(&mut *conn)
+            .await
+            .map_err(db)?;
+        }
+        "interview.started" => {
+            let Some(p) = props::<InterviewStarted>(event) else {
+                return Ok(());
+            };
+            let choices = serde_json::to_string(&p.choices).unwrap_or_else(|_| "[]".into());
+            sqlx::query!(
+                "INSERT INTO human_waits (run_key, question_id, node_id, visit, start_seq,
+                                          question, choices, started_at)
+                 VALUES (?1, ?2, ?3,
+                         COALESCE((SELECT MAX(visit) FROM stages
+                                   WHERE run_key = ?1 AND node_id = ?3), 1),
+                         ?4, ?5, ?6, ?7)
+                 ON CONFLICT (run_key, question_id) DO UPDATE SET
+                     question = excluded.question, choices = excluded.choices",
+                run_key,
+                p.question_id,
+                node,
+                event.seq,
+                p.question,
+                choices,
+                event.ts,
+            )
+            .execute(&mut *conn)
+            .await
+            .map_err(db)?;
+        }
+        "interview.answered" | "interview.timed_out" => {
+            let (outcome, answer) = if event.event == "interview.answered" {
+                let answer = props::<InterviewAnswered>(event)
+                    .and_then(|p| p.text.filter(|t| !t.is_empty()).or(p.label).or(p.selected));
+                ("answered", answer)
+            } else {
+                let answer = props::<InterviewTimedOut>(event).and_then(|p| p.default_choice);
+                ("timed_out", answer)
+            };
+            sqlx::query!(
+                "UPDATE human_waits SET
+                     outcome = ?3, answer = ?4, ended_at = ?5,
+                     duration_ms = CAST(ROUND((unixepoch(?5, 'subsec')
+                                               - unixepoch(started_at, 'subsec')) * 1000)
+                                        AS INTEGER)
+                 WHERE run_key = ?1 AND node_id = ?2 AND outcome IS NULL",
+                run_key,
+                node,
+                outcome,
+                answer,
+                event.ts,
+            )
+            .execute(&mut *conn)
+            .await
+            .map_err(db)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}

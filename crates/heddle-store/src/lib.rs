@@ -1,0 +1,90 @@
+//! heddle-store owns the index of runs: the embedded SQLite database `$HEDDLE_HOME/heddle.db`
+//! (WAL, foreign keys, migrations under `migrations/`) with runs, labels, stages, human
+//! waits, events, checkpoints, artifacts and recently opened workflows.
+//!
+//! The run folders under `runs/` stay the source of truth; everything but the recent
+//! workflows is derived from them and can be rebuilt at any time ([`Store::reindex`]).
+//! [`Store::ingest_run`] brings one run up to date incrementally (it tails progress.jsonl
+//! from where it stopped), and [`Store::watch`] keeps the whole runs folder indexed as runs
+//! started anywhere (another CLI, another window) write to it, announcing each changed run
+//! on [`Store::subscribe`]. Queries ([`Store::list_runs`], [`Store::run`],
+//! [`Store::timeline`], [`Store::checkpoints`], [`Store::artifacts`], [`Store::events`],
+//! [`Store::recent_workflows`]) return serde types; with the `ts` feature they also derive
+//! `ts_rs::TS` for the UI's generated TypeScript.
+
+mod db;
+mod derive;
+mod error;
+mod ingest;
+mod progress;
+mod queries;
+mod reindex;
+mod scan;
+mod timeline;
+mod types;
+mod watch;
+mod workflows;
+mod write;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tokio::sync::{Mutex, broadcast};
+
+pub use error::{Result, StoreError};
+pub use types::{
+    ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, IngestFailure, IngestReport,
+    PageRequest, RecentWorkflow, ReindexReport, RunChange, RunCursor, RunFilter, RunPage,
+    RunRecord, RunStatus, StageState, Timeline, TimelineStage, WaitOutcome,
+};
+pub use watch::WatchHandle;
+
+/// How many run changes a slow subscriber may fall behind before it misses some.
+const CHANGES_CAPACITY: usize = 1024;
+
+/// The index of runs in one database file. Cheap to clone; clones share the database.
+#[derive(Debug, Clone)]
+pub struct Store {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    db: db::Db,
+    /// One ingest at a time in this process (a second process is detected by position).
+    ingest: Mutex<()>,
+    changes: broadcast::Sender<RunChange>,
+}
+
+impl Store {
+    /// Opens the index at `path` (usually `$HEDDLE_HOME/heddle.db`), creating the file and
+    /// its folder when missing and bringing its schema up to date.
+    pub async fn open(path: &Path) -> Result<Store> {
+        let db = db::Db::open(path).await?;
+        let (changes, _) = broadcast::channel(CHANGES_CAPACITY);
+        Ok(Store {
+            inner: Arc::new(Inner {
+                db,
+                ingest: Mutex::new(()),
+                changes,
+            }),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.inner.db.path
+    }
+
+    /// Every run whose index changes from now on (by any ingest: the watcher's, a
+    /// reindex, or a direct [`Store::ingest_run`]). A receiver that falls more than 1024
+    /// changes behind gets `RecvError::Lagged` and should list the runs again.
+    pub fn subscribe(&self) -> broadcast::Receiver<RunChange> {
+        self.inner.changes.subscribe()
+    }
+
+    fn announce(&self, change: RunChange) {
+        // No subscriber is fine.
+        let _ = self.inner.changes.send(change);
+    }
+}

@@ -1,0 +1,152 @@
+//! Reading the new part of a run's `progress.jsonl`: whole lines only from a byte offset (a
+//! half-written last line is left for next time), each checked against the event envelope.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::error::{Result, StoreError};
+
+/// One event line, checked.
+#[derive(Debug, Clone)]
+pub(crate) struct ParsedEvent {
+    /// The line (from 1) it was read from.
+    pub line: u64,
+    pub seq: i64,
+    pub id: String,
+    pub ts: String,
+    pub node_id: Option<String>,
+    pub event: String,
+    /// The properties object as JSON text (`{}` when absent).
+    pub properties: Box<RawValue>,
+}
+
+/// A line that is not an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CorruptLine {
+    pub line: u64,
+    pub message: String,
+}
+
+/// What was read past the previous position.
+#[derive(Debug, Default)]
+pub(crate) struct Tail {
+    /// The events, in file order.
+    pub events: Vec<ParsedEvent>,
+    /// The new byte offset (after the last whole line).
+    pub offset: u64,
+    /// Whole lines consumed in total.
+    pub lines: u64,
+    /// The first line that was not an event (skipped).
+    pub corrupt: Option<CorruptLine>,
+    /// The file was shorter than the previous offset: it was replaced, read from the start.
+    pub restarted: bool,
+}
+
+/// The envelope as written (`docs/events.md`); unknown fields are ignored.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    id: String,
+    ts: String,
+    seq: i64,
+    #[serde(default)]
+    node_id: Option<String>,
+    event: String,
+    #[serde(default, borrow)]
+    properties: Option<&'a RawValue>,
+}
+
+/// Reads `path` from byte `offset` (line `lines`), returning every whole new line checked.
+/// A missing file reads as empty.
+pub(crate) fn read_tail(path: &Path, offset: u64, lines: u64) -> Result<Tail> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Tail {
+                offset,
+                lines,
+                ..Tail::default()
+            });
+        }
+        Err(e) => return Err(StoreError::io(path, &e)),
+    };
+    let len = file.metadata().map_err(|e| StoreError::io(path, &e))?.len();
+    let (offset, lines, restarted) = if len < offset {
+        (0, 0, true)
+    } else {
+        (offset, lines, false)
+    };
+    let mut bytes = Vec::with_capacity(usize::try_from(len - offset).unwrap_or(0));
+    file.seek(SeekFrom::Start(offset))
+        .and_then(|_| file.read_to_end(&mut bytes))
+        .map_err(|e| StoreError::io(path, &e))?;
+    let mut tail = parse_lines(&bytes, lines);
+    tail.offset += offset;
+    tail.restarted = restarted;
+    Ok(tail)
+}
+
+/// Parses the whole lines of `bytes` (which starts at a line boundary); `lines` is the count
+/// of lines before it. The returned offset is relative to `bytes`.
+pub(crate) fn parse_lines(bytes: &[u8], lines: u64) -> Tail {
+    let mut tail = Tail {
+        lines,
+        ..Tail::default()
+    };
+    let mut start = 0usize;
+    while let Some(end) = memchr_newline(&bytes[start..]).map(|n| start + n) {
+        let raw = &bytes[start..end];
+        tail.lines += 1;
+        start = end + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match parse_line(raw, tail.lines) {
+            Ok(event) => tail.events.push(event),
+            Err(message) => {
+                if tail.corrupt.is_none() {
+                    tail.corrupt = Some(CorruptLine {
+                        line: tail.lines,
+                        message,
+                    });
+                }
+            }
+        }
+    }
+    tail.offset = start as u64;
+    tail
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+fn parse_line(raw: &[u8], line: u64) -> Result<ParsedEvent, String> {
+    let envelope: Envelope<'_> = serde_json::from_slice(raw).map_err(|e| e.to_string())?;
+    if envelope.seq < 1 {
+        return Err(format!("seq {} is not a position from 1", envelope.seq));
+    }
+    let properties = match envelope.properties {
+        Some(raw) if raw.get().trim_start().starts_with('{') => raw.to_owned(),
+        Some(raw) if raw.get() == "null" => empty_object(),
+        Some(raw) => return Err(format!("properties is not an object: {}", raw.get())),
+        None => empty_object(),
+    };
+    Ok(ParsedEvent {
+        line,
+        seq: envelope.seq,
+        id: envelope.id,
+        ts: envelope.ts,
+        node_id: envelope.node_id,
+        event: envelope.event,
+        properties,
+    })
+}
+
+fn empty_object() -> Box<RawValue> {
+    // `{}` always parses; the fallback keeps this total without a panic.
+    RawValue::from_string("{}".to_string()).unwrap_or_else(|_| RawValue::NULL.to_owned())
+}

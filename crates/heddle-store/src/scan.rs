@@ -1,0 +1,208 @@
+//! Reading one run folder from disk (blocking): manifest, conclusion, whether a process is
+//! running it, the new part of progress.jsonl, and, when they may have changed, the git
+//! checkpoints and the captured artifacts.
+
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use heddle_artifacts::{ListedArtifact, list_artifacts};
+use heddle_checkpoint::GitState;
+use heddle_checkpoint::history::{self, CheckpointEntry};
+use heddle_engine::runlock::RunLock;
+use heddle_engine::{Conclusion, Manifest, RunDir};
+
+use crate::error::{Result, StoreError};
+use crate::progress::{Tail, read_tail};
+use crate::types::RunStatus;
+
+/// Where the previous ingest of the folder stopped.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Position {
+    pub offset: u64,
+    pub lines: u64,
+    /// git.json's signature when the checkpoints were last read.
+    pub git_signature: Option<String>,
+    /// The folder was never ingested (or is being rebuilt).
+    pub fresh: bool,
+}
+
+/// What the checkpoints read gave.
+#[derive(Debug)]
+pub(crate) enum GitRead {
+    /// Nothing suggests they changed.
+    Unchanged,
+    /// Read again (empty when the run has no git checkpoints).
+    Read(Vec<CheckpointEntry>),
+    /// Reading failed.
+    Failed(String),
+}
+
+/// One run folder as read now.
+#[derive(Debug)]
+pub(crate) struct Scan {
+    pub manifest: Manifest,
+    pub conclusion: Option<Conclusion>,
+    pub status: RunStatus,
+    pub tail: Tail,
+    pub git: GitRead,
+    pub git_signature: Option<String>,
+    pub manifest_signature: Option<String>,
+    /// Read again when events suggest they changed.
+    pub artifacts: Option<Vec<ListedArtifact>>,
+}
+
+/// Events after which the artifact manifests are read again.
+const ARTIFACT_TRIGGERS: &[&str] = &[
+    "artifact.captured",
+    "stage.completed",
+    "stage.failed",
+    "run.completed",
+    "run.failed",
+    "run.cancelled",
+];
+
+/// Reads `folder` from `position`; `None` when it has no manifest (yet).
+pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
+    let run = RunDir::at(folder);
+    let manifest_path = run.manifest();
+    if !manifest_path.is_file() {
+        return Ok(None);
+    }
+    let manifest_signature = signature(&manifest_path);
+    let manifest = run.read_manifest().map_err(|e| StoreError::Io {
+        path: manifest_path.clone(),
+        message: e.to_string(),
+    })?;
+    // Status before events: a run that ends now is read as running, and its last events and
+    // conclusion arrive with the next change.
+    let (status, conclusion) = status_of(&run);
+    let (offset, lines) = if position.fresh {
+        (0, 0)
+    } else {
+        (position.offset, position.lines)
+    };
+    let tail = read_tail(&run.progress(), offset, lines)?;
+    let fresh = position.fresh || tail.restarted;
+    let git_signature = signature(&GitState::path(&run));
+    let checkpoint_saved = tail.events.iter().any(|e| e.event == "checkpoint.saved");
+    let git = if fresh || checkpoint_saved || git_signature != position.git_signature {
+        read_checkpoints(&run, &manifest.run_id)
+    } else {
+        GitRead::Unchanged
+    };
+    let artifacts_changed = tail
+        .events
+        .iter()
+        .any(|e| ARTIFACT_TRIGGERS.contains(&e.event.as_str()));
+    let artifacts = (fresh || artifacts_changed).then(|| list_artifacts(&run));
+    Ok(Some(Scan {
+        manifest,
+        conclusion,
+        status,
+        tail,
+        git,
+        git_signature,
+        manifest_signature,
+        artifacts,
+    }))
+}
+
+/// How the run stands from its files, with its conclusion: the conclusion's status; else
+/// running while a process holds its lock; else interrupted (crashed, killed, or stopped
+/// before concluding).
+pub(crate) fn status_of(run: &RunDir) -> (RunStatus, Option<Conclusion>) {
+    if let Some(conclusion) = run.read_conclusion() {
+        return (concluded(&conclusion), Some(conclusion));
+    }
+    if run.pid().exists() && RunLock::is_held(run) {
+        return (RunStatus::Running, None);
+    }
+    // It may have concluded between the two reads.
+    match run.read_conclusion() {
+        Some(conclusion) => (concluded(&conclusion), Some(conclusion)),
+        None => (RunStatus::Interrupted, None),
+    }
+}
+
+fn concluded(conclusion: &Conclusion) -> RunStatus {
+    match conclusion.status {
+        heddle_engine::RunStatus::Success => RunStatus::Success,
+        heddle_engine::RunStatus::Fail => RunStatus::Fail,
+        heddle_engine::RunStatus::Cancelled => RunStatus::Cancelled,
+        heddle_engine::RunStatus::Running => RunStatus::Running,
+        heddle_engine::RunStatus::Crashed | heddle_engine::RunStatus::Interrupted => {
+            RunStatus::Interrupted
+        }
+    }
+}
+
+/// Whether a process still runs the run in `folder` (its lock is held).
+pub(crate) fn is_live(folder: &Path) -> bool {
+    status_of(&RunDir::at(folder)).0 == RunStatus::Running
+}
+
+/// Size and modification time of `path` (`None` when absent).
+fn signature(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    Some(format!("{}:{modified}", meta.len()))
+}
+
+fn read_checkpoints(run: &RunDir, run_id: &str) -> GitRead {
+    let failed = |message: String| GitRead::Failed(format!("run {run_id}: {message}"));
+    let state = match GitState::load(run) {
+        Ok(Some(state)) => state,
+        Ok(None) => return GitRead::Read(Vec::new()),
+        Err(e) => return failed(e.to_string()),
+    };
+    let repo = match heddle_checkpoint::repo::open(&state) {
+        Ok(repo) => repo,
+        Err(e) => return failed(e.to_string()),
+    };
+    match history::list(&repo, &state) {
+        Ok(entries) => GitRead::Read(entries),
+        Err(e) => failed(e.to_string()),
+    }
+}
+
+/// Run folders directly under `runs_root` (those with a manifest, and those still being
+/// created: any folder), sorted.
+pub(crate) fn run_folders(runs_root: &Path) -> Result<Vec<PathBuf>> {
+    let entries = match std::fs::read_dir(runs_root) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(StoreError::io(runs_root, &e)),
+    };
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(std::result::Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    folders.sort();
+    Ok(folders)
+}
+
+/// Child runs of manager loops inside `folder` (`nodes/*/child`), recursively, parents
+/// before children.
+pub(crate) fn child_runs(folder: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(folder.join("nodes")) else {
+        return found;
+    };
+    let mut children: Vec<PathBuf> = entries
+        .filter_map(std::result::Result::ok)
+        .map(|e| e.path().join("child"))
+        .filter(|child| child.join("manifest.json").is_file())
+        .collect();
+    children.sort();
+    for child in children {
+        let grandchildren = child_runs(&child);
+        found.push(child);
+        found.extend(grandchildren);
+    }
+    found
+}

@@ -1,0 +1,14 @@
+//! The store's request and response types. Field names are a contract with the API and the
+//! UI (TypeScript is generated from them with the `ts` feature): add fields freely, rename or
+//! remove only together with the UI.
+
+mod detail;
+mod reports;
+mod runs;
+
+pub use detail::{
+    ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, RecentWorkflow, StageState, Timeline,
+    TimelineStage, WaitOutcome,
+};
+pub use reports::{IngestFailure, IngestReport, ReindexReport, RunChange};
+pub use runs::{PageRequest, RunCursor, RunFilter, RunPage, RunRecord, RunStatus};

@@ -1,0 +1,180 @@
+//! Runs: a run's record, filters and pages of runs.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Where a run stands, as the index sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// No conclusion yet and a process holds the run's lock.
+    Running,
+    /// It reached an exit.
+    Success,
+    /// It failed.
+    Fail,
+    /// It was cancelled.
+    Cancelled,
+    /// No conclusion and no live process: it crashed or was stopped; it can be resumed.
+    Interrupted,
+}
+
+impl RunStatus {
+    /// The snake_case name (also what the database stores).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Success => "success",
+            RunStatus::Fail => "fail",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::Interrupted => "interrupted",
+        }
+    }
+
+    /// The status a stored name stands for (unknown names read as interrupted).
+    pub fn parse(name: &str) -> RunStatus {
+        match name {
+            "running" => RunStatus::Running,
+            "success" => RunStatus::Success,
+            "fail" => RunStatus::Fail,
+            "cancelled" => RunStatus::Cancelled,
+            _ => RunStatus::Interrupted,
+        }
+    }
+}
+
+/// One indexed run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunRecord {
+    /// The run id (a ULID).
+    pub id: String,
+    /// The run folder.
+    pub folder: String,
+    /// The digraph's name.
+    pub workflow_name: String,
+    /// The workflow file the run started from.
+    pub workflow_path: String,
+    /// The goal.
+    pub goal: Option<String>,
+    /// `--label K=V` pairs.
+    pub labels: BTreeMap<String, String>,
+    /// Where it stands.
+    pub status: RunStatus,
+    /// Start (RFC 3339).
+    pub started_at: String,
+    /// End (RFC 3339), once concluded.
+    pub ended_at: Option<String>,
+    /// Wall time, once concluded.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub duration_ms: Option<i64>,
+    /// Why it failed or was cancelled.
+    pub failure_reason: Option<String>,
+    /// `worktree`, `shadow` or `none`.
+    pub checkpoint_mode: String,
+    /// The run's git branch (git checkpoints only).
+    pub run_branch: Option<String>,
+    /// The commit the run started from (git checkpoints only).
+    pub base_sha: Option<String>,
+    /// The last checkpoint commit, once concluded (git checkpoints only).
+    pub final_sha: Option<String>,
+    /// Captured test artifacts.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub artifact_count: i64,
+    /// Stage visits seen.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub stage_count: i64,
+    /// Events indexed.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub event_count: i64,
+    /// The last event's seq.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub last_seq: i64,
+    /// LLM stages are simulated.
+    pub dry_run: bool,
+    /// The run supervising this one (manager-loop children).
+    pub parent_run_id: Option<String>,
+    /// Where stages run.
+    pub work_dir: String,
+    /// Nodes in the workflow.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub node_count: i64,
+    /// The node of the latest stage that started.
+    pub current_node: Option<String>,
+    /// The first unreadable line of progress.jsonl, when there was one.
+    pub ingest_error: Option<String>,
+}
+
+/// Which runs to list. Every field narrows the list; the defaults list every top-level run.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunFilter {
+    /// Any of these statuses (empty: any status).
+    #[serde(default)]
+    pub status: Vec<RunStatus>,
+    /// The workflow's name.
+    #[serde(default)]
+    pub workflow: Option<String>,
+    /// Every one of these labels, with this value.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// Started at or after (RFC 3339).
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Started before (RFC 3339).
+    #[serde(default)]
+    pub until: Option<String>,
+    /// Only the children of this run (manager loops); implies `include_children`.
+    #[serde(default)]
+    pub parent_run_id: Option<String>,
+    /// List manager-loop child runs too (they are left out by default).
+    #[serde(default)]
+    pub include_children: bool,
+}
+
+/// Where a page of runs continues: after the run started at `started_ms` with id `id`
+/// (newest first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunCursor {
+    /// The last listed run's start, in milliseconds since the Unix epoch.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub started_ms: i64,
+    /// The last listed run's id.
+    pub id: String,
+}
+
+/// Which page of runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PageRequest {
+    /// At most this many runs (clamped to 1..=1000).
+    pub limit: u32,
+    /// Continue after this cursor (`None`: the first page).
+    #[serde(default)]
+    pub after: Option<RunCursor>,
+}
+
+impl Default for PageRequest {
+    fn default() -> Self {
+        PageRequest {
+            limit: 50,
+            after: None,
+        }
+    }
+}
+
+/// A page of runs, newest first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunPage {
+    /// The runs.
+    pub items: Vec<RunRecord>,
+    /// Pass this as [`PageRequest::after`] for the next page (`None`: this is the last).
+    pub next: Option<RunCursor>,
+    /// Runs matching the filter, over all pages.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub total: i64,
+}

@@ -1,0 +1,284 @@
+//! The writes of one ingest, inside its transaction: the run row, its labels, events (in
+//! batches through `json_each`, one statement per batch), checkpoints and artifacts.
+
+use heddle_artifacts::ListedArtifact;
+use heddle_checkpoint::history::CheckpointEntry;
+use heddle_engine::{Conclusion, Manifest};
+use sqlx::SqliteConnection;
+
+use crate::db::Db;
+use crate::error::Result;
+use crate::progress::ParsedEvent;
+use crate::types::RunStatus;
+
+/// Events per insert statement.
+const EVENT_BATCH: usize = 1000;
+
+/// Milliseconds since the Unix epoch of an RFC 3339 time (0 when it is not one).
+pub(crate) fn epoch_ms(time: &str) -> i64 {
+    humantime::parse_rfc3339_weak(time)
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_millis()).ok())
+        .unwrap_or(0)
+}
+
+/// Inserts a new run row (after removing any row for the same folder or id); its key.
+pub(crate) async fn insert_run(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    folder: &str,
+    manifest: &Manifest,
+) -> Result<i64> {
+    sqlx::query!(
+        "DELETE FROM runs WHERE folder = ?1 OR id = ?2",
+        folder,
+        manifest.run_id
+    )
+    .execute(&mut *conn)
+    .await
+    .map_err(|e| db.err(e))?;
+    let key = sqlx::query_scalar!(
+        r#"INSERT INTO runs (id, folder, workflow_name, workflow_path, status, started_at,
+                            started_ms, checkpoint_mode, work_dir)
+           VALUES (?1, ?2, '', '', 'running', '', 0, '', '')
+           RETURNING key AS "key!: i64""#,
+        manifest.run_id,
+        folder,
+    )
+    .fetch_one(&mut *conn)
+    .await
+    .map_err(|e| db.err(e))?;
+    update_manifest(conn, db, key, manifest).await?;
+    Ok(key)
+}
+
+/// Records what the manifest says on run `key`, labels included.
+pub(crate) async fn update_manifest(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    key: i64,
+    manifest: &Manifest,
+) -> Result<()> {
+    let labels = serde_json::to_string(&manifest.labels).unwrap_or_else(|_| "{}".into());
+    let started_ms = epoch_ms(&manifest.start_time);
+    let node_count = i64::try_from(manifest.node_count).unwrap_or(i64::MAX);
+    let edge_count = i64::try_from(manifest.edge_count).unwrap_or(i64::MAX);
+    sqlx::query!(
+        "UPDATE runs SET
+             workflow_name = ?2, workflow_path = ?3, goal = ?4, labels = ?5, started_at = ?6,
+             started_ms = ?7, checkpoint_mode = ?8, run_branch = ?9, base_sha = ?10,
+             dry_run = ?11, parent_run_id = ?12, work_dir = ?13, node_count = ?14,
+             edge_count = ?15
+         WHERE key = ?1",
+        key,
+        manifest.workflow_name,
+        manifest.workflow_path,
+        manifest.goal,
+        labels,
+        manifest.start_time,
+        started_ms,
+        manifest.checkpoint_mode,
+        manifest.run_branch,
+        manifest.base_sha,
+        manifest.dry_run,
+        manifest.parent_run_id,
+        manifest.work_dir,
+        node_count,
+        edge_count,
+    )
+    .execute(&mut *conn)
+    .await
+    .map_err(|e| db.err(e))?;
+    sqlx::query!("DELETE FROM run_labels WHERE run_key = ?1", key)
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    for (name, value) in &manifest.labels {
+        sqlx::query!(
+            "INSERT INTO run_labels (run_key, key, value) VALUES (?1, ?2, ?3)",
+            key,
+            name,
+            value
+        )
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    }
+    Ok(())
+}
+
+/// Inserts `events` for run `run_key` (a seq seen before is replaced).
+pub(crate) async fn insert_events(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    run_key: i64,
+    events: &[ParsedEvent],
+) -> Result<()> {
+    let mut batch: Vec<u8> = Vec::with_capacity(256 * EVENT_BATCH);
+    for chunk in events.chunks(EVENT_BATCH) {
+        batch.clear();
+        batch.push(b'[');
+        for (i, e) in chunk.iter().enumerate() {
+            if i > 0 {
+                batch.push(b',');
+            }
+            let row = (e.seq, &e.id, &e.ts, &e.node_id, &e.event, &*e.properties);
+            serde_json::to_writer(&mut batch, &row).map_err(|e| db.err(e))?;
+        }
+        batch.push(b']');
+        let json = std::str::from_utf8(&batch).map_err(|e| db.err(e))?;
+        sqlx::query!(
+            "INSERT OR REPLACE INTO events (run_key, seq, id, ts, node_id, event, properties)
+             SELECT ?1, e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3,
+                    e.value ->> 4, e.value -> 5
+             FROM json_each(?2) AS e",
+            run_key,
+            json,
+        )
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    }
+    Ok(())
+}
+
+/// Replaces the run's checkpoints.
+pub(crate) async fn replace_checkpoints(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    run_key: i64,
+    entries: &[CheckpointEntry],
+) -> Result<()> {
+    sqlx::query!("DELETE FROM checkpoints WHERE run_key = ?1", run_key)
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    for (position, c) in entries.iter().enumerate() {
+        let position = i64::try_from(position).unwrap_or(i64::MAX);
+        let completed = i64::try_from(c.completed).unwrap_or(i64::MAX);
+        let timeline = i64::try_from(c.timeline).unwrap_or(i64::MAX);
+        let branches = serde_json::to_string(&c.branches).unwrap_or_else(|_| "[]".into());
+        sqlx::query!(
+            "INSERT INTO checkpoints (run_key, position, sha, node_id, status, completed,
+                                      timeline, branches, time, parent, metadata_sha, current)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            run_key,
+            position,
+            c.sha,
+            c.node_id,
+            c.status,
+            completed,
+            timeline,
+            branches,
+            c.time,
+            c.parent,
+            c.metadata_sha,
+            c.current,
+        )
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    }
+    Ok(())
+}
+
+/// Replaces the run's artifacts.
+pub(crate) async fn replace_artifacts(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    run_key: i64,
+    artifacts: &[ListedArtifact],
+) -> Result<()> {
+    sqlx::query!("DELETE FROM artifacts WHERE run_key = ?1", run_key)
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    for a in artifacts {
+        let size = i64::try_from(a.size).unwrap_or(i64::MAX);
+        let retry = i64::from(a.retry);
+        let kind = a.kind.as_str();
+        sqlx::query!(
+            "INSERT OR REPLACE INTO artifacts (run_key, path, stage, node_id, retry, source,
+                                               size, sha256, media_type, kind)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            run_key,
+            a.path,
+            a.stage,
+            a.node,
+            retry,
+            a.source,
+            size,
+            a.sha256,
+            a.media_type,
+            kind,
+        )
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    }
+    Ok(())
+}
+
+/// What the end of an ingest records on the run row.
+pub(crate) struct RunUpdate<'a> {
+    pub run_key: i64,
+    pub status: RunStatus,
+    pub conclusion: Option<&'a Conclusion>,
+    pub current_node: Option<&'a str>,
+    pub offset: u64,
+    pub lines: u64,
+    pub git_signature: Option<&'a str>,
+    pub manifest_signature: Option<&'a str>,
+    pub ingest_error: Option<&'a str>,
+}
+
+/// Records status, conclusion, counts and the ingest position on the run row.
+pub(crate) async fn update_run(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    update: &RunUpdate<'_>,
+) -> Result<()> {
+    let status = update.status.as_str();
+    let ended_at = update.conclusion.map(|c| c.completed_at.as_str());
+    let duration_ms = update
+        .conclusion
+        .map(|c| i64::try_from(c.duration_ms).unwrap_or(i64::MAX));
+    let failure_reason = update.conclusion.and_then(|c| c.failure_reason.as_deref());
+    let final_sha = update
+        .conclusion
+        .and_then(|c| c.final_git_commit_sha.as_deref());
+    let running = update.status == RunStatus::Running;
+    let offset = i64::try_from(update.offset).unwrap_or(i64::MAX);
+    let lines = i64::try_from(update.lines).unwrap_or(i64::MAX);
+    sqlx::query!(
+        "UPDATE runs SET
+             status = ?2, ended_at = ?3, duration_ms = ?4, failure_reason = ?5,
+             final_sha = ?6,
+             current_node = CASE WHEN ?7 THEN COALESCE(?8, current_node) ELSE NULL END,
+             ingest_offset = ?9, ingest_line = ?10, git_signature = ?11,
+             ingest_error = COALESCE(ingest_error, ?12), manifest_signature = ?13,
+             event_count = (SELECT COUNT(*) FROM events WHERE run_key = ?1),
+             last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = ?1),
+             stage_count = (SELECT COUNT(*) FROM stages WHERE run_key = ?1),
+             artifact_count = (SELECT COUNT(*) FROM artifacts WHERE run_key = ?1)
+         WHERE key = ?1",
+        update.run_key,
+        status,
+        ended_at,
+        duration_ms,
+        failure_reason,
+        final_sha,
+        running,
+        update.current_node,
+        offset,
+        lines,
+        update.git_signature,
+        update.ingest_error,
+        update.manifest_signature,
+    )
+    .execute(&mut *conn)
+    .await
+    .map_err(|e| db.err(e))?;
+    Ok(())
+}
