@@ -4,8 +4,8 @@
 //! Tauri runs them off the UI thread.
 
 use heddle_api::{
-    ApiError, CheckWorkflowRequest, LaunchInfo, ListWorkflowsRequest, OpenWorkflowRequest,
-    OpenedWorkflow, WorkflowEntry,
+    ApiError, CheckWorkflowRequest, EditWorkflowRequest, LaunchInfo, ListWorkflowsRequest,
+    OpenWorkflowRequest, OpenedWorkflow, SaveWorkflowRequest, WorkflowEntry,
 };
 use tauri::State;
 
@@ -31,4 +31,16 @@ pub fn check_workflow(req: CheckWorkflowRequest) -> Result<OpenedWorkflow, ApiEr
 #[tauri::command(async)]
 pub fn list_workflows(req: ListWorkflowsRequest) -> Result<Vec<WorkflowEntry>, ApiError> {
     heddle_api::list_workflows(&req)
+}
+
+/// Applies structured edits to workflow text (nothing is written).
+#[tauri::command(async)]
+pub fn edit_workflow(req: EditWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
+    heddle_api::edit_workflow(&req)
+}
+
+/// Saves workflow text to its file, refusing to overwrite a change made on disk.
+#[tauri::command(async)]
+pub fn save_workflow(req: SaveWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
+    heddle_api::save_workflow(&req)
 }

@@ -24,6 +24,8 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             commands::open_workflow,
             commands::check_workflow,
             commands::list_workflows,
+            commands::edit_workflow,
+            commands::save_workflow,
             run_commands::start_run,
             run_commands::resume_run,
             run_commands::fork_run,

@@ -34,6 +34,8 @@ pub enum ErrorCode {
     Ambiguous,
     /// A repository or run folder is damaged or unreadable; nothing was changed.
     Storage,
+    /// The file changed on disk since it was opened; nothing was written.
+    ChangedOnDisk,
 }
 
 /// An API failure.

@@ -11,6 +11,7 @@ mod run_host;
 mod run_types;
 pub mod runs;
 mod types;
+mod workflow_save;
 mod workflows;
 
 pub use error::{ApiError, ErrorCode};
@@ -27,6 +28,7 @@ pub mod checkpoint {
 pub use run_host::RunHost;
 pub use run_types::*;
 pub use types::*;
+pub use workflow_save::{edit_workflow, save_workflow};
 pub use workflows::{MAX_WORKFLOW_BYTES, check_workflow, list_workflows, open_workflow};
 
 /// A fresh access token for a server door: 128 random bits as hex.

@@ -60,3 +60,27 @@ pub struct LaunchInfo {
     /// A folder whose workflows to list.
     pub workspace_dir: Option<String>,
 }
+
+/// Apply structured edits to workflow text (nothing is written).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct EditWorkflowRequest {
+    /// Where the text lives; `@file` references resolve relative to it.
+    pub path: String,
+    /// The text to edit (the editor's current text).
+    pub source: String,
+    /// The edits, applied in order; if one fails, none is applied.
+    pub edits: Vec<heddle_dot::Edit>,
+}
+
+/// Save workflow text to its file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SaveWorkflowRequest {
+    /// The file.
+    pub path: String,
+    /// The text to write.
+    pub source: String,
+    /// The text the file had when it was opened; the save is refused if the file on disk
+    /// is no longer that (`None`: overwrite whatever is there).
+    #[serde(default)]
+    pub expected_disk: Option<String>,
+}

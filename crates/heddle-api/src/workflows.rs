@@ -49,7 +49,7 @@ pub fn check_workflow(req: &CheckWorkflowRequest) -> Result<OpenedWorkflow, ApiE
     Ok(check(&path, req.source.clone(), &OsFiles))
 }
 
-fn check(path: &Path, source: String, files: &dyn FileSource) -> OpenedWorkflow {
+pub(crate) fn check(path: &Path, source: String, files: &dyn FileSource) -> OpenedWorkflow {
     let loaded = load_source(&source, path, files);
     OpenedWorkflow {
         path: path.display().to_string(),
@@ -116,7 +116,7 @@ fn entry_for(root: &Path, path: PathBuf) -> WorkflowEntry {
     }
 }
 
-fn absolute(path: &Path) -> Result<PathBuf, ApiError> {
+pub(crate) fn absolute(path: &Path) -> Result<PathBuf, ApiError> {
     if path.as_os_str().is_empty() {
         return Err(ApiError::new(ErrorCode::InvalidRequest, "no path given"));
     }

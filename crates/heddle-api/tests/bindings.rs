@@ -38,6 +38,8 @@ fn export_roots(dir: &Path) {
     checkpoint::RollbackReport::export_all(dir).unwrap();
     heddle_artifacts::ListedArtifact::export_all(dir).unwrap();
     ListRunsRequest::export_all(dir).unwrap();
+    EditWorkflowRequest::export_all(dir).unwrap();
+    SaveWorkflowRequest::export_all(dir).unwrap();
     RecentWorkflowsRequest::export_all(dir).unwrap();
     index::RunPage::export_all(dir).unwrap();
     index::Timeline::export_all(dir).unwrap();

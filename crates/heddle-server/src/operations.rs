@@ -28,7 +28,10 @@ fn status_for(code: ErrorCode) -> StatusCode {
         ErrorCode::InvalidWorkflow | ErrorCode::Ambiguous => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
-        ErrorCode::NotRunning | ErrorCode::Busy | ErrorCode::ChangedOutside => StatusCode::CONFLICT,
+        ErrorCode::NotRunning
+        | ErrorCode::Busy
+        | ErrorCode::ChangedOutside
+        | ErrorCode::ChangedOnDisk => StatusCode::CONFLICT,
         ErrorCode::Io | ErrorCode::Storage => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -57,6 +57,8 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/open_workflow", operation(heddle_api::open_workflow))
         .route("/check_workflow", operation(heddle_api::check_workflow))
         .route("/list_workflows", operation(heddle_api::list_workflows))
+        .route("/edit_workflow", operation(heddle_api::edit_workflow))
+        .route("/save_workflow", operation(heddle_api::save_workflow))
         .route("/events", get(run_events))
         .merge(run_routes())
         .with_state(state);

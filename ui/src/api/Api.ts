@@ -22,6 +22,8 @@ import type { RunStarted } from '../generated/RunStarted';
 import type { StartRunRequest } from '../generated/StartRunRequest';
 import type { TreeFile } from '../generated/TreeFile';
 import type { ListRunsRequest } from '../generated/ListRunsRequest';
+import type { EditWorkflowRequest } from '../generated/EditWorkflowRequest';
+import type { SaveWorkflowRequest } from '../generated/SaveWorkflowRequest';
 import type { RecentWorkflow } from '../generated/RecentWorkflow';
 import type { RecentWorkflowsRequest } from '../generated/RecentWorkflowsRequest';
 import type { RunPage } from '../generated/RunPage';
@@ -41,6 +43,10 @@ export interface Api {
   openWorkflow(req: OpenWorkflowRequest): Promise<OpenedWorkflow>;
   checkWorkflow(req: CheckWorkflowRequest): Promise<OpenedWorkflow>;
   listWorkflows(req: ListWorkflowsRequest): Promise<WorkflowEntry[]>;
+  /** Applies structured edits to the text as minimal changes (nothing is written). */
+  editWorkflow(req: EditWorkflowRequest): Promise<OpenedWorkflow>;
+  /** Writes the text; rejects with `changed_on_disk` if the file changed since it was read. */
+  saveWorkflow(req: SaveWorkflowRequest): Promise<OpenedWorkflow>;
   /** Tauri: native open dialog (null when cancelled). HTTP: always null. */
   pickWorkflowFile(): Promise<string | null>;
 

@@ -16,6 +16,7 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   changed_outside: true,
   ambiguous: true,
   storage: true,
+  changed_on_disk: true,
 };
 
 /** True when `value` is an `ApiError` as the backend sends it. */

@@ -93,6 +93,8 @@ describe('createHttpApi run operations', () => {
     const api = createHttpApi('');
     await api.listRuns({ filter: { status: ['running'], workflow: null, labels: {}, since: null, until: null, parent_run_id: null, include_children: false }, page: { limit: 20, after: null } });
     await api.getRun({ run_id: 'R1' });
+    await api.editWorkflow({ path: '/w/a.dot', source: 'digraph {}', edits: [] });
+    await api.saveWorkflow({ path: '/w/a.dot', source: 'digraph {}', expected_disk: null });
     await api.runTimeline({ run_id: 'R1' });
     await api.recentWorkflows({ limit: 5 });
     await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, dry_run: true, work_dir: null, checkpoints: null });
@@ -111,6 +113,8 @@ describe('createHttpApi run operations', () => {
     expect(urls).toEqual([
       '/api/list_runs',
       '/api/get_run',
+      '/api/edit_workflow',
+      '/api/save_workflow',
       '/api/run_timeline',
       '/api/recent_workflows',
       '/api/start_run',

@@ -49,6 +49,8 @@ export function createTauriApi(): Api {
     openWorkflow: (req) => call('open_workflow', { req }),
     checkWorkflow: (req) => call('check_workflow', { req }),
     listWorkflows: (req) => call('list_workflows', { req }),
+    editWorkflow: (req) => call('edit_workflow', { req }),
+    saveWorkflow: (req) => call('save_workflow', { req }),
     listRuns: (req) => call('list_runs', { req }),
     getRun: (req) => call('get_run', { req }),
     runTimeline: (req) => call('run_timeline', { req }),
