@@ -11,58 +11,28 @@ use serde::de::DeserializeOwned;
 use crate::operations::{ApiResponse, blocking};
 use crate::router::AppState;
 
+/// `POST` onto an async [`RunHost`] method taking the decoded body.
+macro_rules! host_async {
+    ($method:ident) => {
+        post(|s: State<AppState>, body| async move {
+            with_body(body, |req| async move { s.host.$method(req).await }).await
+        })
+    };
+}
+
 /// The run routes.
 pub fn run_routes() -> Router<AppState> {
     Router::new()
-        .route(
-            "/start_run",
-            post(|s: State<AppState>, body| async move {
-                with_body(body, |req| async move { s.host.start(req).await }).await
-            }),
-        )
-        .route(
-            "/resume_run",
-            post(|s: State<AppState>, body| async move {
-                with_body(body, |req| async move { s.host.resume(req).await }).await
-            }),
-        )
-        .route(
-            "/fork_run",
-            post(|s: State<AppState>, body| async move {
-                with_body(body, |req| async move { s.host.fork(req).await }).await
-            }),
-        )
+        .route("/start_run", host_async!(start))
+        .route("/resume_run", host_async!(resume))
+        .route("/fork_run", host_async!(fork))
+        .route("/list_runs", host_async!(list_runs))
+        .route("/get_run", host_async!(run))
+        .route("/run_timeline", host_async!(timeline))
+        .route("/recent_workflows", host_async!(recent_workflows))
         .route("/cancel_run", host_op(|h, r| h.cancel(r)))
         .route("/pending_gates", host_op(|h, r| h.pending_gates(r)))
         .route("/answer_gate", host_op(|h, r| h.answer_gate(r)))
-        .route(
-            "/list_runs",
-            post(|s: State<AppState>, body| async move {
-                with_body(body, |req| async move { s.host.list_runs(req).await }).await
-            }),
-        )
-        .route(
-            "/get_run",
-            post(|s: State<AppState>, body| async move {
-                with_body(body, |req| async move { s.host.run(req).await }).await
-            }),
-        )
-        .route(
-            "/run_timeline",
-            post(|s: State<AppState>, body| async move {
-                with_body(body, |req| async move { s.host.timeline(req).await }).await
-            }),
-        )
-        .route(
-            "/recent_workflows",
-            post(|s: State<AppState>, body| async move {
-                with_body(
-                    body,
-                    |req| async move { s.host.recent_workflows(req).await },
-                )
-                .await
-            }),
-        )
         .route("/run_checkpoints", host_op(|h, r| h.checkpoints(r)))
         .route("/checkpoint_files", host_op(|h, r| h.checkpoint_files(r)))
         .route("/checkpoint_file", host_op(|h, r| h.checkpoint_file(r)))
