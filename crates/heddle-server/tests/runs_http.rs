@@ -416,3 +416,62 @@ async fn requests_without_the_token_or_with_a_foreign_host_are_refused() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 421);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twenty_runs_started_at_once_all_complete_and_are_indexed() {
+    let server = start_server().await;
+    let flow = server.flow(
+        "quick.dot",
+        r#"digraph Quick {
+            start [shape=Mdiamond]; exit [shape=Msquare];
+            work [shape=parallelogram, script="echo $HEDDLE_RUN_ID > /dev/null; sleep 0.1"];
+            start -> work -> exit;
+        }"#,
+    );
+    let starts = (0..20).map(|n| {
+        server.ok(
+            "start_run",
+            json!({ "workflow_path": flow, "checkpoints": "none",
+                    "work_dir": server.work.display().to_string(),
+                    "labels": { "batch": "twenty", "n": n.to_string() } }),
+        )
+    });
+    let started = futures_util::future::join_all(starts).await;
+    let ids: std::collections::BTreeSet<String> = started
+        .iter()
+        .map(|s| s["run_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 20);
+    for id in &ids {
+        let (events, ended) = server.events(id, None, usize::MAX).await;
+        assert!(ended);
+        assert_eq!(events.last().unwrap()["event"], "run.completed", "{id}");
+    }
+    let filter = json!({ "filter": { "labels": { "batch": "twenty" } }, "page": { "limit": 50 } });
+    let mut page = server.ok("list_runs", filter.clone()).await;
+    for _ in 0..100 {
+        let done = page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["status"] == "success")
+            .count();
+        if done == 20 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        page = server.ok("list_runs", filter.clone()).await;
+    }
+    assert_eq!(page["total"], 20, "{page}");
+    let listed: std::collections::BTreeSet<String> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            assert_eq!(r["status"], "success", "{r}");
+            assert_eq!(r["stage_count"], 3, "{r}");
+            r["id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(listed, ids);
+}
