@@ -4,8 +4,8 @@
 // and everything the driver (and the app) printed.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TauriDriver } from './tauri-driver.mjs';
@@ -66,7 +66,9 @@ export async function withDesktopApp(name, args, body) {
   );
   assert.ok(onPath('WebKitWebDriver'), 'WebKitWebDriver not on PATH (Debian: apt-get install webkit2gtk-driver)');
 
-  const driver = await TauriDriver.start(tauriDriverBinary(), process.env);
+  // The app keeps runs and its run index in a data folder of the test's own.
+  const home = mkdtempSync(join(tmpdir(), 'heddle-desktop-home-'));
+  const driver = await TauriDriver.start(tauriDriverBinary(), { ...process.env, HEDDLE_HOME: home });
   let session;
   try {
     session = await Session.create(driver.base, { 'tauri:options': { application, args } }).catch(
@@ -87,5 +89,6 @@ export async function withDesktopApp(name, args, body) {
   } finally {
     await session?.delete().catch(() => {});
     await driver.stop();
+    rmSync(home, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,9 @@
 // Starts the real `heddle serve` on a free port and stops it again.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // The URL carries the server's access token; the page keeps it as a cookie after loading.
 const READY = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/;
@@ -10,9 +13,11 @@ const READY = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/;
  * prints its URL. Rejects (with the server's output) if it exits or stays silent too long.
  */
 export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_000 }) {
+  // Runs and the run index go to a data folder of the test's own, never the user's ~/.heddle.
+  const home = mkdtempSync(join(tmpdir(), 'heddle-serve-home-'));
   const child = spawn(bin, ['serve', '--port', '0', '--workspace', workspace, '--ui-dir', uiDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, HEDDLE_HOME: home, NO_COLOR: '1' },
   });
   let output = '';
   let token = '';
@@ -59,12 +64,14 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
       return json;
     },
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }
