@@ -185,6 +185,10 @@ impl RunHost {
             start_node: prepared.start_node().to_string(),
         };
         let (seq_tx, seq_rx) = watch::channel(0u64);
+        // Shared with the forwarder; the feed closes when the last one goes, after the
+        // final ingest, so a client that saw the stream end finds the run indexed as ended.
+        let seq_tx = Arc::new(seq_tx);
+        let feed_open = seq_tx.clone();
         let mut events = prepared.subscribe();
         let active = ActiveRun {
             cancel: prepared.cancel_handle(),
@@ -220,9 +224,10 @@ impl RunHost {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .remove(&run_id);
-            // The run's emitter is gone with `prepared`: the forwarder ends, closing the feed.
+            // The run's emitter is gone with `prepared`, so the forwarder ends.
             let _ = forwarder.await;
             let _ = index.ingest_run(&folder).await;
+            drop(feed_open);
         });
         started
     }

@@ -83,3 +83,24 @@ fn sse_stream(feed: EventFeed) -> impl Stream<Item = Result<Event, Infallible>> 
         }
     })
 }
+
+/// `GET /api/run_changes`: every change to the run index from now on (a run started,
+/// progressed, ended or was removed, by any process), as SSE `data` of a `RunChange`, so a
+/// run list can refresh what changed instead of polling. A client that falls behind gets a
+/// `lagged` event and should reload its list.
+pub async fn run_changes(State(state): State<AppState>) -> Response {
+    let changes = state.host.index().subscribe();
+    let stream = stream::unfold(changes, |mut changes| async move {
+        let event = match changes.recv().await {
+            Ok(change) => Event::default().data(serde_json::to_string(&change).unwrap_or_default()),
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                Event::default().event("lagged").data(missed.to_string())
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+        };
+        Some((Ok::<_, Infallible>(event), changes))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::auth::require_token;
-use crate::events::run_events;
+use crate::events::{run_changes, run_events};
 use crate::host_check::require_loopback_host;
 use crate::operations::{ApiResponse, blocking, launch_info};
 use crate::run_routes::{invalid, run_routes};
@@ -60,6 +60,7 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/edit_workflow", operation(heddle_api::edit_workflow))
         .route("/save_workflow", operation(heddle_api::save_workflow))
         .route("/events", get(run_events))
+        .route("/run_changes", get(run_changes))
         .merge(run_routes())
         .with_state(state);
     let mut app = Router::new().nest("/api", api);

@@ -475,3 +475,46 @@ async fn twenty_runs_started_at_once_all_complete_and_are_indexed() {
         .collect();
     assert_eq!(listed, ids);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_run_changes_stream_announces_a_run_until_it_ends() {
+    let server = start_server().await;
+    let mut response = server
+        .client
+        .get(format!("{}/api/run_changes", server.base))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let started = server
+        .ok(
+            "start_run",
+            json!({ "workflow_path": server.flow("steps.dot", FLOW),
+                    "work_dir": server.work.display().to_string(),
+                    "checkpoints": "none" }),
+        )
+        .await;
+    let run = started["run_id"].as_str().unwrap().to_string();
+    let mut buffer = String::new();
+    let mut statuses = Vec::new();
+    let read = async {
+        while !statuses.iter().any(|s| s == "success") {
+            let chunk = response.chunk().await.unwrap().expect("the stream ended");
+            buffer.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                for data in block.lines().filter_map(|l| l.strip_prefix("data:")) {
+                    let change: Value = serde_json::from_str(data.trim()).unwrap();
+                    if change["run_id"] == run.as_str() {
+                        statuses.push(change["status"].as_str().unwrap_or("").to_string());
+                    }
+                }
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(30), read)
+        .await
+        .unwrap_or_else(|_| panic!("no success announced for {run}: {statuses:?}"));
+    assert_eq!(statuses.last().map(String::as_str), Some("success"));
+}
