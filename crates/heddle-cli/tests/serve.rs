@@ -110,10 +110,17 @@ fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
                  "checkpoints": "none" }),
     );
     let run = started["run_id"].as_str().unwrap().to_string();
+    let progress =
+        std::path::Path::new(started["run_dir"].as_str().unwrap()).join("progress.jsonl");
+    // Killed only once `first` is checkpointed and `wait` is under way.
     assert!(wait_for(Duration::from_secs(30), || {
-        server.status_of(&run) == "running"
-            && std::fs::read_to_string(sandbox.work().join("log.txt")).is_ok()
+        std::fs::read_to_string(&progress).is_ok_and(|events| {
+            events
+                .lines()
+                .any(|l| l.contains("\"stage.started\"") && l.contains("\"node_id\":\"wait\""))
+        })
     }));
+    assert_eq!(server.status_of(&run), "running");
     drop(server);
 
     let server = serve(&sandbox, 2);
