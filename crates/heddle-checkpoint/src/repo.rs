@@ -117,6 +117,10 @@ pub fn worktree_name(run_id: &str) -> String {
 pub fn add_worktree(repo: &Repository, name: &str, path: &Path, branch: &str) -> Result<PathBuf> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let reference = repo.find_reference(branch).map_err(|e| git(branch, &e))?;
+    // libgit2 creates `worktrees/` without tolerating that another process (a second run
+    // starting at the same moment) just did: make sure it exists first.
+    let worktrees = repo.commondir().join("worktrees");
+    std::fs::create_dir_all(&worktrees).map_err(|e| CheckpointError::io(&worktrees, &e))?;
     repo.worktree(
         name,
         path,
