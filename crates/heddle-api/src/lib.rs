@@ -25,7 +25,7 @@ pub mod checkpoint {
     pub use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
     pub use heddle_checkpoint::rollback::RollbackReport;
 }
-pub use run_host::RunHost;
+pub use run_host::{RunHost, blocking};
 pub use run_types::*;
 pub use types::*;
 pub use workflow_save::{edit_workflow, save_workflow};

@@ -19,7 +19,7 @@ use crate::event_feed::EventFeed;
 use crate::run_types::{
     AnswerGateRequest, ForkRequest, GateChoice, PendingGate, RunRef, RunStarted, StartRunRequest,
 };
-use crate::runs::{HeddleHome, engine};
+use crate::runs::{HeddleHome, engine, fork_run};
 
 /// A run executing in this process.
 #[derive(Clone)]
@@ -150,16 +150,10 @@ impl RunHost {
     /// Makes a new run from a checkpoint of another and starts it.
     pub async fn fork(&self, request: ForkRequest) -> Result<RunStarted, ApiError> {
         let source = self.find(&request.run_id)?;
-        let now = std::time::SystemTime::now();
-        let new_id = heddle_engine::entropy::new_ulid(now, &heddle_engine::OsEntropy::new());
-        let stamp = heddle_engine::clock::rfc3339(now);
-        let new_dir = self.home.runs().join(RunDir::folder_name(&stamp, &new_id));
-        let from = request.from;
-        let run_dir = blocking(move || {
-            heddle_checkpoint::fork::fork(&source, &from, &new_id, &new_dir, &stamp)
-                .map_err(ApiError::from)
-        })
-        .await?;
+        let home = self.home.clone();
+        let run_dir =
+            blocking(move || fork_run(&home, &source, &request.from).map_err(ApiError::from))
+                .await?;
         self.continue_run(run_dir).await
     }
 
@@ -306,8 +300,9 @@ fn not_running(run_id: &str) -> ApiError {
     )
 }
 
-/// Runs blocking setup work (git, run folders) on tokio's blocking pool.
-pub(crate) async fn blocking<T: Send + 'static>(
+/// Runs blocking work (git, run folders, workflow files) on tokio's blocking pool; a task
+/// that died is an `io` error.
+pub async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {

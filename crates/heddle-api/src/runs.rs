@@ -99,6 +99,22 @@ pub fn engine(
     )
 }
 
+/// Makes a new run folder in `home` from checkpoint `from` of the run in `source`, with a
+/// fresh id dated now, ready for the engine to resume. Blocking (git work).
+pub fn fork_run(
+    home: &HeddleHome,
+    source: &heddle_engine::RunDir,
+    from: &str,
+) -> Result<heddle_engine::RunDir, heddle_checkpoint::CheckpointError> {
+    let now = std::time::SystemTime::now();
+    let new_id = heddle_engine::entropy::new_ulid(now, &OsEntropy::new());
+    let stamp = heddle_engine::clock::rfc3339(now);
+    let new_dir = home
+        .runs()
+        .join(heddle_engine::RunDir::folder_name(&stamp, &new_id));
+    heddle_checkpoint::fork::fork(source, from, &new_id, &new_dir, &stamp)
+}
+
 /// The backend when no provider is configured: LLM workflows fail before they start.
 #[derive(Debug, Clone, Copy)]
 struct NoProvider;

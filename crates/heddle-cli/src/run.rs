@@ -153,16 +153,9 @@ pub async fn fork(
         Ok(dir) => dir,
         Err(error) => return fail(err, &error.to_string()),
     };
-    let now = std::time::SystemTime::now();
-    let new_id = heddle_engine::entropy::new_ulid(now, &heddle_engine::OsEntropy::new());
-    let stamp = heddle_engine::clock::rfc3339(now);
-    let new_dir = env
-        .home
-        .runs()
-        .join(heddle_engine::RunDir::folder_name(&stamp, &new_id));
-    let from = from.to_string();
+    let (home, from) = (env.home.clone(), from.to_string());
     let forked = off_runtime("the fork could not be made", move || {
-        heddle_checkpoint::fork::fork(&source, &from, &new_id, &new_dir, &stamp)
+        heddle_api::runs::fork_run(&home, &source, &from)
     });
     let run_dir = match forked.await {
         Ok(dir) => dir,

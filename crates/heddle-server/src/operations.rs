@@ -36,21 +36,13 @@ fn status_for(code: ErrorCode) -> StatusCode {
     }
 }
 
-/// Runs a blocking operation on tokio's blocking pool.
+/// Runs a blocking operation on tokio's blocking pool (heddle-api's [`heddle_api::blocking`]).
 pub async fn blocking<T, F>(op: F) -> ApiResponse<T>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T, ApiError> + Send + 'static,
 {
-    let result = tokio::task::spawn_blocking(op)
-        .await
-        .unwrap_or_else(|join| {
-            Err(ApiError::new(
-                ErrorCode::Io,
-                format!("the operation stopped unexpectedly: {join}"),
-            ))
-        });
-    ApiResponse(result)
+    ApiResponse(heddle_api::blocking(op).await)
 }
 
 /// The launch info the server was started with.
