@@ -4,37 +4,31 @@
 
 use heddle_artifacts::ListedArtifact;
 use heddle_checkpoint::diff::CheckpointDiff;
+use heddle_checkpoint::git2::Repository;
 use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
 use heddle_checkpoint::rollback::RollbackReport;
-use heddle_checkpoint::{GitState, diff, history, integrity, repo};
-use heddle_engine::RunDir;
+use heddle_checkpoint::{GitState, diff, history, integrity};
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::ApiError;
 use crate::run_host::RunHost;
 use crate::run_types::{
     CheckpointFile, CheckpointFileRequest, CheckpointRef, DiffRequest, RollbackRequest, RunRef,
 };
 
 impl RunHost {
-    fn open_git(
-        &self,
-        run: &str,
-    ) -> Result<(RunDir, GitState, heddle_checkpoint::git2::Repository), ApiError> {
-        let run_dir = self.find(run)?;
-        let state = GitState::require(&run_dir)?;
-        let repo = integrity::open_verified(&run_dir, &state)?;
-        Ok((run_dir, state, repo))
+    fn open_git(&self, run: &str) -> Result<(GitState, Repository), ApiError> {
+        Ok(integrity::open_run(&self.find(run)?)?)
     }
 
     /// The run's checkpoints across every timeline.
     pub fn checkpoints(&self, request: &RunRef) -> Result<Vec<CheckpointEntry>, ApiError> {
-        let (_, state, repo) = self.open_git(&request.run_id)?;
+        let (state, repo) = self.open_git(&request.run_id)?;
         Ok(history::list(&repo, &state)?)
     }
 
     /// Every file at a checkpoint.
     pub fn checkpoint_files(&self, request: &CheckpointRef) -> Result<Vec<TreeFile>, ApiError> {
-        let (_, state, repo) = self.open_git(&request.run_id)?;
+        let (state, repo) = self.open_git(&request.run_id)?;
         let at = history::resolve(&repo, &state, &request.at)?;
         Ok(history::files_at(&repo, at)?)
     }
@@ -44,7 +38,7 @@ impl RunHost {
         &self,
         request: &CheckpointFileRequest,
     ) -> Result<CheckpointFile, ApiError> {
-        let (_, state, repo) = self.open_git(&request.run_id)?;
+        let (state, repo) = self.open_git(&request.run_id)?;
         let at = history::resolve(&repo, &state, &request.at)?;
         let bytes = history::read_at(&repo, at, &request.path)?;
         let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
@@ -62,15 +56,13 @@ impl RunHost {
 
     /// The diff between two checkpoints (to the run's latest when `to` is absent).
     pub fn diff(&self, request: &DiffRequest) -> Result<CheckpointDiff, ApiError> {
-        let (_, state, repo) = self.open_git(&request.run_id)?;
-        let from = history::resolve(&repo, &state, &request.from)?;
-        let to = match &request.to {
-            Some(target) => history::resolve(&repo, &state, target)?,
-            None => repo::tip(&repo, &state.branch)?.ok_or_else(|| {
-                ApiError::new(ErrorCode::NotFound, "the run has no checkpoints yet")
-            })?,
-        };
-        Ok(diff::diff(&repo, from, to)?)
+        let (state, repo) = self.open_git(&request.run_id)?;
+        Ok(diff::diff_targets(
+            &repo,
+            &state,
+            &request.from,
+            request.to.as_deref(),
+        )?)
     }
 
     /// Rolls a stopped run back to a checkpoint; resume it to continue on the new timeline.

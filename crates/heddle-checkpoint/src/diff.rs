@@ -5,7 +5,9 @@ use git2::{Delta, DiffOptions, Oid, Patch, Repository};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
-use crate::repo::commit;
+use crate::history::resolve;
+use crate::repo::{commit, tip};
+use crate::state::GitState;
 use crate::tree_diff::{diff_trees, patch_bytes};
 
 /// One changed file.
@@ -39,6 +41,25 @@ pub struct CheckpointDiff {
     pub files: Vec<FileChange>,
     /// The patch (binary files appear as "Binary files differ").
     pub patch: String,
+}
+
+/// The diff between the checkpoints `from` and `to` name (any form [`resolve`] takes);
+/// without `to`, up to the tip of the timeline the run continues on.
+pub fn diff_targets(
+    repo: &Repository,
+    state: &GitState,
+    from: &str,
+    to: Option<&str>,
+) -> Result<CheckpointDiff> {
+    let from = resolve(repo, state, from)?;
+    let to = match to {
+        Some(target) => resolve(repo, state, target)?,
+        None => tip(repo, &state.branch)?.ok_or_else(|| CheckpointError::NoSuchCheckpoint {
+            target: "latest".into(),
+            hint: "; the run has no checkpoints yet".into(),
+        })?,
+    };
+    diff(repo, from, to)
 }
 
 /// The diff from checkpoint `from` to checkpoint `to`.

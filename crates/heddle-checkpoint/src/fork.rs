@@ -12,7 +12,7 @@ use heddle_engine::rundir::{atomic_write, write_json};
 
 use crate::error::{CheckpointError, Result};
 use crate::history::{checkpoint_at, resolve};
-use crate::integrity::open_verified;
+use crate::integrity::open_run;
 use crate::metadata::commit_metadata;
 use crate::repo::{add_worktree, commit, compare_and_swap, signature, tip, worktree_name};
 use crate::restore::restore_tree;
@@ -28,9 +28,8 @@ pub fn fork(
     new_dir: &Path,
     now: &str,
 ) -> Result<RunDir> {
-    let state = GitState::require(source)?;
+    let (state, repo) = open_run(source)?;
     let manifest = source.read_manifest()?;
-    let repo = open_verified(source, &state)?;
     let target_oid = resolve(&repo, &state, target)?;
     if new_dir.exists() {
         return Err(CheckpointError::Refused {

@@ -11,6 +11,14 @@ use crate::error::{CheckpointError, Result};
 use crate::repo::{open, tip};
 use crate::state::GitState;
 
+/// The git state of the run in `run_dir` (an error when it has none) and its repository,
+/// verified ([`verify_run`]).
+pub fn open_run(run_dir: &RunDir) -> Result<(GitState, Repository)> {
+    let state = GitState::require(run_dir)?;
+    let repo = open_verified(run_dir, &state)?;
+    Ok((state, repo))
+}
+
 /// Opens the repository of the run in `run_dir` and verifies it ([`verify_run`]).
 pub fn open_verified(run_dir: &RunDir, state: &GitState) -> Result<Repository> {
     let repo = open(state)?;

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
 use crate::history::{checkpoint_at, resolve};
-use crate::integrity::open_verified;
+use crate::integrity::open_run;
 use crate::metadata::commit_metadata;
 use crate::repo::{commit, compare_and_swap, signature, tip};
 use crate::restore::restore_tree;
@@ -50,8 +50,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         },
         other => other.into(),
     })?;
-    let mut state = GitState::require(run_dir)?;
-    let repo = open_verified(run_dir, &state)?;
+    let (mut state, repo) = open_run(run_dir)?;
     let target_oid = resolve(&repo, &state, target)?;
     let head = tip(&repo, &state.branch)?.ok_or_else(|| CheckpointError::NotFound {
         what: format!("run branch {}", state.branch),

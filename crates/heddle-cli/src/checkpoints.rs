@@ -3,26 +3,18 @@
 
 use std::io::Write;
 
-use heddle_checkpoint::{GitState, diff, history, integrity, repo, rollback};
+use heddle_checkpoint::{GitState, diff, history, integrity, rollback};
 use heddle_engine::runs::find_run;
 
 use crate::run::Environment;
 
+/// The git state and verified repository of run `run` (id, prefix or folder).
 fn open(
     run: &str,
     env: &Environment,
-) -> Result<
-    (
-        heddle_engine::RunDir,
-        GitState,
-        heddle_checkpoint::git2::Repository,
-    ),
-    String,
-> {
+) -> Result<(GitState, heddle_checkpoint::git2::Repository), String> {
     let run_dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    let state = GitState::require(&run_dir).map_err(|e| e.to_string())?;
-    let repo = integrity::open_verified(&run_dir, &state).map_err(|e| e.to_string())?;
-    Ok((run_dir, state, repo))
+    integrity::open_run(&run_dir).map_err(|e| e.to_string())
 }
 
 /// Prints `value` as indented JSON.
@@ -33,7 +25,7 @@ fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), 
 
 /// `heddle checkpoints RUN`.
 pub fn list(run: &str, json: bool, env: &Environment, out: &mut dyn Write) -> Result<(), String> {
-    let (_, state, repo) = open(run, env)?;
+    let (state, repo) = open(run, env)?;
     let entries = history::list(&repo, &state).map_err(|e| e.to_string())?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
@@ -111,15 +103,8 @@ pub fn diff(
     env: &Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let (_, state, repo) = open(run, env)?;
-    let from = history::resolve(&repo, &state, from).map_err(|e| e.to_string())?;
-    let to = match to {
-        Some(target) => history::resolve(&repo, &state, target).map_err(|e| e.to_string())?,
-        None => repo::tip(&repo, &state.branch)
-            .map_err(|e| e.to_string())?
-            .ok_or("the run has no checkpoints yet")?,
-    };
-    let result = diff::diff(&repo, from, to).map_err(|e| e.to_string())?;
+    let (state, repo) = open(run, env)?;
+    let result = diff::diff_targets(&repo, &state, from, to).map_err(|e| e.to_string())?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
         return print_json(out, &result);
