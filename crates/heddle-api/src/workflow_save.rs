@@ -2,9 +2,9 @@
 //! edits (comments, blank lines, ordering and quoting elsewhere stay byte-identical), and
 //! saving text to disk atomically, refusing when the file changed on disk since it was read.
 
-use std::io::Write;
 use std::path::Path;
 
+use heddle_engine::rundir::replace_file;
 use heddle_workflow::OsFiles;
 
 use crate::error::{ApiError, ErrorCode};
@@ -32,8 +32,8 @@ pub fn edit_workflow(req: &EditWorkflowRequest) -> Result<OpenedWorkflow, ApiErr
     Ok(check(&path, document.text(), &OsFiles))
 }
 
-/// Writes `req.source` to `req.path` (a temporary file in the same folder, synced, then
-/// renamed over it) and returns it checked. With `req.expected_disk`, the save is refused
+/// Writes `req.source` to `req.path` atomically, keeping its permissions
+/// ([`replace_file`]), and returns it checked. With `req.expected_disk`, the save is refused
 /// when the file on disk is no longer that text, so a change made elsewhere is never lost.
 pub fn save_workflow(req: &SaveWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
     let path = absolute(Path::new(&req.path))?;
@@ -54,31 +54,6 @@ pub fn save_workflow(req: &SaveWorkflowRequest) -> Result<OpenedWorkflow, ApiErr
             ));
         }
     }
-    write_atomically(&path, req.source.as_bytes())?;
+    replace_file(&path, req.source.as_bytes(), true).map_err(|e| ApiError::from_io(&path, &e))?;
     Ok(check(&path, req.source.clone(), &OsFiles))
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ApiError> {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = folder.join(format!(".{name}.heddle-save"));
-    let written = std::fs::File::create(&temp).and_then(|mut file| {
-        file.write_all(bytes)?;
-        file.sync_all()
-    });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(ApiError::from_io(&temp, &e));
-    }
-    if let Ok(meta) = std::fs::metadata(path) {
-        // Keep the file's permissions (an executable bit, a read-only group…).
-        let _ = std::fs::set_permissions(&temp, meta.permissions());
-    }
-    std::fs::rename(&temp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        ApiError::from_io(path, &e)
-    })
 }

@@ -164,8 +164,9 @@ pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, EngineE
 
 /// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a reader
 /// (or a crash) sees the old content or the new, never a mix. With `sync`, the data is
-/// flushed to disk before the rename.
-pub fn atomic_write(path: &Path, bytes: &[u8], sync: bool) -> Result<(), EngineError> {
+/// flushed to disk before the rename. A file being replaced keeps its permissions (where
+/// the filesystem allows). On error the temp file is removed and `path` is as it was.
+pub fn replace_file(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -178,12 +179,19 @@ pub fn atomic_write(path: &Path, bytes: &[u8], sync: bool) -> Result<(), EngineE
             file.sync_all()?;
         }
         drop(file);
+        if let Ok(meta) = std::fs::metadata(path) {
+            let _ = std::fs::set_permissions(&temp, meta.permissions());
+        }
         std::fs::rename(&temp, path)
     };
-    write().map_err(|e| {
+    write().inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
-        EngineError::io(path, &e)
     })
+}
+
+/// [`replace_file`], with the error as an [`EngineError`] naming `path`.
+pub fn atomic_write(path: &Path, bytes: &[u8], sync: bool) -> Result<(), EngineError> {
+    replace_file(path, bytes, sync).map_err(|e| EngineError::io(path, &e))
 }
 
 /// Writes `value` as pretty JSON with [`atomic_write`].
