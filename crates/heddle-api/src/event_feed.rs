@@ -5,7 +5,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::time::Duration;
 
-use heddle_engine::RunDir;
+use heddle_engine::{RunDir, RunStatus};
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -57,10 +57,16 @@ impl EventFeed {
             if self.ended {
                 return None;
             }
-            let path = self.run_dir.progress();
+            let run_dir = self.run_dir.clone();
             let offset = self.offset;
-            let read = tokio::task::spawn_blocking(move || read_from(&path, offset)).await;
-            let (lines, offset) = match read {
+            let elsewhere = self.live.is_none();
+            let read = tokio::task::spawn_blocking(move || {
+                // Asked before reading: a run that had stopped then wrote everything first.
+                let stopped = elsewhere && run_dir.status() != RunStatus::Running;
+                read_from(&run_dir.progress(), offset).map(|(lines, at)| (lines, at, stopped))
+            })
+            .await;
+            let (lines, offset, stopped) = match read {
                 Ok(Ok(found)) => found,
                 Ok(Err(error)) => return Some(Err(error)),
                 Err(error) => return Some(Err(ApiError::new(ErrorCode::Io, error.to_string()))),
@@ -94,9 +100,11 @@ impl EventFeed {
                     batch.push(event);
                 }
             }
-            // A run that ended (and is not executing here again) has nothing more to say.
+            // A run that ended (and is not executing here again) has nothing more to say, nor
+            // has one whose process stopped without ending it (killed; resuming it starts a
+            // new stream).
             let running_here = self.live.as_ref().is_some_and(|l| l.has_changed().is_ok());
-            if self.final_seen && !running_here {
+            if (self.final_seen && !running_here) || stopped {
                 self.ended = true;
             }
             if !batch.is_empty() {

@@ -81,6 +81,27 @@ impl Served {
         value
     }
 
+    /// The SSE stream of `run`'s events, read until the server closes it (which it must do
+    /// before a 10 s silence; the server's keep-alives come every 15 s).
+    fn events(&self, run: &str) -> String {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        write!(
+            stream,
+            "GET /api/events?run={run} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
+             Connection: close\r\n\r\n",
+            self.addr, self.token
+        )
+        .unwrap();
+        let mut response = Vec::new();
+        stream
+            .read_to_end(&mut response)
+            .unwrap_or_else(|e| panic!("the event stream of {run} did not end: {e}"));
+        String::from_utf8_lossy(&response).into_owned()
+    }
+
     fn status_of(&self, run: &str) -> String {
         let (status, record) = self.call("get_run", &json!({ "run_id": run }));
         if status != 200 {
@@ -133,6 +154,10 @@ fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
         }),
         "a run whose server died shows as `{status}`"
     );
+    // Its event stream ends, rather than waiting for a process that is gone.
+    let stream = server.events(&run);
+    assert!(stream.contains("event: end"), "{stream}");
+    assert!(stream.contains("\"node_id\":\"wait\""), "{stream}");
     std::fs::write(sandbox.work().join("go"), "").unwrap();
     let resumed = server.ok("resume_run", &json!({ "run_id": run }));
     assert_eq!(resumed["start_node"], "wait", "{resumed}");
