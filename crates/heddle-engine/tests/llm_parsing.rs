@@ -254,6 +254,8 @@ fn request(schema: Option<Json>) -> LlmRequest {
         provider: None,
         reasoning_effort: None,
         backend: None,
+        command: None,
+        max_turns: None,
         work_dir: PathBuf::from("."),
         timeout: None,
         output_schema: schema,

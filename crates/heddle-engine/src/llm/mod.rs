@@ -37,6 +37,10 @@ pub struct LlmRequest {
     pub reasoning_effort: Option<String>,
     /// `backend` (built-in loop or an external agent).
     pub backend: Option<String>,
+    /// The external agent's command line (`acp.command` or `cli.command`, by `backend`).
+    pub command: Option<String>,
+    /// `max_turns`: the most model calls one turn of an agent stage may make.
+    pub max_turns: Option<u32>,
     /// Where tools may read and write.
     pub work_dir: PathBuf,
     /// Time limit for the stage.

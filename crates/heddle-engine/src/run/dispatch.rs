@@ -234,6 +234,14 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
         provider: RunShared::node_text(node, "provider"),
         reasoning_effort: RunShared::node_text(node, "reasoning_effort"),
         backend: RunShared::node_text(node, "backend"),
+        command: match node.attr_str("backend") {
+            Some("acp") => RunShared::node_text(node, "acp.command"),
+            Some("cli") => RunShared::node_text(node, "cli.command"),
+            _ => None,
+        },
+        max_turns: node
+            .attr_int("max_turns")
+            .and_then(|n| u32::try_from(n).ok()),
         work_dir: shared.work_dir.clone(),
         timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
         output_schema: output_schema.as_ref().map(|s| s.schema.clone()),

@@ -113,6 +113,8 @@ pub fn stage(dir: &Path, kind: HandlerKind) -> LlmStage {
             provider: None,
             reasoning_effort: None,
             backend: None,
+            command: None,
+            max_turns: None,
             work_dir: dir.join("work"),
             timeout: None,
             output_schema: None,

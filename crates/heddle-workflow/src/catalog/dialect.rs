@@ -261,6 +261,24 @@ pub static SPECS: &[AttrSpec] = &[
     ),
     d("duration", "N", DURATION, "How long a wait node sleeps."),
     d(
+        "acp.command",
+        "N",
+        TEXT,
+        "Command line that starts an Agent Client Protocol agent (`backend=\"acp\"`).",
+    ),
+    d(
+        "cli.command",
+        "N",
+        TEXT,
+        "Command line that gets the prompt on stdin and answers on stdout (`backend=\"cli\"`).",
+    ),
+    d(
+        "max_turns",
+        "N",
+        POSITIVE,
+        "Most model calls an agent stage makes before it fails.",
+    ),
+    d(
         "human.default_choice",
         "N",
         TEXT,

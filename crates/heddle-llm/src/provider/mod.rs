@@ -1,0 +1,37 @@
+//! The wire clients: one per provider format, all behind [`ChatProvider`], streaming, with
+//! retries (429, 5xx, network errors; `Retry-After` honoured) and connect, request and
+//! stream-idle timeouts.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use heddle_engine::llm::LlmError;
+use tokio_util::sync::CancellationToken;
+
+use crate::chat::{ChatRequest, ChatResponse};
+
+/// Sees a call while it streams.
+pub trait ChatObserver: Send + Sync {
+    /// Assistant text as it arrives.
+    fn text_delta(&self, text: &str);
+
+    /// A failed attempt will be retried after `delay`; `reason` says what failed
+    /// ("HTTP 429 Too Many Requests", "connection reset", ...).
+    fn retrying(&self, attempt: u32, delay: Duration, reason: &str);
+}
+
+/// A model provider's API.
+#[async_trait]
+pub trait ChatProvider: Send + Sync {
+    /// The provider's name as workflows write it (`anthropic`, `openai`, ...).
+    fn name(&self) -> &str;
+
+    /// Sends `request`, streaming text to `observer`, and returns the whole reply. Retries
+    /// transient failures itself; returns `Cancelled` as soon as `cancel` fires.
+    async fn complete(
+        &self,
+        request: &ChatRequest,
+        observer: &dyn ChatObserver,
+        cancel: &CancellationToken,
+    ) -> Result<ChatResponse, LlmError>;
+}
