@@ -64,6 +64,15 @@ pub enum Block {
     },
     /// The model asks for a tool to run (assistant messages only).
     ToolCall(ToolCall),
+    /// Provider-specific content that must go back to the same provider verbatim on later
+    /// calls (Anthropic thinking blocks with their signature, OpenAI reasoning items); other
+    /// providers skip it.
+    Opaque {
+        /// The provider's [`crate::provider::ChatProvider::name`].
+        provider: String,
+        /// The item as the provider sent it.
+        data: Json,
+    },
     /// What a tool returned (user messages only), answering the call with `call_id`.
     ToolResult {
         /// The call this answers.
