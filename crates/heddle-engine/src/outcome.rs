@@ -155,6 +155,9 @@ pub struct Outcome {
     /// Tokens used (LLM stages).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// What the LLM calls cost in US dollars, when the models' prices are known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
     /// Files the stage changed, relative to the work dir.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files_touched: Vec<String>,
@@ -190,6 +193,7 @@ impl Outcome {
             notes: String::new(),
             model: None,
             usage: None,
+            cost_usd: None,
             files_touched: Vec::new(),
             simulated: false,
             artifacts: 0,

@@ -3,9 +3,17 @@
 //!
 //! - [`chat`]: the provider-neutral conversation model (messages, tool calls, usage);
 //! - [`provider`]: the wire clients for the Anthropic Messages API, the OpenAI Responses
-//!   API and OpenAI-compatible Chat Completions, streaming, with retries and timeouts.
+//!   API and OpenAI-compatible Chat Completions, streaming, with retries and timeouts;
+//! - [`catalog`]: known models, their context windows and prices;
+//! - [`config`] and [`resolve`]: which providers are configured (environment,
+//!   `heddle.toml`) and which one serves a node;
+//! - [`agent`]: the coding-agent loop (tools, turn limits, loop detection, compaction).
 //!
 //! Time and the environment come in from the caller; nothing here reads globals.
 
+pub mod agent;
+pub mod catalog;
 pub mod chat;
+pub mod config;
 pub mod provider;
+pub mod resolve;

@@ -263,8 +263,12 @@ fn with_turns(mut outcome: Outcome, turns: &[&LlmReply]) -> Outcome {
         return outcome;
     }
     let mut usage = Usage::default();
+    let mut cost: Option<f64> = None;
     for turn in turns {
         usage.add(&turn.usage);
+        if let Some(turn_cost) = turn.cost_usd {
+            cost = Some(cost.unwrap_or(0.0) + turn_cost);
+        }
         for file in &turn.files_touched {
             outcome.files_touched.retain(|f| f != file);
             outcome.files_touched.push(file.clone());
@@ -274,6 +278,7 @@ fn with_turns(mut outcome: Outcome, turns: &[&LlmReply]) -> Outcome {
         }
     }
     outcome.usage = Some(usage);
+    outcome.cost_usd = cost;
     outcome.simulated = turns.iter().any(|t| t.simulated);
     outcome
 }

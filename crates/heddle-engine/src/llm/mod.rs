@@ -60,6 +60,8 @@ pub struct LlmReply {
     pub model: String,
     /// Tokens used by this turn (all calls within it).
     pub usage: Usage,
+    /// What the turn cost in US dollars, when the model's prices are known.
+    pub cost_usd: Option<f64>,
     /// Files the agent changed, relative to the work dir, in the order they were last touched.
     pub files_touched: Vec<String>,
     /// Produced by the simulated backend, not a model.

@@ -82,6 +82,7 @@ impl LlmConversation for SimulatedConversation {
             text,
             model: SIMULATED_MODEL.into(),
             usage: Usage::default(),
+            cost_usd: None,
             files_touched: Vec::new(),
             simulated: true,
         })

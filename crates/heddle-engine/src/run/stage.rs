@@ -178,6 +178,7 @@ fn write_status(stage_dir: &std::path::Path, outcome: &Outcome, record: &StageRe
         "context_updates": outcome.context_updates,
         "model": outcome.model,
         "usage": outcome.usage,
+        "cost_usd": outcome.cost_usd,
         "files_touched": outcome.files_touched,
         "simulated": outcome.simulated,
         "blobs": outcome.blobs,

@@ -35,3 +35,29 @@ pub trait ChatProvider: Send + Sync {
         cancel: &CancellationToken,
     ) -> Result<ChatResponse, LlmError>;
 }
+
+// TEMPORARY (replaced by the wire module at merge).
+/// Wire format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WireFormat {
+    /// Anthropic.
+    AnthropicMessages,
+    /// OpenAI Responses.
+    OpenAiResponses,
+    /// Chat completions.
+    ChatCompletions,
+}
+/// Endpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    /// Name.
+    pub name: String,
+    /// Format.
+    pub format: WireFormat,
+    /// Base URL.
+    pub base_url: String,
+    /// Key.
+    pub api_key: Option<String>,
+    /// Headers.
+    pub extra_headers: Vec<(String, String)>,
+}
