@@ -12,6 +12,14 @@
 //! base_url = "http://localhost:11434/v1"
 //! api_key_env = "OLLAMA_API_KEY"     # optional
 //! default_model = "qwen2.5-coder:7b" # optional
+//!
+//! [network]                            # all optional
+//! max_retries = 4
+//! initial_backoff_ms = 1000
+//! max_backoff_ms = 30000
+//! connect_timeout_ms = 10000
+//! request_timeout_ms = 120000          # until the response starts
+//! stream_idle_timeout_ms = 90000       # longest silence inside a stream
 //! ```
 
 use std::collections::BTreeMap;
@@ -76,6 +84,27 @@ struct ConfigFile {
     defaults: Defaults,
     #[serde(default)]
     providers: BTreeMap<String, ProviderSection>,
+    #[serde(default)]
+    network: Network,
+}
+
+/// `[network]`: retry and timeout settings for every provider; unset ones keep their
+/// defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    /// Retries after the first attempt.
+    pub max_retries: Option<u32>,
+    /// The first retry's delay; it doubles each time.
+    pub initial_backoff_ms: Option<u64>,
+    /// The longest delay between retries.
+    pub max_backoff_ms: Option<u64>,
+    /// Time to connect.
+    pub connect_timeout_ms: Option<u64>,
+    /// Time until the response starts.
+    pub request_timeout_ms: Option<u64>,
+    /// The longest silence inside a stream.
+    pub stream_idle_timeout_ms: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -106,6 +135,8 @@ pub struct LlmConfig {
     pub default_model: Option<String>,
     /// The `heddle.toml` that was read, if any.
     pub source: Option<PathBuf>,
+    /// `[network]`.
+    pub network: Network,
 }
 
 /// A provider Heddle knows without configuration.
@@ -185,6 +216,7 @@ impl LlmConfig {
             config.default_provider = parsed.defaults.provider.map(|p| canonical_name(&p));
             config.default_model = parsed.defaults.model;
             config.source = Some(path);
+            config.network = parsed.network;
             sections = parsed.providers;
         }
         for known in KNOWN_PROVIDERS {

@@ -120,3 +120,12 @@ fn hosted_providers_need_a_key_to_count_as_configured() {
     let error = config.choose(Some("claude-sonnet-4-5"), None).unwrap_err();
     assert!(error.to_string().contains("ANTHROPIC_API_KEY"), "{error}");
 }
+
+#[test]
+fn network_settings_are_read() {
+    let home = home_with("[network]\nmax_retries = 1\nstream_idle_timeout_ms = 250\n");
+    let config = LlmConfig::load(home.path(), &[]).unwrap();
+    assert_eq!(config.network.max_retries, Some(1));
+    assert_eq!(config.network.stream_idle_timeout_ms, Some(250));
+    assert_eq!(config.network.initial_backoff_ms, None);
+}
