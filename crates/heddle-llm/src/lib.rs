@@ -7,7 +7,8 @@
 //! - [`catalog`]: known models, their context windows and prices;
 //! - [`config`] and [`resolve`]: which providers are configured (environment,
 //!   `heddle.toml`) and which one serves a node;
-//! - [`agent`]: the coding-agent loop (tools, turn limits, loop detection, compaction).
+//! - [`agent`]: the coding-agent loop (tools, turn limits, loop detection, compaction);
+//! - [`external`]: external agents (`backend="cli"`, `backend="acp"`) run as processes.
 //!
 //! Time and the environment come in from the caller; nothing here reads globals.
 
@@ -15,5 +16,6 @@ pub mod agent;
 pub mod catalog;
 pub mod chat;
 pub mod config;
+pub mod external;
 pub mod provider;
 pub mod resolve;

@@ -1,0 +1,52 @@
+//! External agents: programs that do a stage's work themselves, with their own model keys,
+//! tools and sandbox, run in the stage's work dir.
+//!
+//! - `backend="cli"` ([`CliConversation`]): the command (`cli.command`) gets each message
+//!   on stdin; its stdout is the reply.
+//! - `backend="acp"` ([`AcpConversation`]): the command (`acp.command`) is an Agent Client
+//!   Protocol agent, driven over its stdio for the whole conversation.
+//!
+//! Commands run with `sh -c` in a process group of their own, which is killed on
+//! cancellation or when the conversation is dropped. Each reply lists the files the agent
+//! changed, from git snapshots of the work dir taken around the turn.
+
+mod acp;
+mod cli;
+mod files_touched;
+mod launch;
+mod stderr_tail;
+mod text_decoder;
+
+pub use acp::{AcpConversation, CANCEL_GRACE, PROTOCOL_VERSION};
+pub use cli::CliConversation;
+
+use heddle_engine::llm::{LlmConversation, LlmError, LlmErrorKind, LlmRequest};
+
+/// The `backend` values served here.
+pub const EXTERNAL_BACKENDS: [&str; 2] = ["cli", "acp"];
+
+/// Whether `backend` names an external agent (see [`EXTERNAL_BACKENDS`]).
+pub fn is_external(backend: &str) -> bool {
+    EXTERNAL_BACKENDS.contains(&backend)
+}
+
+/// Opens a conversation with the external agent `request.backend` names ("cli" or "acp"),
+/// running `request.command` (via `sh -c`) in `request.work_dir` with environment `env`
+/// (external agents get the full environment: they need their own keys).
+pub async fn open_external(
+    request: &LlmRequest,
+    env: &[(String, String)],
+) -> Result<Box<dyn LlmConversation>, LlmError> {
+    match request.backend.as_deref() {
+        Some("cli") => Ok(Box::new(CliConversation::new(request, env)?)),
+        Some("acp") => Ok(Box::new(AcpConversation::open(request, env).await?)),
+        other => Err(LlmError::new(
+            LlmErrorKind::Config,
+            format!(
+                "node `{}`: backend={} is not an external agent (expected \"cli\" or \"acp\")",
+                request.node_id,
+                other.map_or_else(|| "(none)".to_string(), |b| format!("\"{b}\""))
+            ),
+        )),
+    }
+}
