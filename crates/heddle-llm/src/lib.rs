@@ -8,6 +8,8 @@
 //! - [`config`] and [`resolve`]: which providers are configured (environment,
 //!   `heddle.toml`) and which one serves a node;
 //! - [`agent`]: the coding-agent loop (tools, turn limits, loop detection, compaction);
+//! - [`tools`]: the coding agent's tools (read, write and edit files, shell, grep, glob),
+//!   every path confined to the run's work dir;
 //! - [`external`]: external agents (`backend="cli"`, `backend="acp"`) run as processes.
 //!
 //! Time and the environment come in from the caller; nothing here reads globals.
@@ -19,3 +21,4 @@ pub mod config;
 pub mod external;
 pub mod provider;
 pub mod resolve;
+pub mod tools;

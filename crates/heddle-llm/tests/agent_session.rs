@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use heddle_engine::Usage;
 use heddle_engine::llm::{LlmConversation, LlmError, LlmErrorKind, LlmEvent, LlmEventSink};
-use heddle_llm::agent::{AgentSession, AgentSettings, ToolResult, ToolRunner};
+use heddle_llm::agent::{AgentSession, AgentSettings, ToolOutcome, ToolRunner};
 use heddle_llm::chat::{
     Block, ChatRequest, ChatResponse, Message, Role, StopReason, ToolArguments, ToolCall, ToolSpec,
 };
@@ -118,12 +118,12 @@ impl ToolRunner for Recorder {
             parameters: json!({"type": "object"}),
         }]
     }
-    async fn run(&self, name: &str, arguments: &Json, _cancel: &CancellationToken) -> ToolResult {
+    async fn run(&self, name: &str, arguments: &Json, _cancel: &CancellationToken) -> ToolOutcome {
         self.calls
             .lock()
             .unwrap()
             .push((name.to_owned(), arguments.clone()));
-        ToolResult {
+        ToolOutcome {
             output: format!("ran {name}"),
             is_error: false,
             touched: arguments["path"]

@@ -18,17 +18,8 @@ use serde_json::Value as Json;
 use tokio_util::sync::CancellationToken;
 
 use crate::chat::ToolSpec;
-
-/// What one tool call produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolResult {
-    /// What the model sees (already truncated).
-    pub output: String,
-    /// Whether the call failed.
-    pub is_error: bool,
-    /// Files the call created or changed, relative to the work dir.
-    pub touched: Vec<String>,
-}
+pub use crate::tools::ToolOutcome;
+use crate::tools::Toolbox;
 
 /// Runs the tools an agent may call.
 #[async_trait]
@@ -38,5 +29,17 @@ pub trait ToolRunner: Send + Sync {
 
     /// Runs tool `name`; every problem (unknown tool, bad arguments) is an error result the
     /// model can read, never a panic.
-    async fn run(&self, name: &str, arguments: &Json, cancel: &CancellationToken) -> ToolResult;
+    async fn run(&self, name: &str, arguments: &Json, cancel: &CancellationToken) -> ToolOutcome;
+}
+
+/// The built-in tools, confined to the run's work dir.
+#[async_trait]
+impl ToolRunner for Toolbox {
+    fn specs(&self) -> Vec<ToolSpec> {
+        Toolbox::specs(self)
+    }
+
+    async fn run(&self, name: &str, arguments: &Json, cancel: &CancellationToken) -> ToolOutcome {
+        self.call(name, arguments, cancel).await
+    }
 }

@@ -15,7 +15,7 @@ use super::compaction::Compaction;
 use super::loop_detect::{LoopDetector, LoopVerdict};
 use super::observer::EventObserver;
 use super::system_prompt::{AGENT_SYSTEM_PROMPT, PROMPT_SYSTEM_PROMPT};
-use super::{ToolResult, ToolRunner};
+use super::{ToolOutcome, ToolRunner};
 use crate::catalog;
 use crate::chat::{Block, ChatRequest, Message, Role, StopReason, ToolArguments, ToolCall};
 use crate::provider::ChatProvider;
@@ -126,7 +126,7 @@ impl AgentSession {
         call: &ToolCall,
         events: &dyn LlmEventSink,
         cancel: &CancellationToken,
-    ) -> ToolResult {
+    ) -> ToolOutcome {
         let arguments = match &call.arguments {
             ToolArguments::Parsed { value } => value.clone(),
             ToolArguments::Invalid { raw, .. } => Json::String(raw.clone()),
@@ -138,7 +138,7 @@ impl AgentSession {
         });
         let result = match &call.arguments {
             ToolArguments::Parsed { value } => tools.run(&call.name, value, cancel).await,
-            ToolArguments::Invalid { error, .. } => ToolResult {
+            ToolArguments::Invalid { error, .. } => ToolOutcome {
                 output: format!(
                     "The arguments of this `{}` call are not valid JSON ({error}), so it was \
                      not run. Call the tool again with a JSON object as its arguments.",
