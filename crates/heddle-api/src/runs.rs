@@ -1,18 +1,14 @@
-//! Runs: where they live (`$HEDDLE_HOME`), and an engine wired with the services this build
-//! has. Real LLM providers arrive with heddle-llm; until then an LLM workflow runs only with
-//! `--dry-run` (simulated replies) and otherwise fails before starting, naming what to do.
+//! Runs: where they live (`$HEDDLE_HOME`), and an engine wired with the real services: git
+//! checkpoints, artifact capture, the blob store, and heddle-llm's providers (or simulated
+//! replies with `--dry-run`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use async_trait::async_trait;
 use heddle_checkpoint::{GitCheckpoints, ModeChoice};
 use heddle_engine::interviewer::Interviewer;
-use heddle_engine::llm::{
-    LlmBackend, LlmConversation, LlmError, LlmErrorKind, LlmRequest, SimulatedBackend,
-};
+use heddle_engine::llm::{LlmBackend, SimulatedBackend};
 use heddle_engine::{Engine, EngineEnv, OsEntropy, Services, SystemClock};
-use heddle_workflow::{HandlerKind, Workflow};
 
 /// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +77,7 @@ pub fn engine(
     let llm: Arc<dyn LlmBackend> = if dry_run {
         Arc::new(SimulatedBackend)
     } else {
-        Arc::new(NoProvider)
+        Arc::new(heddle_llm::ProviderBackend::load(home.root(), env.clone()))
     };
     Engine::new(
         EngineEnv {
@@ -113,42 +109,4 @@ pub fn fork_run(
         .runs()
         .join(heddle_engine::RunDir::folder_name(&stamp, &new_id));
     heddle_checkpoint::fork::fork(source, from, &new_id, &new_dir, &stamp)
-}
-
-/// The backend when no provider is configured: LLM workflows fail before they start.
-#[derive(Debug, Clone, Copy)]
-struct NoProvider;
-
-#[async_trait]
-impl LlmBackend for NoProvider {
-    fn preflight(&self, workflow: &Workflow) -> Result<(), LlmError> {
-        let nodes: Vec<&str> = workflow
-            .nodes
-            .iter()
-            .filter(|n| matches!(n.kind, HandlerKind::Agent | HandlerKind::Prompt))
-            .map(|n| n.id.as_str())
-            .collect();
-        if nodes.is_empty() {
-            return Ok(());
-        }
-        Err(LlmError::new(
-            LlmErrorKind::Config,
-            format!(
-                "no LLM provider is configured, and these nodes need one: {}.\n  \
-                 This build of Heddle has no provider support yet (set ANTHROPIC_API_KEY or \
-                 OPENAI_API_KEY once it does); run with --dry-run to simulate LLM stages.",
-                nodes.join(", ")
-            ),
-        ))
-    }
-
-    async fn open(&self, request: &LlmRequest) -> Result<Box<dyn LlmConversation>, LlmError> {
-        Err(LlmError::new(
-            LlmErrorKind::Config,
-            format!(
-                "node `{}`: no LLM provider is configured; run with --dry-run",
-                request.node_id
-            ),
-        ))
-    }
 }

@@ -15,6 +15,7 @@
 //! Time and the environment come in from the caller; nothing here reads globals.
 
 pub mod agent;
+mod backend;
 pub mod catalog;
 pub mod chat;
 pub mod config;
@@ -22,3 +23,5 @@ pub mod external;
 pub mod provider;
 pub mod resolve;
 pub mod tools;
+
+pub use backend::ProviderBackend;

@@ -40,7 +40,11 @@ impl Sandbox {
             .env("HEDDLE_HOME", self.home())
             .env("HOME", self.dir.path())
             .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("ANTHROPIC_BASE_URL")
             .env_remove("OPENAI_API_KEY")
+            .env_remove("OPENAI_BASE_URL")
+            .env_remove("OPENAI_COMPATIBLE_BASE_URL")
+            .env_remove("OPENAI_COMPATIBLE_API_KEY")
             .env("NO_COLOR", "1")
             .current_dir(self.work())
             .stdin(Stdio::null());

@@ -2,6 +2,21 @@
 //! retries (429, 5xx, network errors; `Retry-After` honoured) and connect, request and
 //! stream-idle timeouts.
 
+mod anthropic;
+mod assembly;
+mod attempt;
+mod chat_completions;
+mod endpoint;
+mod failure;
+mod http_provider;
+mod openai_responses;
+mod sse;
+#[cfg(test)]
+mod stream_replay;
+
+pub use endpoint::{Endpoint, HttpSettings, WireFormat};
+pub use http_provider::{ANTHROPIC_VERSION, HttpProvider};
+
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -34,30 +49,4 @@ pub trait ChatProvider: Send + Sync {
         observer: &dyn ChatObserver,
         cancel: &CancellationToken,
     ) -> Result<ChatResponse, LlmError>;
-}
-
-// TEMPORARY (replaced by the wire module at merge).
-/// Wire format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WireFormat {
-    /// Anthropic.
-    AnthropicMessages,
-    /// OpenAI Responses.
-    OpenAiResponses,
-    /// Chat completions.
-    ChatCompletions,
-}
-/// Endpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Endpoint {
-    /// Name.
-    pub name: String,
-    /// Format.
-    pub format: WireFormat,
-    /// Base URL.
-    pub base_url: String,
-    /// Key.
-    pub api_key: Option<String>,
-    /// Headers.
-    pub extra_headers: Vec<(String, String)>,
 }

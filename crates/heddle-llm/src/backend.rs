@@ -1,0 +1,246 @@
+//! [`ProviderBackend`]: the [`LlmBackend`] `heddle run` uses without `--dry-run`. It checks
+//! before a run that every LLM node can be served, then opens the built-in agent (or a
+//! prompt session) on the node's provider, or an external agent for `backend="acp"` and
+//! `backend="cli"`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use heddle_engine::llm::{LlmBackend, LlmConversation, LlmError, LlmErrorKind, LlmRequest};
+use heddle_workflow::{Attrs, HandlerKind, Node, Workflow};
+
+use crate::agent::{AgentSession, AgentSettings, ToolRunner};
+use crate::config::{ConfigError, LlmConfig, Network};
+use crate::provider::{ChatProvider, HttpProvider, HttpSettings};
+use crate::resolve::ResolveError;
+use crate::tools::{ToolContext, Toolbox};
+
+/// The longest a single `shell` tool call may run.
+const SHELL_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The most characters of one tool result the model sees.
+const TOOL_OUTPUT_LIMIT: usize = 30_000;
+
+/// The real backend: configured providers, the agent loop and external agents.
+pub struct ProviderBackend {
+    config: Result<LlmConfig, ConfigError>,
+    http: HttpSettings,
+    env: Vec<(String, String)>,
+    clients: Mutex<BTreeMap<String, Arc<dyn ChatProvider>>>,
+}
+
+impl ProviderBackend {
+    /// Reads `heddle.toml` in `home` and the environment `env`. A broken `heddle.toml` is
+    /// reported when a workflow with LLM nodes starts, with its line and column.
+    pub fn load(home: &Path, env: Vec<(String, String)>) -> Self {
+        let config = LlmConfig::load(home, &env);
+        let mut http = HttpSettings::default();
+        if let Ok(config) = &config {
+            apply_network(&config.network, &mut http);
+        }
+        Self::new(config, env, http)
+    }
+
+    /// A backend over `config`, calling providers with `http`.
+    pub fn new(
+        config: Result<LlmConfig, ConfigError>,
+        env: Vec<(String, String)>,
+        http: HttpSettings,
+    ) -> Self {
+        ProviderBackend {
+            config,
+            http,
+            env,
+            clients: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// The client for provider `name`, made once.
+    fn client(&self, config: &LlmConfig, name: &str) -> Result<Arc<dyn ChatProvider>, LlmError> {
+        let mut clients = self
+            .clients
+            .lock()
+            .map_err(|_| LlmError::new(LlmErrorKind::Fatal, "provider clients lock poisoned"))?;
+        if let Some(client) = clients.get(name) {
+            return Ok(client.clone());
+        }
+        let entry = config.providers.get(name).ok_or_else(|| {
+            LlmError::new(
+                LlmErrorKind::Config,
+                format!("provider `{name}` is not configured"),
+            )
+        })?;
+        let client: Arc<dyn ChatProvider> = Arc::new(HttpProvider::new(
+            entry.endpoint.clone(),
+            self.http.clone(),
+        )?);
+        clients.insert(name.to_owned(), client.clone());
+        Ok(client)
+    }
+}
+
+/// `[network]` over the defaults.
+fn apply_network(network: &Network, http: &mut HttpSettings) {
+    let ms = Duration::from_millis;
+    if let Some(n) = network.max_retries {
+        http.max_retries = n;
+    }
+    if let Some(n) = network.initial_backoff_ms {
+        http.initial_backoff = ms(n);
+    }
+    if let Some(n) = network.max_backoff_ms {
+        http.max_backoff = ms(n);
+    }
+    if let Some(n) = network.connect_timeout_ms {
+        http.connect_timeout = ms(n);
+    }
+    if let Some(n) = network.request_timeout_ms {
+        http.request_timeout = ms(n);
+    }
+    if let Some(n) = network.stream_idle_timeout_ms {
+        http.stream_idle_timeout = ms(n);
+    }
+}
+
+/// What a node's `backend` asks for.
+enum BackendChoice<'a> {
+    BuiltIn,
+    External(&'a str),
+    Unknown(&'a str),
+}
+
+fn backend_of(backend: Option<&str>) -> BackendChoice<'_> {
+    match backend.map(str::trim) {
+        None | Some("" | "api" | "builtin" | "built-in") => BackendChoice::BuiltIn,
+        Some(name) if crate::external::is_external(name) => BackendChoice::External(name),
+        Some(other) => BackendChoice::Unknown(other),
+    }
+}
+
+/// What stops `node` from running, if anything.
+fn node_problem(config: &Result<LlmConfig, ConfigError>, node: &Node) -> Option<NodeProblem> {
+    match backend_of(node.attr_str("backend")) {
+        BackendChoice::External(name) => {
+            let attribute = format!("{name}.command");
+            let missing = node
+                .attr_str(&attribute)
+                .is_none_or(|c| c.trim().is_empty());
+            missing.then(|| {
+                NodeProblem::Other(format!(
+                    "node `{}` has backend=\"{name}\" but no `{attribute}`: set it to the \
+                     command that starts the agent",
+                    node.id
+                ))
+            })
+        }
+        BackendChoice::Unknown(other) => Some(NodeProblem::Other(format!(
+            "node `{}`: unknown backend `{other}` (use \"acp\" or \"cli\" for an external \
+             agent, or leave it out for the built-in one)",
+            node.id
+        ))),
+        BackendChoice::BuiltIn => {
+            let config = match config {
+                Ok(config) => config,
+                Err(error) => return Some(NodeProblem::Other(error.to_string())),
+            };
+            match config.choose(node.attr_str("model"), node.attr_str("provider")) {
+                Ok(_) => None,
+                Err(ResolveError::NothingConfigured) => Some(NodeProblem::NoProvider),
+                Err(error) => Some(NodeProblem::Other(format!("node `{}`: {error}", node.id))),
+            }
+        }
+    }
+}
+
+enum NodeProblem {
+    NoProvider,
+    Other(String),
+}
+
+#[async_trait]
+impl LlmBackend for ProviderBackend {
+    fn preflight(&self, workflow: &Workflow) -> Result<(), LlmError> {
+        let mut unserved = Vec::new();
+        let mut problems = Vec::new();
+        for node in &workflow.nodes {
+            if !matches!(node.kind, HandlerKind::Agent | HandlerKind::Prompt) {
+                continue;
+            }
+            match node_problem(&self.config, node) {
+                None => {}
+                Some(NodeProblem::NoProvider) => unserved.push(node.id.as_str()),
+                Some(NodeProblem::Other(text)) if !problems.contains(&text) => {
+                    problems.push(text);
+                }
+                Some(NodeProblem::Other(_)) => {}
+            }
+        }
+        if !unserved.is_empty() {
+            problems.insert(
+                0,
+                format!(
+                    "no LLM provider is configured, and these nodes need one: {}.\n  Set \
+                     ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_COMPATIBLE_BASE_URL for a \
+                     local server such as Ollama), or add a provider to heddle.toml in the \
+                     Heddle home folder",
+                    unserved.join(", ")
+                ),
+            );
+        }
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(LlmError::new(
+            LlmErrorKind::Config,
+            format!(
+                "{}\n  Or run with --dry-run to simulate LLM stages.",
+                problems.join("\n  ")
+            ),
+        ))
+    }
+
+    async fn open(&self, request: &LlmRequest) -> Result<Box<dyn LlmConversation>, LlmError> {
+        match backend_of(request.backend.as_deref()) {
+            BackendChoice::External(_) => {
+                return crate::external::open_external(request, &self.env).await;
+            }
+            BackendChoice::Unknown(other) => {
+                return Err(LlmError::new(
+                    LlmErrorKind::Config,
+                    format!("node `{}`: unknown backend `{other}`", request.node_id),
+                ));
+            }
+            BackendChoice::BuiltIn => {}
+        }
+        let config = self
+            .config
+            .as_ref()
+            .map_err(|e| LlmError::new(LlmErrorKind::Config, e.to_string()))?;
+        let choice = config
+            .choose(request.model.as_deref(), request.provider.as_deref())
+            .map_err(|e| {
+                LlmError::new(
+                    LlmErrorKind::Config,
+                    format!("node `{}`: {e}", request.node_id),
+                )
+            })?;
+        let client = self.client(config, &choice.provider.endpoint.name)?;
+        let tools: Option<Arc<dyn ToolRunner>> = (request.kind == HandlerKind::Agent).then(|| {
+            Arc::new(Toolbox::new(ToolContext {
+                work_dir: request.work_dir.clone(),
+                env: self.env.clone(),
+                shell_timeout: SHELL_TIMEOUT,
+                output_limit: TOOL_OUTPUT_LIMIT,
+            })) as Arc<dyn ToolRunner>
+        });
+        let settings = AgentSettings::for_model(
+            &choice.model,
+            request.reasoning_effort.clone(),
+            request.max_turns,
+        );
+        Ok(Box::new(AgentSession::new(client, tools, settings)))
+    }
+}

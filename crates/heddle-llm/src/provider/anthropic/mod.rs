@@ -1,0 +1,5 @@
+//! Anthropic's Messages API: the request body ([`request`]) and the event stream
+//! ([`stream`]).
+
+pub(crate) mod request;
+pub(crate) mod stream;
