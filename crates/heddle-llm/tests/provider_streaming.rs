@@ -137,7 +137,7 @@ async fn tool_results_round_trip(wire: Wire) {
             },
             Block::ToolResult {
                 call_id: ids[1].clone(),
-                content: "error: the arguments were not valid JSON".to_owned(),
+                content: "the arguments were not valid JSON".to_owned(),
                 is_error: true,
             },
         ],
@@ -218,7 +218,7 @@ fn check_responses_round_trip(body: &Value, ids: &[String]) {
     assert_eq!(input[6]["call_id"], json!(ids[1]));
     assert_eq!(
         input[6]["output"],
-        "error: the arguments were not valid JSON"
+        "Error: the arguments were not valid JSON"
     );
 }
 

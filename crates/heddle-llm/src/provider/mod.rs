@@ -50,3 +50,13 @@ pub trait ChatProvider: Send + Sync {
         cancel: &CancellationToken,
     ) -> Result<ChatResponse, LlmError>;
 }
+
+/// A tool result for formats with no error flag: failed calls start with `Error: ` so the
+/// model can tell.
+pub(crate) fn marked_result(content: &str, is_error: bool) -> String {
+    if is_error {
+        format!("Error: {content}")
+    } else {
+        content.to_owned()
+    }
+}

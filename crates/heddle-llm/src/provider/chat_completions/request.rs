@@ -9,6 +9,7 @@
 use serde_json::{Value as Json, json};
 
 use crate::chat::{Block, ChatRequest, Message, Role};
+use crate::provider::marked_result;
 
 /// The request body (always streaming, with usage in the last chunk).
 pub(crate) fn request_body(request: &ChatRequest) -> Json {
@@ -58,8 +59,14 @@ fn user_messages(message: &Message, out: &mut Vec<Json>) {
     for block in &message.content {
         match block {
             Block::ToolResult {
-                call_id, content, ..
-            } => out.push(json!({"role": "tool", "tool_call_id": call_id, "content": content})),
+                call_id,
+                content,
+                is_error,
+            } => out.push(json!({
+                "role": "tool",
+                "tool_call_id": call_id,
+                "content": marked_result(content, *is_error),
+            })),
             Block::Text { text: piece } => text.push_str(piece),
             _ => {}
         }
@@ -184,7 +191,7 @@ mod tests {
                     {"id": "call_2", "type": "function", "function": {"name": "ls", "arguments": "{oops"}},
                 ]},
                 {"role": "tool", "tool_call_id": "call_1", "content": "a.txt"},
-                {"role": "tool", "tool_call_id": "call_2", "content": "bad arguments"},
+                {"role": "tool", "tool_call_id": "call_2", "content": "Error: bad arguments"},
                 {"role": "user", "content": "Go on."},
                 {"role": "assistant", "content": "Done."},
             ],

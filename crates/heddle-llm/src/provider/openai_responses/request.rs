@@ -9,6 +9,7 @@
 use serde_json::{Value as Json, json};
 
 use crate::chat::{Block, ChatRequest, Message, Role};
+use crate::provider::marked_result;
 
 /// The request body (always streaming).
 pub(crate) fn request_body(request: &ChatRequest, provider: &str) -> Json {
@@ -62,11 +63,13 @@ fn user_items(message: &Message, items: &mut Vec<Json>) {
     for block in &message.content {
         match block {
             Block::ToolResult {
-                call_id, content, ..
+                call_id,
+                content,
+                is_error,
             } => items.push(json!({
                 "type": "function_call_output",
                 "call_id": call_id,
-                "output": content,
+                "output": marked_result(content, *is_error),
             })),
             Block::Text { text: piece } => text.push_str(piece),
             _ => {}
@@ -217,7 +220,7 @@ mod tests {
                 {"type": "function_call", "call_id": "call_1", "name": "ls", "arguments": "{\"path\":\".\"}"},
                 {"type": "function_call", "call_id": "call_2", "name": "ls", "arguments": "{oops"},
                 {"type": "function_call_output", "call_id": "call_1", "output": "a.txt"},
-                {"type": "function_call_output", "call_id": "call_2", "output": "bad arguments"},
+                {"type": "function_call_output", "call_id": "call_2", "output": "Error: bad arguments"},
             ],
         });
         assert_eq!(body, expected);
