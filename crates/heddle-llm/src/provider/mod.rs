@@ -51,12 +51,29 @@ pub trait ChatProvider: Send + Sync {
     ) -> Result<ChatResponse, LlmError>;
 }
 
-/// A tool result for formats with no error flag: failed calls start with `Error: ` so the
-/// model can tell.
-pub(crate) fn marked_result(content: &str, is_error: bool) -> String {
-    if is_error {
-        format!("Error: {content}")
-    } else {
-        content.to_owned()
+/// A user message as the OpenAI formats send it: the tool results first (they answer the
+/// previous turn's calls) as `(call id, output)`, failed ones starting with `Error: ` since
+/// those formats have no error flag; then the message's text, joined.
+pub(crate) fn split_user_message(message: &crate::chat::Message) -> (Vec<(&str, String)>, String) {
+    let mut results = Vec::new();
+    let mut text = String::new();
+    for block in &message.content {
+        match block {
+            crate::chat::Block::ToolResult {
+                call_id,
+                content,
+                is_error,
+            } => {
+                let output = if *is_error {
+                    format!("Error: {content}")
+                } else {
+                    content.clone()
+                };
+                results.push((call_id.as_str(), output));
+            }
+            crate::chat::Block::Text { text: piece } => text.push_str(piece),
+            _ => {}
+        }
     }
+    (results, text)
 }

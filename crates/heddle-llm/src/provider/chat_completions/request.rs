@@ -3,13 +3,13 @@
 //! `max_tokens`, `reasoning_effort`, and `stream_options.include_usage`.
 //!
 //! Chat Completions has nothing to carry provider-specific items, so every
-//! [`Block::Opaque`] is skipped, and no field marks a tool result as an error (the result
+//! [`crate::chat::Block::Opaque`] is skipped, and no field marks a tool result as an error (the result
 //! text has to say so).
 
 use serde_json::{Value as Json, json};
 
-use crate::chat::{Block, ChatRequest, Message, Role};
-use crate::provider::marked_result;
+use crate::chat::{ChatRequest, Message, Role};
+use crate::provider::split_user_message;
 
 /// The request body (always streaming, with usage in the last chunk).
 pub(crate) fn request_body(request: &ChatRequest) -> Json {
@@ -55,21 +55,9 @@ pub(crate) fn request_body(request: &ChatRequest) -> Json {
 /// Tool results first (they must follow the assistant's `tool_calls` directly), then the
 /// text as a user message.
 fn user_messages(message: &Message, out: &mut Vec<Json>) {
-    let mut text = String::new();
-    for block in &message.content {
-        match block {
-            Block::ToolResult {
-                call_id,
-                content,
-                is_error,
-            } => out.push(json!({
-                "role": "tool",
-                "tool_call_id": call_id,
-                "content": marked_result(content, *is_error),
-            })),
-            Block::Text { text: piece } => text.push_str(piece),
-            _ => {}
-        }
+    let (results, text) = split_user_message(message);
+    for (call_id, output) in results {
+        out.push(json!({"role": "tool", "tool_call_id": call_id, "content": output}));
     }
     if !text.is_empty() {
         out.push(json!({"role": "user", "content": text}));
@@ -108,7 +96,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::chat::{ToolArguments, ToolCall, ToolSpec};
+    use crate::chat::{Block, ToolArguments, ToolCall, ToolSpec};
 
     fn request() -> ChatRequest {
         ChatRequest {

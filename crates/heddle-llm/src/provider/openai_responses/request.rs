@@ -9,7 +9,7 @@
 use serde_json::{Value as Json, json};
 
 use crate::chat::{Block, ChatRequest, Message, Role};
-use crate::provider::marked_result;
+use crate::provider::split_user_message;
 
 /// The request body (always streaming).
 pub(crate) fn request_body(request: &ChatRequest, provider: &str) -> Json {
@@ -59,21 +59,9 @@ fn input(messages: &[Message], provider: &str) -> Vec<Json> {
 
 /// Tool outputs first (they answer the previous turn's calls), then the text.
 fn user_items(message: &Message, items: &mut Vec<Json>) {
-    let mut text = String::new();
-    for block in &message.content {
-        match block {
-            Block::ToolResult {
-                call_id,
-                content,
-                is_error,
-            } => items.push(json!({
-                "type": "function_call_output",
-                "call_id": call_id,
-                "output": marked_result(content, *is_error),
-            })),
-            Block::Text { text: piece } => text.push_str(piece),
-            _ => {}
-        }
+    let (results, text) = split_user_message(message);
+    for (call_id, output) in results {
+        items.push(json!({"type": "function_call_output", "call_id": call_id, "output": output}));
     }
     if !text.is_empty() {
         items.push(json!({"type": "message", "role": "user", "content": text}));
