@@ -124,7 +124,15 @@ pub(crate) async fn respond(
         let keep = events.unwrap_or(frames.len() / 2).min(frames.len());
         frames.truncate(keep);
     }
-    stream_response(frames, ending)
+    let gap = if shared
+        .no_frame_gap
+        .load(std::sync::atomic::Ordering::Relaxed)
+    {
+        Duration::ZERO
+    } else {
+        FRAME_GAP
+    };
+    stream_response(frames, ending, gap)
 }
 
 /// Answers a request to any other path.
@@ -162,14 +170,16 @@ fn error_response(
     response
 }
 
-fn stream_response(frames: Vec<String>, ending: Ending) -> Response {
+fn stream_response(frames: Vec<String>, ending: Ending, gap: Duration) -> Response {
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<String, io::Error>>(8);
     tokio::spawn(async move {
         for frame in frames {
             if tx.send(Ok(frame)).await.is_err() {
                 return; // the client left
             }
-            tokio::time::sleep(FRAME_GAP).await;
+            if !gap.is_zero() {
+                tokio::time::sleep(gap).await;
+            }
         }
         match ending {
             Ending::Close => {}

@@ -15,6 +15,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 use axum::routing::post;
+use axum::serve::ListenerExt;
 use serde_json::Value as Json;
 
 use crate::respond::{Dialect, not_found, respond};
@@ -65,6 +66,8 @@ pub(crate) struct Shared {
     arrived: Condvar,
     /// Ids for messages and tool calls.
     pub(crate) ids: Ids,
+    /// Frames are sent back to back instead of a millisecond apart (benchmarks).
+    pub(crate) no_frame_gap: std::sync::atomic::AtomicBool,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -148,7 +151,15 @@ impl FakeLlm {
                     };
                     let _ = ready.send(Ok(()));
                     tokio::select! {
-                        _ = axum::serve(listener, app).into_future() => {}
+                        // Without TCP_NODELAY each small SSE frame after the first waits
+                        // for the client's delayed ACK (about 40 ms on Linux).
+                        _ = axum::serve(
+                            listener.tap_io(|tcp| {
+                                let _ = tcp.set_nodelay(true);
+                            }),
+                            app,
+                        )
+                        .into_future() => {}
                         _ = stopped => {}
                     }
                 });
@@ -183,6 +194,15 @@ impl FakeLlm {
     /// Appends answers to the script, in order.
     pub fn script(&self, items: impl IntoIterator<Item = Scripted>) {
         lock(&self.shared.script).extend(items);
+    }
+
+    /// Sends stream frames back to back, without the millisecond between them that makes
+    /// deltas arrive in separate chunks; for benchmarks, where the server's own time should
+    /// be as small as it can be.
+    pub fn without_frame_gap(&self) {
+        self.shared
+            .no_frame_gap
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// How many scripted answers are left.

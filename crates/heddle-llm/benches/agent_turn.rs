@@ -44,6 +44,7 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap();
     let fake = FakeLlm::start();
+    fake.without_frame_gap();
     let endpoint = Endpoint {
         name: "anthropic".into(),
         format: WireFormat::AnthropicMessages,

@@ -23,6 +23,11 @@ pub async fn serve(
     config: ServerConfig,
 ) -> Result<(), ServeError> {
     let app = router(config);
+    // TCP_NODELAY: event streams send many small frames, and without it each one after the
+    // first waits for the browser's delayed ACK (about 40 ms on Linux).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app).await.map_err(ServeError::Io)
 }
 
