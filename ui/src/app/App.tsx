@@ -7,6 +7,8 @@ import { useWorkspaceWorkflows } from '../open/useWorkspaceWorkflows';
 import { startupFile, urlWithFile } from './startupFile';
 import { TopBar } from './TopBar';
 import { useLaunchInfo } from './useLaunchInfo';
+import { useEditingShortcuts } from './useEditingShortcuts';
+import { useWorkflowEditing } from './useWorkflowEditing';
 import { useWorkflowSession } from './useWorkflowSession';
 import { WorkflowScreen } from './WorkflowScreen';
 import './app.css';
@@ -19,7 +21,9 @@ export function App() {
   const listing = useWorkspaceWorkflows(api, launch?.workspace_dir ?? null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const started = useRef(false);
-  const { open, opened, pendingPath, failure, dismissFailure } = session;
+  const { open, opened, pendingPath, failure, dismissFailure, replace } = session;
+  const editing = useWorkflowEditing(api, opened, replace);
+  useEditingShortcuts(editing);
 
   // Open the start-up file once launch info is known (or known to be unavailable).
   useEffect(() => {
@@ -72,10 +76,10 @@ export function App() {
 
   return (
     <div className="app">
-      <TopBar opened={opened} pendingPath={pendingPath} onOpen={onOpenClick} />
+      <TopBar opened={opened} pendingPath={pendingPath} onOpen={onOpenClick} editing={editing} />
       <main className="app__main">
         {opened !== null ? (
-          <WorkflowScreen opened={opened} />
+          <WorkflowScreen opened={opened} editing={editing} />
         ) : launch === undefined ? (
           <div className="canvas-message" role="status">
             <span className="spinner" aria-hidden="true" /> Starting…
@@ -85,6 +89,15 @@ export function App() {
             <OpenPanel {...panelProps} />
           </div>
         )}
+        {editing.error !== null ? (
+          <div className="toast banner is-error" role="alert" data-testid="edit-error">
+            <strong>Could not change {opened?.path ?? 'the workflow'}</strong>
+            <span>{editing.error.message}</span>
+            <button type="button" className="button is-small" onClick={editing.dismissError}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
         {opened !== null && failure !== null && !dialogOpen ? (
           <div className="toast banner is-error" role="alert">
             <strong>Could not open {failure.path}</strong>

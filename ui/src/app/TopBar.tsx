@@ -1,6 +1,7 @@
 import { DiagnosticCounts } from '../diagnostics/DiagnosticCounts';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import { FolderOpenIcon, HeddleLogo } from '../icons/appIcons';
+import type { WorkflowEditing } from './useWorkflowEditing';
 
 /** Splits a path into its folder (with trailing separator) and file name. */
 function splitPath(path: string): { folder: string; file: string } {
@@ -13,10 +14,12 @@ export function TopBar({
   opened,
   pendingPath,
   onOpen,
+  editing,
 }: {
   opened: OpenedWorkflow | null;
   pendingPath: string | null;
   onOpen: () => void;
+  editing: WorkflowEditing;
 }) {
   const path = opened === null ? null : splitPath(opened.path);
   return (
@@ -36,12 +39,49 @@ export function TopBar({
             <span className="top-bar__filename" data-testid="open-file-name">
               {path.file}
             </span>
+            {editing.dirty ? (
+              <span className="top-bar__dirty" data-testid="dirty-marker" title="Unsaved changes">
+                ●
+              </span>
+            ) : null}
           </span>
         ) : (
           <span className="top-bar__folder">No workflow open</span>
         )}
         {pendingPath !== null ? <span className="spinner" role="status" aria-label="Opening" /> : null}
       </div>
+      {opened !== null ? (
+        <div className="top-bar__edit">
+          <button
+            type="button"
+            className="button is-small"
+            onClick={() => void editing.undo()}
+            disabled={!editing.canUndo || editing.busy}
+            title="Undo (Ctrl+Z)"
+          >
+            Undo
+          </button>
+          <button
+            type="button"
+            className="button is-small"
+            onClick={() => void editing.redo()}
+            disabled={!editing.canRedo || editing.busy}
+            title="Redo (Ctrl+Shift+Z)"
+          >
+            Redo
+          </button>
+          <button
+            type="button"
+            className="button is-small"
+            data-testid="save-button"
+            onClick={() => void editing.save()}
+            disabled={!editing.dirty || editing.busy}
+            title="Save (Ctrl+S)"
+          >
+            Save
+          </button>
+        </div>
+      ) : null}
       {opened !== null ? <DiagnosticCounts diagnostics={opened.diagnostics} /> : null}
     </header>
   );

@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { DiagnosticsPanel } from '../diagnostics/DiagnosticsPanel';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import type { Workflow } from '../generated/Workflow';
@@ -7,13 +7,53 @@ import type { CanvasSelection } from '../workflow-view/flow/elementIds';
 import { WorkflowView } from '../workflow-view/WorkflowView';
 import { useFocusElement } from '../workflow-view/canvas/useFocusElement';
 import { useFlowLayout } from '../workflow-view/layout/useFlowLayout';
-import { ElementDetails } from '../workflow-view/details/ElementDetails';
+import { ElementDetails, type ElementEditing } from '../workflow-view/details/ElementDetails';
+import { renameEdits, setAttributeEdits } from '../editing/canvasEdits';
+import type { Checked } from '../editing/editRefusal';
+import type { Edit } from '../generated/Edit';
+import type { WorkflowEditing } from './useWorkflowEditing';
 import { UnreadableWorkflow } from './UnreadableWorkflow';
 
-function LaidOutWorkflow({ opened, workflow }: { opened: OpenedWorkflow; workflow: Workflow }) {
+function LaidOutWorkflow({
+  opened,
+  workflow,
+  editing,
+}: {
+  opened: OpenedWorkflow;
+  workflow: Workflow;
+  editing: WorkflowEditing;
+}) {
   const layout = useFlowLayout(workflow, opened.diagnostics);
   const [selection, setSelection] = useState<CanvasSelection>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const focus = useFocusElement();
+  const { apply } = editing;
+
+  const applyChecked = useCallback(
+    async (checked: Checked<Edit[]>) => {
+      if (!checked.ok) {
+        setRefusal(checked.refusal.message);
+        return false;
+      }
+      setRefusal(null);
+      return apply(checked.value);
+    },
+    [apply],
+  );
+  const elementEditing: ElementEditing = useMemo(
+    () => ({
+      onNodeAttribute: (id, key, value) =>
+        void applyChecked(setAttributeEdits({ type: 'node', id }, key, value, workflow)),
+      onEdgeAttribute: (edge, key, value) =>
+        void applyChecked(setAttributeEdits({ type: 'edge', edge }, key, value, workflow)),
+      onRename: (from, to) => {
+        void applyChecked(renameEdits(from, to, workflow)).then((done) => {
+          if (done) setSelection({ type: 'node', id: to });
+        });
+      },
+    }),
+    [applyChecked, workflow],
+  );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -45,7 +85,12 @@ function LaidOutWorkflow({ opened, workflow }: { opened: OpenedWorkflow; workflo
       <WorkflowView workflow={workflow} layout={layout} selection={selection} onSelect={setSelection} />
       <div className="side-panel">
         {flow !== null && selection !== null ? (
-          <ElementDetails flow={flow} selection={selection} onClose={() => setSelection(null)} />
+          <ElementDetails
+            flow={flow}
+            selection={selection}
+            onClose={() => setSelection(null)}
+            editing={elementEditing}
+          />
         ) : null}
         <DiagnosticsPanel
           diagnostics={opened.diagnostics}
@@ -54,12 +99,21 @@ function LaidOutWorkflow({ opened, workflow }: { opened: OpenedWorkflow; workflo
           onReveal={reveal}
         />
       </div>
+      {refusal !== null ? (
+        <div className="toast banner is-error" role="alert" data-testid="edit-refusal">
+          <span>{refusal}</span>
+          <button type="button" className="button is-small" onClick={() => setRefusal(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }
 
-/** An opened workflow: the canvas and its diagnostics, or the diagnostics alone when no graph could be read. */
-export function WorkflowScreen({ opened }: { opened: OpenedWorkflow }) {
+/** An opened workflow: the canvas, its diagnostics and the editable details of the selection, or
+ * the diagnostics alone when no graph could be read. */
+export function WorkflowScreen({ opened, editing }: { opened: OpenedWorkflow; editing: WorkflowEditing }) {
   if (opened.workflow === null) {
     return (
       <div className="workflow-screen">
@@ -76,8 +130,8 @@ export function WorkflowScreen({ opened }: { opened: OpenedWorkflow }) {
     );
   }
   return (
-    <ReactFlowProvider key={`${opened.path}\n${opened.source}`}>
-      <LaidOutWorkflow opened={opened} workflow={opened.workflow} />
+    <ReactFlowProvider key={opened.path}>
+      <LaidOutWorkflow opened={opened} workflow={opened.workflow} editing={editing} />
     </ReactFlowProvider>
   );
 }

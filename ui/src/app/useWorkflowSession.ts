@@ -12,6 +12,8 @@ export interface WorkflowSession {
   /** Why the last open failed (a workflow already open stays shown). */
   failure: { path: string; error: ApiError } | null;
   open: (path: string) => Promise<void>;
+  /** Shows `next` (the same file after an edit, an undo or a save). */
+  replace: (next: OpenedWorkflow) => void;
   dismissFailure: () => void;
 }
 
@@ -39,6 +41,7 @@ export function useWorkflowSession(api: Api): WorkflowSession {
     [api],
   );
 
+  const replace = useCallback((next: OpenedWorkflow) => setOpened(next), []);
   const dismissFailure = useCallback(() => setFailure(null), []);
-  return { opened, pendingPath, failure, open, dismissFailure };
+  return { opened, pendingPath, failure, open, replace, dismissFailure };
 }

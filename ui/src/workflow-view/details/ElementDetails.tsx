@@ -6,6 +6,9 @@ import type { CanvasSelection } from '../flow/elementIds';
 import type { AttachedDiagnostics, WorkflowFlow } from '../flow/flowTypes';
 import { KindIcon } from '../icons/KindIcon';
 import { AttributesTable } from './AttributesTable';
+import { EditableValue } from './EditableValue';
+import { fieldFor } from '../../editing/fieldTypes';
+import type { EdgeKey } from '../../generated/EdgeKey';
 import './details.css';
 
 function Field({ name, children }: { name: string; children: ReactNode }) {
@@ -33,15 +36,24 @@ function DiagnosticsSummary({ diagnostics }: { diagnostics: AttachedDiagnostics 
   );
 }
 
-/** A small read-only panel describing the selected node or edge. */
+/** What the panel needs to change the selected element; without it the panel is read-only. */
+export type ElementEditing = {
+  onNodeAttribute: (node: string, key: string, value: string | null) => void;
+  onEdgeAttribute: (edge: EdgeKey, key: string, value: string | null) => void;
+  onRename: (from: string, to: string) => void;
+};
+
+/** A small panel describing the selected node or edge; with `editing`, its fields can be changed. */
 export function ElementDetails({
   flow,
   selection,
   onClose,
+  editing,
 }: {
   flow: WorkflowFlow;
   selection: CanvasSelection;
   onClose: () => void;
+  editing?: ElementEditing;
 }) {
   if (selection === null) return null;
   const close = (
@@ -69,7 +81,17 @@ export function ElementDetails({
         <DiagnosticsSummary diagnostics={diagnostics} />
         <dl className="details__fields">
           <Field name="id">
-            <code data-testid="details-node-id">{node.id}</code>
+            {editing !== undefined ? (
+              <EditableValue
+                field={{ ...fieldFor('node', 'label'), key: 'id', canonical: 'id', summary: 'The node id.' }}
+                value={node.id}
+                onCommit={(to) => editing.onRename(node.id, to)}
+              >
+                <code data-testid="details-node-id">{node.id}</code>
+              </EditableValue>
+            ) : (
+              <code data-testid="details-node-id">{node.id}</code>
+            )}
           </Field>
           <Field name="kind">
             <code>{node.kind}</code>
@@ -83,7 +105,18 @@ export function ElementDetails({
           </Field>
         </dl>
         <h3 className="details__section">Attributes</h3>
-        <AttributesTable attrs={node.attrs} />
+        <AttributesTable
+          attrs={node.attrs}
+          editing={
+            editing === undefined
+              ? undefined
+              : {
+                  scope: 'node',
+                  kind: node.kind,
+                  onChange: (key, value) => editing.onNodeAttribute(node.id, key, value),
+                }
+          }
+        />
       </section>
     );
   }
@@ -119,7 +152,19 @@ export function ElementDetails({
         </Field>
       </dl>
       <h3 className="details__section">Attributes</h3>
-      <AttributesTable attrs={edge.attrs} />
+      <AttributesTable
+        attrs={edge.attrs}
+        editing={
+          editing === undefined
+            ? undefined
+            : {
+                scope: 'edge',
+                kind: null,
+                onChange: (key, value) =>
+                  editing.onEdgeAttribute({ from: edge.from, to: edge.to, occurrence: edge.occurrence }, key, value),
+              }
+        }
+      />
     </section>
   );
 }

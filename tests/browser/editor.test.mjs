@@ -1,0 +1,139 @@
+// Browser test of editing in the inspector against the real `heddle serve`: change a label,
+// add an attribute (a bad value is refused with the field's own message), rename a node,
+// undo and redo, save; the file on disk differs from the original only on the edited lines,
+// every comment intact, and it still validates.
+// Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { launchChromium, openPage } from './support/chromium.mjs';
+import { startHeddleServer } from './support/heddleServer.mjs';
+import { examplesDir, requireBuilt, screenshotDir, uiDist } from './support/paths.mjs';
+
+const LONG = 60_000;
+
+/** The lines only in `a` (removed) and only in `b` (added), by longest common subsequence. */
+function lineDiff(a, b) {
+  const table = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      table[i][j] = a[i] === b[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+    }
+  }
+  const removed = [];
+  const added = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (table[i + 1][j] >= table[i][j + 1]) removed.push(a[i++]);
+    else added.push(b[j++]);
+  }
+  return { removed: [...removed, ...a.slice(i)], added: [...added, ...b.slice(j)] };
+}
+
+describe('workflow editor', () => {
+  let server;
+  let browser;
+  let tempDir;
+
+  before(async () => {
+    const bin = requireBuilt();
+    mkdirSync(screenshotDir, { recursive: true });
+    tempDir = mkdtempSync(join(tmpdir(), 'heddle-editor-'));
+    server = await startHeddleServer({ bin, workspace: tempDir, uiDir: uiDist });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  });
+
+  test('edits in the inspector are saved as minimal changes to the file', { timeout: 180_000 }, async () => {
+    const file = join(tempDir, 'hello.dot');
+    copyFileSync(join(examplesDir, 'hello.dot'), file);
+    const original = readFileSync(file, 'utf8');
+    const { page, context, pageErrors } = await openPage(browser);
+    try {
+      const url = new URL(server.url);
+      url.searchParams.set('file', file);
+      await page.goto(url.toString());
+      await page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
+      assert.equal(await page.getByTestId('dirty-marker').count(), 0, 'clean after opening');
+
+      // Change a label.
+      await page.locator('[data-node-id="greet"]').click();
+      const details = page.getByTestId('node-details');
+      await details.waitFor({ state: 'visible' });
+      await details.getByTestId('edit-attr-label').click();
+      await details.getByLabel('label', { exact: true }).fill('Say hello');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('dirty-marker').waitFor({ state: 'visible' });
+      await page
+        .locator('[data-node-id="greet"] .handler-node__label', { hasText: 'Say hello' })
+        .waitFor({ timeout: LONG });
+
+      // Add an attribute: a value the field refuses, then one it accepts.
+      await details.getByLabel('New attribute name').fill('timeout');
+      await details.getByTestId('edit-attr-timeout').click();
+      await details.getByLabel('timeout', { exact: true }).fill('soon');
+      await page.keyboard.press('Enter');
+      await details.getByRole('alert').waitFor({ state: 'visible' });
+      await details.getByLabel('timeout', { exact: true }).fill('90s');
+      await page.keyboard.press('Enter');
+      await details.locator('.attributes-table__value', { hasText: '90s' }).waitFor({ timeout: LONG });
+      await page.screenshot({ path: join(screenshotDir, 'editor-inspector.png') });
+
+      // Rename another node; its edges follow and the details follow the new id.
+      await page.locator('[data-node-id="check"]').click();
+      await details.getByTestId('details-node-id').filter({ hasText: 'check' }).waitFor();
+      await details.getByTestId('edit-attr-id').click();
+      await details.getByLabel('id', { exact: true }).fill('verify');
+      await page.keyboard.press('Enter');
+      await details.getByTestId('details-node-id').filter({ hasText: 'verify' }).waitFor({ timeout: LONG });
+      await page.locator('[data-node-id="verify"]').waitFor({ state: 'visible', timeout: LONG });
+
+      // Undo brings the old id back; redo repeats the rename.
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await page.locator('[data-node-id="check"]').waitFor({ state: 'visible', timeout: LONG });
+      await page.getByRole('button', { name: 'Redo' }).click();
+      await page.locator('[data-node-id="verify"]').waitFor({ state: 'visible', timeout: LONG });
+
+      // Save with the keyboard.
+      await page.locator('.react-flow__pane').click();
+      await page.keyboard.press('Control+s');
+      await page.getByTestId('dirty-marker').waitFor({ state: 'detached', timeout: LONG });
+      await page.screenshot({ path: join(screenshotDir, 'editor-saved.png') });
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      await context.close();
+    }
+
+    // On disk: only the edited lines changed, comments and layout intact.
+    const saved = readFileSync(file, 'utf8');
+    const { removed, added } = lineDiff(original.split('\n'), saved.split('\n'));
+    for (const line of removed) {
+      assert.match(line, /\b(greet|check)\b|script=/, `only lines of the edited nodes change: ${line}`);
+      assert.ok(!line.trimStart().startsWith('//'), `a comment changed: ${line}`);
+    }
+    assert.ok(removed.length <= 6, `few lines changed: ${removed.join('\n')}`);
+    for (const line of added) assert.ok(!line.trimStart().startsWith('//'), `a comment appeared: ${line}`);
+    assert.ok(saved.includes('label="Say hello"'), saved);
+    assert.ok(saved.includes('timeout="90s"') || saved.includes('timeout=90s'), saved);
+    assert.ok(saved.includes('count -> verify;'), saved);
+    assert.ok(!/\bcheck\b/.test(saved.replace(/Greeting written\?|check the greeting file|`check` then/g, '')), saved);
+    const reopened = await server.call('open_workflow', { path: file });
+    assert.deepEqual(
+      reopened.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+      'the saved file validates',
+    );
+    assert.ok(reopened.workflow.nodes.some((n) => n.id === 'verify'));
+  });
+});

@@ -1,0 +1,143 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Api } from '../api/Api';
+import { toApiError } from '../api/apiError';
+import {
+  canRedo,
+  canUndo,
+  createHistory,
+  isDirty,
+  markSaved,
+  pushSnapshot,
+  redo,
+  undo,
+  type EditHistory,
+} from '../editing/editHistory';
+import type { ApiError } from '../generated/ApiError';
+import type { Edit } from '../generated/Edit';
+import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+
+/** Editing the open workflow: structured edits, undo and redo, and saving. */
+export interface WorkflowEditing {
+  dirty: boolean;
+  busy: boolean;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** Why the last edit or save failed. */
+  error: ApiError | null;
+  /** Applies `edits` to the text (all or none); true when they were applied. */
+  apply: (edits: Edit[]) => Promise<boolean>;
+  undo: () => Promise<void>;
+  redo: () => Promise<void>;
+  save: () => Promise<void>;
+  dismissError: () => void;
+}
+
+type Tracked = { path: string; history: EditHistory<null> };
+
+/**
+ * Keeps an undo history per opened file. Edits go through the API, which changes only the
+ * edited spots of the text; undo and redo re-check a remembered text; saving writes the
+ * text and refuses if the file changed on disk since it was opened or saved. `now` gives
+ * the time for the history (passed in for tests).
+ */
+export function useWorkflowEditing(
+  api: Api,
+  opened: OpenedWorkflow | null,
+  replace: (next: OpenedWorkflow) => void,
+  now: () => number = Date.now,
+): WorkflowEditing {
+  const [tracked, setTracked] = useState<Tracked | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const own = useRef<string | null>(null);
+
+  // A file opened from outside (not by our own edit) starts a fresh history.
+  useEffect(() => {
+    if (opened === null) {
+      setTracked(null);
+      return;
+    }
+    if (own.current === opened.source) return;
+    setTracked({ path: opened.path, history: createHistory({ source: opened.source }) });
+    setError(null);
+  }, [opened]);
+
+  const history = tracked !== null && opened !== null && tracked.path === opened.path ? tracked.history : null;
+
+  const run = useCallback(
+    async (work: () => Promise<void>) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await work();
+      } catch (reason) {
+        setError(toApiError(reason));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [],
+  );
+
+  const show = useCallback(
+    (next: OpenedWorkflow, nextHistory: EditHistory<null>) => {
+      own.current = next.source;
+      setTracked({ path: next.path, history: nextHistory });
+      replace(next);
+    },
+    [replace],
+  );
+
+  const apply = useCallback(
+    async (edits: Edit[]) => {
+      if (opened === null || history === null || edits.length === 0) return false;
+      let applied = false;
+      await run(async () => {
+        const next = await api.editWorkflow({ path: opened.path, source: opened.source, edits });
+        show(next, pushSnapshot(history, { source: next.source }, { kind: 'structured', at: now() }));
+        applied = true;
+      });
+      return applied;
+    },
+    [api, history, now, opened, run, show],
+  );
+
+  const travel = useCallback(
+    async (step: (h: EditHistory<null>) => EditHistory<null>, possible: boolean) => {
+      if (opened === null || history === null || !possible) return;
+      const moved = step(history);
+      await run(async () => {
+        const next = await api.checkWorkflow({ path: opened.path, source: moved.present.source });
+        show(next, moved);
+      });
+    },
+    [api, history, opened, run, show],
+  );
+
+  const save = useCallback(async () => {
+    if (opened === null || history === null) return;
+    await run(async () => {
+      const next = await api.saveWorkflow({
+        path: opened.path,
+        source: opened.source,
+        expected_disk: history.savedSource,
+      });
+      show(next, markSaved(pushSnapshot(history, { source: next.source }, { kind: 'structured', at: now() })));
+    });
+  }, [api, history, now, opened, run, show]);
+
+  const undoable = history !== null && canUndo(history);
+  const redoable = history !== null && canRedo(history);
+  return {
+    dirty: history !== null && isDirty(history),
+    busy,
+    canUndo: undoable,
+    canRedo: redoable,
+    error,
+    apply,
+    undo: useCallback(() => travel(undo, undoable), [travel, undoable]),
+    redo: useCallback(() => travel(redo, redoable), [travel, redoable]),
+    save,
+    dismissError: useCallback(() => setError(null), []),
+  };
+}
