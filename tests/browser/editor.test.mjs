@@ -1,6 +1,7 @@
-// Browser test of editing in the inspector against the real `heddle serve`: change a label,
-// add an attribute (a bad value is refused with the field's own message), rename a node,
-// undo and redo, save; the file on disk differs from the original only on the edited lines,
+// Browser test of the editor against the real `heddle serve`: change a label, add an
+// attribute (a bad value is refused with the field's own message), rename a node, undo and
+// redo, add a node from the palette, set its prompt, connect it by dragging, delete a node,
+// save; the file on disk differs from the original only on the edited lines,
 // every comment intact, and it still validates.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
@@ -105,6 +106,40 @@ describe('workflow editor', () => {
       await page.getByRole('button', { name: 'Redo' }).click();
       await page.locator('[data-node-id="verify"]').waitFor({ state: 'visible', timeout: LONG });
 
+      // Add an agent from the palette, give it a prompt, and connect greet to it by dragging.
+      await page.getByTestId('palette-agent').click();
+      await details.getByTestId('details-node-id').filter({ hasText: 'agent' }).waitFor({ timeout: LONG });
+      await details.getByLabel('New attribute name').fill('prompt');
+      await details.getByTestId('edit-attr-prompt').click();
+      await details.getByLabel('prompt', { exact: true }).fill('Summarise the greeting');
+      await page.keyboard.press('Control+Enter');
+      await details.locator('.attributes-table__value', { hasText: 'Summarise the greeting' }).waitFor();
+      const edgesBefore = await page.locator('.react-flow__edge').count();
+      await page.locator('[data-node-id="greet"]').hover();
+      const from = await page.locator('[data-node-id="greet"] .react-flow__handle.source').boundingBox();
+      const to = await page.locator('[data-node-id="agent"]').boundingBox();
+      assert.ok(from && to, 'both nodes are on screen');
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      // Drop near the new node's in-handle (its left edge), moving in steps like a hand would.
+      await page.mouse.move(to.x + 20, to.y + to.height / 2, { steps: 12 });
+      await page.mouse.up();
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('.react-flow__edge').length === n,
+        edgesBefore + 1,
+        { timeout: LONG },
+      );
+
+      // A node added by mistake goes again with Delete.
+      await page.getByTestId('palette-wait').click();
+      await page.locator('[data-node-id="wait"]').waitFor({ state: 'visible', timeout: LONG });
+      await page.locator('.react-flow__pane').click();
+      await page.locator('[data-node-id="wait"]').click();
+      await page.keyboard.press('Delete');
+      await page.locator('[data-node-id="wait"]').waitFor({ state: 'detached', timeout: LONG });
+      await page.waitForFunction(() => document.querySelectorAll('.react-flow__minimap-node').length > 0);
+      await page.screenshot({ path: join(screenshotDir, 'editor-canvas.png') });
+
       // Save with the keyboard.
       await page.locator('.react-flow__pane').click();
       await page.keyboard.press('Control+s');
@@ -123,10 +158,14 @@ describe('workflow editor', () => {
       assert.ok(!line.trimStart().startsWith('//'), `a comment changed: ${line}`);
     }
     assert.ok(removed.length <= 6, `few lines changed: ${removed.join('\n')}`);
+    assert.ok(added.length <= 10, `few lines added: ${added.join('\n')}`);
     for (const line of added) assert.ok(!line.trimStart().startsWith('//'), `a comment appeared: ${line}`);
     assert.ok(saved.includes('label="Say hello"'), saved);
     assert.ok(saved.includes('timeout="90s"') || saved.includes('timeout=90s'), saved);
     assert.ok(saved.includes('count -> verify;'), saved);
+    assert.ok(saved.includes('greet -> agent'), saved);
+    assert.ok(saved.includes('prompt="Summarise the greeting"'), saved);
+    assert.ok(!saved.includes('wait ['), saved);
     assert.ok(!/\bcheck\b/.test(saved.replace(/Greeting written\?|check the greeting file|`check` then/g, '')), saved);
     const reopened = await server.call('open_workflow', { path: file });
     assert.deepEqual(

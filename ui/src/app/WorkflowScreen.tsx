@@ -8,7 +8,8 @@ import { WorkflowView } from '../workflow-view/WorkflowView';
 import { useFocusElement } from '../workflow-view/canvas/useFocusElement';
 import { useFlowLayout } from '../workflow-view/layout/useFlowLayout';
 import { ElementDetails, type ElementEditing } from '../workflow-view/details/ElementDetails';
-import { renameEdits, setAttributeEdits } from '../editing/canvasEdits';
+import { addNodeEdits, connectEdits, deleteEdits, renameEdits, setAttributeEdits } from '../editing/canvasEdits';
+import type { HandlerKind } from '../generated/HandlerKind';
 import type { Checked } from '../editing/editRefusal';
 import type { Edit } from '../generated/Edit';
 import type { WorkflowEditing } from './useWorkflowEditing';
@@ -54,14 +55,50 @@ function LaidOutWorkflow({
     }),
     [applyChecked, workflow],
   );
+  const canvasEditing = useMemo(
+    () => ({
+      onConnect: (from: string, to: string) => void applyChecked(connectEdits(from, to, workflow)),
+      onAddNode: (kind: HandlerKind) => {
+        const added = addNodeEdits(kind, workflow);
+        if (!added.ok) {
+          setRefusal(added.refusal.message);
+          return;
+        }
+        void apply(added.value.edits).then((done) => {
+          if (done) setSelection({ type: 'node', id: added.value.id });
+        });
+      },
+    }),
+    [apply, applyChecked, workflow],
+  );
+  const flowForDelete = layout.status === 'ready' ? layout.flow : null;
+  const deleteSelection = useCallback(() => {
+    if (selection === null) return;
+    const edge =
+      selection.type === 'edge' ? flowForDelete?.edges.find((e) => e.id === selection.id)?.data?.edge : undefined;
+    const target =
+      selection.type === 'node'
+        ? { nodes: [selection.id], edges: [] }
+        : edge !== undefined
+          ? { nodes: [], edges: [{ from: edge.from, to: edge.to, occurrence: edge.occurrence }] }
+          : null;
+    if (target === null) return;
+    void applyChecked(deleteEdits(target, workflow)).then((done) => {
+      if (done) setSelection(null);
+    });
+  }, [applyChecked, flowForDelete, selection, workflow]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      const target = event.target;
+      const typing =
+        target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
       if (event.key === 'Escape') setSelection(null);
+      else if ((event.key === 'Delete' || event.key === 'Backspace') && !typing) deleteSelection();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [deleteSelection]);
 
   const flow = layout.status === 'ready' ? layout.flow : null;
   const isOnCanvas = useCallback(
@@ -82,7 +119,13 @@ function LaidOutWorkflow({
 
   return (
     <div className="workflow-screen">
-      <WorkflowView workflow={workflow} layout={layout} selection={selection} onSelect={setSelection} />
+      <WorkflowView
+        workflow={workflow}
+        layout={layout}
+        selection={selection}
+        onSelect={setSelection}
+        editing={canvasEditing}
+      />
       <div className="side-panel">
         {flow !== null && selection !== null ? (
           <ElementDetails

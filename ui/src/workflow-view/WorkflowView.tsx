@@ -1,5 +1,7 @@
 import type { Workflow } from '../generated/Workflow';
-import { WorkflowCanvas } from './canvas/WorkflowCanvas';
+import { WorkflowCanvas, type CanvasEditing } from './canvas/WorkflowCanvas';
+import type { HandlerKind } from '../generated/HandlerKind';
+import { NodePalette } from './NodePalette';
 import type { CanvasSelection } from './flow/elementIds';
 import type { FlowLayoutState } from './layout/useFlowLayout';
 import { WorkflowSummary } from './WorkflowSummary';
@@ -11,16 +13,18 @@ export function WorkflowView({
   layout,
   selection,
   onSelect,
+  editing,
 }: {
   workflow: Workflow;
   layout: FlowLayoutState;
   selection: CanvasSelection;
   onSelect: (selection: CanvasSelection) => void;
+  editing?: CanvasEditing & { onAddNode: (kind: HandlerKind) => void };
 }) {
   return (
     <div className="workflow-view" data-testid="workflow-view" data-layout={layout.status}>
       {layout.status === 'ready' ? (
-        <WorkflowCanvas flow={layout.flow} selection={selection} onSelect={onSelect} />
+        <WorkflowCanvas flow={layout.flow} selection={selection} onSelect={onSelect} editing={editing} />
       ) : null}
       {layout.status === 'pending' ? (
         <div className="canvas-message" role="status">
@@ -45,6 +49,7 @@ export function WorkflowView({
       ) : null}
       <div className="workflow-view__overlay is-top-left">
         <WorkflowSummary workflow={workflow} />
+        {editing !== undefined ? <NodePalette onAdd={editing.onAddNode} /> : null}
       </div>
     </div>
   );

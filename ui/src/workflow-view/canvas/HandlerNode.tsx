@@ -71,7 +71,6 @@ export function HandlerNode({ data, selected }: NodeProps<HandlerFlowNode>) {
         id="in"
         type="target"
         position={POSITION[sides.target]}
-        isConnectable={false}
         className="handler-node__handle"
         style={{ left: inAt.x, top: inAt.y, right: 'auto', bottom: 'auto' }}
       />
@@ -79,7 +78,6 @@ export function HandlerNode({ data, selected }: NodeProps<HandlerFlowNode>) {
         id="out"
         type="source"
         position={POSITION[sides.source]}
-        isConnectable={false}
         className="handler-node__handle"
         style={{ left: outAt.x, top: outAt.y, right: 'auto', bottom: 'auto' }}
       />

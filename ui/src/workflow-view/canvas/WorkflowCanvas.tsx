@@ -41,15 +41,24 @@ function minimapClass(node: WorkflowFlowNode): string {
   return node.type === 'handler' ? `minimap-node ${node.data.look.tone}` : 'minimap-group';
 }
 
-/** The read-only canvas: a laid-out flow with minimap and zoom controls, fitted on mount. */
+/** What the canvas lets a person change; without it the canvas is read-only. */
+export type CanvasEditing = {
+  /** A new edge was dragged from `from`'s out-handle onto `to`. */
+  onConnect: (from: string, to: string) => void;
+};
+
+/** The canvas: a laid-out flow with minimap and zoom controls, fitted on mount; with
+ * `editing`, edges can be drawn by dragging from a node's out-handle. */
 export function WorkflowCanvas({
   flow,
   selection,
   onSelect,
+  editing,
 }: {
   flow: WorkflowFlow;
   selection: CanvasSelection;
   onSelect: (selection: CanvasSelection) => void;
+  editing?: CanvasEditing;
 }) {
   const nodes = useMemo(
     () => flow.nodes.map((n) => ({ ...n, selected: isSelected(selection, 'node', n.id) })),
@@ -77,7 +86,7 @@ export function WorkflowCanvas({
   return (
     <SelectionContext.Provider value={onSelect}>
       <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
-        className="workflow-canvas"
+        className={editing === undefined ? 'workflow-canvas' : 'workflow-canvas is-editable'}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
@@ -87,7 +96,9 @@ export function WorkflowCanvas({
         minZoom={0.05}
         maxZoom={2.5}
         nodesDraggable={false}
-        nodesConnectable={false}
+        nodesConnectable={editing !== undefined}
+        connectionRadius={40}
+        onConnect={(connection) => editing?.onConnect(connection.source, connection.target)}
         edgesReconnectable={false}
         elementsSelectable
         selectNodesOnDrag={false}
