@@ -78,3 +78,73 @@ test('a missing file on the command line is reported in the window', { timeout: 
     t.diagnostic(`screenshot ${savePng('missing-file', await session.screenshot())}`);
   });
 });
+
+/** In the page: clicks the canvas node `id`, the way a person would (pointer events, then click). */
+const CLICK_NODE = `
+  const node = document.querySelector('.react-flow__node[data-id="' + arguments[0] + '"]');
+  if (!node) return false;
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+    node.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window }));
+  }
+  return true;`;
+
+/** In the page: opens the inspector's editor for `label`, types a value and presses Enter. */
+const EDIT_LABEL = `
+  const button = document.querySelector('[data-testid="node-details"] [data-testid="edit-attr-label"]');
+  if (!button) return 'no label button';
+  button.click();
+  return null;`;
+
+const TYPE_AND_ENTER = `
+  const input = document.querySelector('[data-testid="node-details"] input[aria-label="label"]');
+  if (!input) return false;
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  setter.call(input, arguments[0]);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+  return true;`;
+
+test('a selected node shows its inspector, and an edit there marks the file unsaved', { timeout: 240_000 }, async (t) => {
+  const example = process.env.HEDDLE_SMOKE_EXAMPLE
+    ? resolve(process.env.HEDDLE_SMOKE_EXAMPLE)
+    : pickExample(join(repo, 'examples'));
+  const { ids } = readOutline(example);
+  // A node other than start: the first id the outline lists that is not `start`.
+  const target = [...ids].find((id) => id !== 'start') ?? [...ids][0];
+  await withDesktopApp('inspector', [example], async (session) => {
+    await pollUntil(
+      `node ${target} on the canvas`,
+      async () => (await session.execute(CLICK_NODE, [target])) === true,
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    const shownId = await pollUntil(
+      'the inspector of the clicked node',
+      async () => {
+        await session.execute(CLICK_NODE, [target]);
+        const text = await session.execute(
+          `const el = document.querySelector('[data-testid="details-node-id"]'); return el ? el.textContent : null;`,
+        );
+        return text ?? false;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    assert.equal(shownId, target);
+    assert.equal(await session.execute(EDIT_LABEL), null, 'the label can be edited');
+    await pollUntil(
+      'the label editor to accept a new value',
+      async () => (await session.execute(TYPE_AND_ENTER, ['Edited in the desktop app'])) === true,
+      { timeoutMs: 30_000, intervalMs: 300 },
+    );
+    // The edit went through the Tauri door (edit_workflow): unsaved marker, new label drawn.
+    await pollUntil(
+      'the unsaved marker and the new label',
+      async () => {
+        const text = await pageText(session);
+        const dirty = await session.execute(`return document.querySelector('[data-testid="dirty-marker"]') !== null;`);
+        return dirty && text.includes('Edited in the desktop app');
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    t.diagnostic(`screenshot ${savePng('inspector', await session.screenshot())}`);
+  });
+});
