@@ -140,6 +140,16 @@ describe('workflow editor', () => {
       await page.waitForFunction(() => document.querySelectorAll('.react-flow__minimap-node').length > 0);
       await page.screenshot({ path: join(screenshotDir, 'editor-canvas.png') });
 
+      // With nothing selected, the panel edits the graph's own settings.
+      await page.keyboard.press('Escape');
+      const settings = page.getByTestId('graph-settings');
+      await settings.waitFor({ state: 'visible' });
+      await settings.getByLabel('New attribute name').fill('default_fidelity');
+      await settings.getByTestId('edit-attr-default_fidelity').click();
+      await settings.getByLabel('default_fidelity', { exact: true }).selectOption('compact');
+      await settings.locator('.attributes-table__value', { hasText: 'compact' }).waitFor({ timeout: LONG });
+      await page.screenshot({ path: join(screenshotDir, 'editor-graph-settings.png') });
+
       // Save with the keyboard.
       await page.locator('.react-flow__pane').click();
       await page.keyboard.press('Control+s');
@@ -154,7 +164,7 @@ describe('workflow editor', () => {
     const saved = readFileSync(file, 'utf8');
     const { removed, added } = lineDiff(original.split('\n'), saved.split('\n'));
     for (const line of removed) {
-      assert.match(line, /\b(greet|check)\b|script=/, `only lines of the edited nodes change: ${line}`);
+      assert.match(line, /\b(greet|check)\b|script=|graph \[/, `only lines of the edited elements change: ${line}`);
       assert.ok(!line.trimStart().startsWith('//'), `a comment changed: ${line}`);
     }
     assert.ok(removed.length <= 6, `few lines changed: ${removed.join('\n')}`);
@@ -166,6 +176,7 @@ describe('workflow editor', () => {
     assert.ok(saved.includes('greet -> agent'), saved);
     assert.ok(saved.includes('prompt="Summarise the greeting"'), saved);
     assert.ok(!saved.includes('wait ['), saved);
+    assert.match(saved, /default_fidelity="?compact"?/);
     assert.ok(!/\bcheck\b/.test(saved.replace(/Greeting written\?|check the greeting file|`check` then/g, '')), saved);
     const reopened = await server.call('open_workflow', { path: file });
     assert.deepEqual(

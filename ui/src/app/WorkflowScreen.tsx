@@ -8,6 +8,7 @@ import { WorkflowView } from '../workflow-view/WorkflowView';
 import { useFocusElement } from '../workflow-view/canvas/useFocusElement';
 import { useFlowLayout } from '../workflow-view/layout/useFlowLayout';
 import { ElementDetails, type ElementEditing } from '../workflow-view/details/ElementDetails';
+import { GraphSettings } from '../workflow-view/details/GraphSettings';
 import { addNodeEdits, connectEdits, deleteEdits, renameEdits, setAttributeEdits } from '../editing/canvasEdits';
 import type { HandlerKind } from '../generated/HandlerKind';
 import type { Checked } from '../editing/editRefusal';
@@ -134,7 +135,12 @@ function LaidOutWorkflow({
             onClose={() => setSelection(null)}
             editing={elementEditing}
           />
-        ) : null}
+        ) : (
+          <GraphSettings
+            workflow={workflow}
+            onChange={(key, value) => void applyChecked(setAttributeEdits({ type: 'graph' }, key, value, workflow))}
+          />
+        )}
         <DiagnosticsPanel
           diagnostics={opened.diagnostics}
           selection={selection}
