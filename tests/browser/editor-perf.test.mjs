@@ -3,13 +3,12 @@
 // printed as test diagnostics and written to test-output/browser/editor-perf.json.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launchChromium, openPage } from './support/chromium.mjs';
-import { startHeddleServer } from './support/heddleServer.mjs';
-import { requireBuilt, screenshotDir, uiDist } from './support/paths.mjs';
+import { describe, test } from 'node:test';
+import { openPage } from './support/chromium.mjs';
+import { serverAndBrowser } from './support/suite.mjs';
+import { screenshotDir } from './support/paths.mjs';
 
 const NODES = 300;
 
@@ -32,30 +31,14 @@ function generated() {
 }
 
 describe('editor performance (measured, not asserted)', () => {
-  let server;
-  let browser;
-  let tempDir;
-
-  before(async () => {
-    const bin = requireBuilt();
-    mkdirSync(screenshotDir, { recursive: true });
-    tempDir = mkdtempSync(join(tmpdir(), 'heddle-perf-'));
-    server = await startHeddleServer({ bin, workspace: tempDir, uiDir: uiDist });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-  });
+  const env = serverAndBrowser('perf');
 
   test(`a ${NODES}-node workflow opens and lays out; panning frame rate`, { timeout: 180_000 }, async (t) => {
-    const file = join(tempDir, 'big.dot');
+    const file = join(env.tempDir, 'big.dot');
     writeFileSync(file, generated());
-    const { page, context } = await openPage(browser);
+    const { page, context } = await openPage(env.browser);
     try {
-      const url = new URL(server.url);
+      const url = new URL(env.server.url);
       url.searchParams.set('file', file);
       await page.goto(url.toString());
       // From the moment the page has the app until every node is laid out and drawn.

@@ -5,13 +5,12 @@
 // every comment intact, and it still validates.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launchChromium, openPage } from './support/chromium.mjs';
-import { startHeddleServer } from './support/heddleServer.mjs';
-import { examplesDir, requireBuilt, screenshotDir, uiDist } from './support/paths.mjs';
+import { describe, test } from 'node:test';
+import { openPage } from './support/chromium.mjs';
+import { serverAndBrowser } from './support/suite.mjs';
+import { examplesDir, screenshotDir } from './support/paths.mjs';
 
 const LONG = 60_000;
 
@@ -38,31 +37,15 @@ function lineDiff(a, b) {
 }
 
 describe('workflow editor', () => {
-  let server;
-  let browser;
-  let tempDir;
-
-  before(async () => {
-    const bin = requireBuilt();
-    mkdirSync(screenshotDir, { recursive: true });
-    tempDir = mkdtempSync(join(tmpdir(), 'heddle-editor-'));
-    server = await startHeddleServer({ bin, workspace: tempDir, uiDir: uiDist });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-  });
+  const env = serverAndBrowser('editor');
 
   test('edits in the inspector are saved as minimal changes to the file', { timeout: 180_000 }, async () => {
-    const file = join(tempDir, 'hello.dot');
+    const file = join(env.tempDir, 'hello.dot');
     copyFileSync(join(examplesDir, 'hello.dot'), file);
     const original = readFileSync(file, 'utf8');
-    const { page, context, pageErrors } = await openPage(browser);
+    const { page, context, pageErrors } = await openPage(env.browser);
     try {
-      const url = new URL(server.url);
+      const url = new URL(env.server.url);
       url.searchParams.set('file', file);
       await page.goto(url.toString());
       await page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
@@ -178,7 +161,7 @@ describe('workflow editor', () => {
     assert.ok(!saved.includes('wait ['), saved);
     assert.match(saved, /default_fidelity="?compact"?/);
     assert.ok(!/\bcheck\b/.test(saved.replace(/Greeting written\?|check the greeting file|`check` then/g, '')), saved);
-    const reopened = await server.call('open_workflow', { path: file });
+    const reopened = await env.server.call('open_workflow', { path: file });
     assert.deepEqual(
       reopened.diagnostics.filter((d) => d.severity === 'error'),
       [],

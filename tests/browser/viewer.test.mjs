@@ -1,13 +1,12 @@
 // Browser tests of the read-only workflow viewer against the real `heddle serve`.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { launchChromium, openPage } from './support/chromium.mjs';
-import { startHeddleServer } from './support/heddleServer.mjs';
-import { examplesDir, requireBuilt, screenshotDir, uiDist } from './support/paths.mjs';
+import { describe, test } from 'node:test';
+import { openPage } from './support/chromium.mjs';
+import { serverAndBrowser } from './support/suite.mjs';
+import { examplesDir, screenshotDir } from './support/paths.mjs';
 
 const LONG = 60_000;
 
@@ -37,32 +36,16 @@ function folded(text) {
 }
 
 describe('workflow viewer', () => {
-  let server;
-  let browser;
-  let tempDir;
-
-  before(async () => {
-    const bin = requireBuilt();
-    mkdirSync(screenshotDir, { recursive: true });
-    tempDir = mkdtempSync(join(tmpdir(), 'heddle-browser-'));
-    server = await startHeddleServer({ bin, workspace: examplesDir, uiDir: uiDist });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-  });
+  const env = serverAndBrowser('browser', { workspace: examplesDir });
 
   test('shows an example workflow: nodes, labels, diagnostics, details', { timeout: 120_000 }, async () => {
     const file = pickExample();
-    const expected = await server.call('open_workflow', { path: file });
+    const expected = await env.server.call('open_workflow', { path: file });
     assert.ok(expected.workflow, `${file} should parse`);
     const { nodes, edges } = expected.workflow;
-    const { page, context, pageErrors } = await openPage(browser);
+    const { page, context, pageErrors } = await openPage(env.browser);
     try {
-      await page.goto(viewerUrl(server.url, file));
+      await page.goto(viewerUrl(env.server.url, file));
 
       // Every node is drawn, and nothing else is drawn as a node.
       await page.waitForFunction(
@@ -119,9 +102,9 @@ describe('workflow viewer', () => {
 
   test('renders in the dark theme when the system asks for it', { timeout: 120_000 }, async () => {
     const file = pickExample();
-    const { page, context, pageErrors } = await openPage(browser, { colorScheme: 'dark' });
+    const { page, context, pageErrors } = await openPage(env.browser, { colorScheme: 'dark' });
     try {
-      await page.goto(viewerUrl(server.url, file));
+      await page.goto(viewerUrl(env.server.url, file));
       await page.locator('.react-flow__node-handler').first().waitFor({ timeout: LONG });
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.notEqual(background, 'rgb(246, 247, 249)', 'the light background should not be used');
@@ -134,7 +117,7 @@ describe('workflow viewer', () => {
 
   test('selects and centres the node a diagnostic names', { timeout: 120_000 }, async (t) => {
     // An unreachable node is something every lint configuration reports.
-    const file = join(tempDir, 'lint.dot');
+    const file = join(env.tempDir, 'lint.dot');
     writeFileSync(
       file,
       [
@@ -148,11 +131,11 @@ describe('workflow viewer', () => {
         '',
       ].join('\n'),
     );
-    const expected = await server.call('open_workflow', { path: file });
+    const expected = await env.server.call('open_workflow', { path: file });
     const named = expected.diagnostics.find((d) => d.node !== null && d.edge === null);
-    const { page, context, pageErrors } = await openPage(browser);
+    const { page, context, pageErrors } = await openPage(env.browser);
     try {
-      await page.goto(viewerUrl(server.url, file));
+      await page.goto(viewerUrl(env.server.url, file));
       await page.locator('.react-flow__node-handler').first().waitFor({ timeout: LONG });
       const items = page.locator('.diagnostic-item');
       assert.equal(await items.count(), expected.diagnostics.length);
@@ -174,7 +157,7 @@ describe('workflow viewer', () => {
   });
 
   test('shows a file with syntax errors: recovered graph and the error with line:col', { timeout: 120_000 }, async () => {
-    const file = join(tempDir, 'broken.dot');
+    const file = join(env.tempDir, 'broken.dot');
     writeFileSync(
       file,
       [
@@ -188,12 +171,12 @@ describe('workflow viewer', () => {
         '',
       ].join('\n'),
     );
-    const expected = await server.call('open_workflow', { path: file });
+    const expected = await env.server.call('open_workflow', { path: file });
     const syntax = expected.diagnostics.find((d) => d.rule === 'syntax' && d.span !== null);
     assert.ok(syntax, `the server should report a syntax error with a place: ${JSON.stringify(expected.diagnostics)}`);
-    const { page, context, pageErrors } = await openPage(browser);
+    const { page, context, pageErrors } = await openPage(env.browser);
     try {
-      await page.goto(viewerUrl(server.url, file));
+      await page.goto(viewerUrl(env.server.url, file));
       const location = `${syntax.span.line}:${syntax.span.column}`;
       const item = page.locator('.diagnostic-item[data-rule="syntax"]', { hasText: location }).first();
       await item.waitFor({ state: 'visible', timeout: LONG });
@@ -219,10 +202,10 @@ describe('workflow viewer', () => {
   });
 
   test('without a file, lists the workspace workflows and opens one by path', { timeout: 120_000 }, async () => {
-    const listed = await server.call('list_workflows', { dir: examplesDir });
-    const { page, context, pageErrors } = await openPage(browser);
+    const listed = await env.server.call('list_workflows', { dir: examplesDir });
+    const { page, context, pageErrors } = await openPage(env.browser);
     try {
-      await page.goto(server.url);
+      await page.goto(env.server.url);
       await page.getByRole('heading', { name: 'Open a workflow' }).waitFor({ timeout: LONG });
       await page.locator('.workflow-list__item').first().waitFor();
       assert.equal(await page.locator('.workflow-list__item').count(), listed.length);
