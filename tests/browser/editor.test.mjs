@@ -169,4 +169,58 @@ describe('workflow editor', () => {
     );
     assert.ok(reopened.workflow.nodes.some((n) => n.id === 'verify'));
   });
+
+  test('the source view and the canvas edit the same text', { timeout: 180_000 }, async () => {
+    const file = join(env.tempDir, 'source.dot');
+    copyFileSync(join(examplesDir, 'hello.dot'), file);
+    const original = readFileSync(file, 'utf8');
+    const { page, context, pageErrors } = await openPage(env.browser);
+    try {
+      const url = new URL(env.server.url);
+      url.searchParams.set('file', file);
+      await page.goto(url.toString());
+      await page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
+      await page.getByTestId('source-toggle').click();
+      const source = page.getByTestId('source-view');
+      await source.locator('.cm-line', { hasText: '// hello.dot' }).waitFor();
+      assert.ok((await source.locator('.dot-comment').count()) > 0, 'comments are highlighted');
+
+      // Typing a new node in the text draws it on the canvas.
+      await source.locator('.cm-line', { hasText: 'label="Done"' }).click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('    extra [shape=box, label="From source"];');
+      await page.locator('[data-node-id="extra"]').waitFor({ state: 'visible', timeout: LONG });
+
+      // A syntax error is marked in the text and listed; the canvas keeps the last good graph.
+      await page.keyboard.type(' [[[');
+      await source.locator('.cm-lintRange-error').first().waitFor({ timeout: LONG });
+      await page.getByRole('complementary', { name: 'Diagnostics' }).locator('.diagnostic-item').first().waitFor();
+      assert.equal(await page.locator('[data-node-id="extra"]').count(), 1, 'the canvas was not wiped');
+      await page.screenshot({ path: join(screenshotDir, 'editor-source-error.png') });
+      for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
+      await source.locator('.cm-lintRange-error').first().waitFor({ state: 'detached', timeout: LONG });
+
+      // A canvas edit shows up in the text.
+      await page.locator('[data-node-id="greet"]').click();
+      const details = page.getByTestId('node-details');
+      await details.getByTestId('edit-attr-label').click();
+      await details.getByLabel('label', { exact: true }).fill('Greet from canvas');
+      await page.keyboard.press('Enter');
+      await source.locator('.cm-line', { hasText: 'label="Greet from canvas"' }).waitFor({ timeout: LONG });
+      await page.screenshot({ path: join(screenshotDir, 'editor-source.png') });
+
+      await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('Control+s');
+      await page.getByTestId('dirty-marker').waitFor({ state: 'detached', timeout: LONG });
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      await context.close();
+    }
+    const saved = readFileSync(file, 'utf8');
+    assert.ok(saved.includes('    extra [shape=box, label="From source"];\n'), saved);
+    assert.ok(saved.includes('label="Greet from canvas"'), saved);
+    const { removed } = lineDiff(original.split('\n'), saved.split('\n'));
+    assert.equal(removed.length, 1, `only the greet line changed: ${removed.join('\n')}`);
+  });
 });

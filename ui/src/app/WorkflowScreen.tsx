@@ -15,6 +15,7 @@ import type { Checked } from '../editing/editRefusal';
 import type { Edit } from '../generated/Edit';
 import type { WorkflowEditing } from './useWorkflowEditing';
 import { UnreadableWorkflow } from './UnreadableWorkflow';
+import { SourceView } from '../source/SourceView';
 
 function LaidOutWorkflow({
   opened,
@@ -28,6 +29,8 @@ function LaidOutWorkflow({
   const layout = useFlowLayout(workflow, opened.diagnostics);
   const [selection, setSelection] = useState<CanvasSelection>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [showSource, setShowSource] = useState(false);
+
   const focus = useFocusElement();
   const { apply } = editing;
 
@@ -119,7 +122,7 @@ function LaidOutWorkflow({
   );
 
   return (
-    <div className="workflow-screen">
+    <div className={showSource ? 'workflow-screen has-source' : 'workflow-screen'}>
       <WorkflowView
         workflow={workflow}
         layout={layout}
@@ -127,6 +130,20 @@ function LaidOutWorkflow({
         onSelect={setSelection}
         editing={canvasEditing}
       />
+      <button
+        type="button"
+        className={`button is-small source-toggle${showSource ? ' is-active' : ''}`}
+        data-testid="source-toggle"
+        aria-pressed={showSource}
+        onClick={() => setShowSource((shown) => !shown)}
+      >
+        {showSource ? 'Hide source' : 'Source'}
+      </button>
+      {showSource ? (
+        <div className="source-panel">
+          <SourceView source={opened.source} diagnostics={opened.diagnostics} onChange={editing.typeText} />
+        </div>
+      ) : null}
       <div className="side-panel">
         {flow !== null && selection !== null ? (
           <ElementDetails

@@ -15,6 +15,10 @@ import {
 import type { ApiError } from '../generated/ApiError';
 import type { Edit } from '../generated/Edit';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+import { useDebouncedText } from '../source/useDebouncedText';
+
+/** How long typing in the source view pauses before the text is checked. */
+const TYPING_PAUSE_MS = 300;
 
 /** Editing the open workflow: structured edits, undo and redo, and saving. */
 export interface WorkflowEditing {
@@ -26,6 +30,10 @@ export interface WorkflowEditing {
   error: ApiError | null;
   /** Applies `edits` to the text (all or none); true when they were applied. */
   apply: (edits: Edit[]) => Promise<boolean>;
+  /** Takes new text typed in the source view, once typing pauses (every other operation
+   * takes a pending text first). When it does not parse, the canvas keeps the last graph
+   * that did and the problems show the parse error. */
+  typeText: (source: string) => void;
   undo: () => Promise<void>;
   redo: () => Promise<void>;
   save: () => Promise<void>;
@@ -63,6 +71,10 @@ export function useWorkflowEditing(
   }, [opened]);
 
   const history = tracked !== null && opened !== null && tracked.path === opened.path ? tracked.history : null;
+  // The newest document and history, also between a request's answer and the next render,
+  // so operations queued behind one another (a source change, then a canvas edit) chain.
+  const latest = useRef({ opened, history });
+  latest.current = { opened, history };
 
   const run = useCallback(
     async (work: () => Promise<void>) => {
@@ -81,6 +93,7 @@ export function useWorkflowEditing(
 
   const show = useCallback(
     (next: OpenedWorkflow, nextHistory: EditHistory<null>) => {
+      latest.current = { opened: next, history: nextHistory };
       own.current = next.source;
       setTracked({ path: next.path, history: nextHistory });
       replace(next);
@@ -88,35 +101,55 @@ export function useWorkflowEditing(
     [replace],
   );
 
+  const takeText = useCallback(
+    async (source: string) => {
+      await run(async () => {
+        const { opened, history } = latest.current;
+        if (opened === null || history === null || source === opened.source) return;
+        const checked = await api.checkWorkflow({ path: opened.path, source });
+        const shown = checked.workflow === null ? { ...checked, workflow: opened.workflow } : checked;
+        show(shown, pushSnapshot(history, { source }, { kind: 'text', at: now() }));
+      });
+    },
+    [api, now, run, show],
+  );
+  const { push: typeText, flush } = useDebouncedText(takeText, TYPING_PAUSE_MS);
+
   const apply = useCallback(
     async (edits: Edit[]) => {
-      if (opened === null || history === null || edits.length === 0) return false;
+      await flush();
       let applied = false;
       await run(async () => {
+        const { opened, history } = latest.current;
+        if (opened === null || history === null || edits.length === 0) return;
         const next = await api.editWorkflow({ path: opened.path, source: opened.source, edits });
         show(next, pushSnapshot(history, { source: next.source }, { kind: 'structured', at: now() }));
         applied = true;
       });
       return applied;
     },
-    [api, history, now, opened, run, show],
+    [api, flush, now, run, show],
   );
 
   const travel = useCallback(
-    async (step: (h: EditHistory<null>) => EditHistory<null>, possible: boolean) => {
-      if (opened === null || history === null || !possible) return;
-      const moved = step(history);
+    async (step: (h: EditHistory<null>) => EditHistory<null>, possible: (h: EditHistory<null>) => boolean) => {
+      await flush();
       await run(async () => {
+        const { opened, history } = latest.current;
+        if (opened === null || history === null || !possible(history)) return;
+        const moved = step(history);
         const next = await api.checkWorkflow({ path: opened.path, source: moved.present.source });
         show(next, moved);
       });
     },
-    [api, history, opened, run, show],
+    [api, flush, run, show],
   );
 
   const save = useCallback(async () => {
-    if (opened === null || history === null) return;
+    await flush();
     await run(async () => {
+      const { opened, history } = latest.current;
+      if (opened === null || history === null) return;
       const next = await api.saveWorkflow({
         path: opened.path,
         source: opened.source,
@@ -124,7 +157,7 @@ export function useWorkflowEditing(
       });
       show(next, markSaved(pushSnapshot(history, { source: next.source }, { kind: 'structured', at: now() })));
     });
-  }, [api, history, now, opened, run, show]);
+  }, [api, flush, now, run, show]);
 
   const undoable = history !== null && canUndo(history);
   const redoable = history !== null && canRedo(history);
@@ -135,8 +168,9 @@ export function useWorkflowEditing(
     canRedo: redoable,
     error,
     apply,
-    undo: useCallback(() => travel(undo, undoable), [travel, undoable]),
-    redo: useCallback(() => travel(redo, redoable), [travel, redoable]),
+    typeText,
+    undo: useCallback(() => travel(undo, canUndo), [travel]),
+    redo: useCallback(() => travel(redo, canRedo), [travel]),
     save,
     dismissError: useCallback(() => setError(null), []),
   };

@@ -16,12 +16,15 @@ export type FlowLayoutState =
 
 let sharedMeasure: MeasureText | null = null;
 
-/** Maps and lays out `workflow` (in ELK's worker) whenever it or its diagnostics change. */
+/** Maps and lays out `workflow` (in ELK's worker) whenever it or its diagnostics change; a
+ * re-layout keeps the last ready flow until the new one replaces it. */
 export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnostic[]): FlowLayoutState {
   const [state, setState] = useState<FlowLayoutState>({ status: 'pending' });
   useEffect(() => {
     let current = true;
-    setState({ status: 'pending' });
+    // After an edit the previous drawing stays up until the new layout is ready, so the
+    // canvas does not blank out on every change.
+    setState((previous) => (previous.status === 'ready' ? previous : { status: 'pending' }));
     sharedMeasure ??= createCanvasMeasure();
     layoutFlow(workflowToFlow(workflow, diagnostics, sharedMeasure), workerElk()).then(
       (flow) => {
