@@ -36,19 +36,25 @@ function lineDiff(a, b) {
   return { removed: [...removed, ...a.slice(i)], added: [...added, ...b.slice(j)] };
 }
 
+/** Copies examples/hello.dot to `name` in the temp folder and opens it in a new page. */
+async function openCopyOfHello(env, name) {
+  const file = join(env.tempDir, name);
+  copyFileSync(join(examplesDir, 'hello.dot'), file);
+  const original = readFileSync(file, 'utf8');
+  const opened = await openPage(env.browser);
+  const url = new URL(env.server.url);
+  url.searchParams.set('file', file);
+  await opened.page.goto(url.toString());
+  await opened.page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
+  return { file, original, ...opened };
+}
+
 describe('workflow editor', () => {
   const env = serverAndBrowser('editor');
 
   test('edits in the inspector are saved as minimal changes to the file', { timeout: 180_000 }, async () => {
-    const file = join(env.tempDir, 'hello.dot');
-    copyFileSync(join(examplesDir, 'hello.dot'), file);
-    const original = readFileSync(file, 'utf8');
-    const { page, context, pageErrors } = await openPage(env.browser);
+    const { file, original, page, context, pageErrors } = await openCopyOfHello(env, 'hello.dot');
     try {
-      const url = new URL(env.server.url);
-      url.searchParams.set('file', file);
-      await page.goto(url.toString());
-      await page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
       assert.equal(await page.getByTestId('dirty-marker').count(), 0, 'clean after opening');
 
       // Change a label.
@@ -171,15 +177,8 @@ describe('workflow editor', () => {
   });
 
   test('the source view and the canvas edit the same text', { timeout: 180_000 }, async () => {
-    const file = join(env.tempDir, 'source.dot');
-    copyFileSync(join(examplesDir, 'hello.dot'), file);
-    const original = readFileSync(file, 'utf8');
-    const { page, context, pageErrors } = await openPage(env.browser);
+    const { file, original, page, context, pageErrors } = await openCopyOfHello(env, 'source.dot');
     try {
-      const url = new URL(env.server.url);
-      url.searchParams.set('file', file);
-      await page.goto(url.toString());
-      await page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
       await page.getByTestId('source-toggle').click();
       const source = page.getByTestId('source-view');
       await source.locator('.cm-line', { hasText: '// hello.dot' }).waitFor();
