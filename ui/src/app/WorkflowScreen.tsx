@@ -75,11 +75,11 @@ function LaidOutWorkflow({
     }),
     [apply, applyChecked, workflow],
   );
-  const flowForDelete = layout.status === 'ready' ? layout.flow : null;
+  const flow = layout.status === 'ready' ? layout.flow : null;
   const deleteSelection = useCallback(() => {
     if (selection === null) return;
     const edge =
-      selection.type === 'edge' ? flowForDelete?.edges.find((e) => e.id === selection.id)?.data?.edge : undefined;
+      selection.type === 'edge' ? flow?.edges.find((e) => e.id === selection.id)?.data?.edge : undefined;
     const target =
       selection.type === 'node'
         ? { nodes: [selection.id], edges: [] }
@@ -90,7 +90,7 @@ function LaidOutWorkflow({
     void applyChecked(deleteEdits(target, workflow)).then((done) => {
       if (done) setSelection(null);
     });
-  }, [applyChecked, flowForDelete, selection, workflow]);
+  }, [applyChecked, flow, selection, workflow]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -104,7 +104,6 @@ function LaidOutWorkflow({
     return () => window.removeEventListener('keydown', onKey);
   }, [deleteSelection]);
 
-  const flow = layout.status === 'ready' ? layout.flow : null;
   const isOnCanvas = useCallback(
     (s: NonNullable<CanvasSelection>) =>
       flow !== null &&

@@ -17,7 +17,9 @@ use super::observer::EventObserver;
 use super::system_prompt::{AGENT_SYSTEM_PROMPT, PROMPT_SYSTEM_PROMPT};
 use super::{ToolOutcome, ToolRunner};
 use crate::catalog;
-use crate::chat::{Block, ChatRequest, Message, Role, StopReason, ToolArguments, ToolCall};
+use crate::chat::{
+    Block, ChatRequest, Message, Role, StopReason, ToolArguments, ToolCall, ToolSpec,
+};
 use crate::provider::ChatProvider;
 
 /// How many characters of a tool's result the live events carry.
@@ -64,6 +66,8 @@ impl AgentSettings {
 pub struct AgentSession {
     provider: Arc<dyn ChatProvider>,
     tools: Option<Arc<dyn ToolRunner>>,
+    /// The tools' specs, built once: every model call offers them.
+    specs: Vec<ToolSpec>,
     system: String,
     settings: AgentSettings,
     history: Vec<Message>,
@@ -94,6 +98,7 @@ impl AgentSession {
         };
         AgentSession {
             provider,
+            specs: tools.as_ref().map(|t| t.specs()).unwrap_or_default(),
             tools,
             system: system.to_owned(),
             settings,
@@ -113,7 +118,7 @@ impl AgentSession {
             model: self.settings.model.clone(),
             system: self.system.clone(),
             messages: self.history.clone(),
-            tools: self.tools.as_ref().map(|t| t.specs()).unwrap_or_default(),
+            tools: self.specs.clone(),
             max_output_tokens: self.settings.max_output_tokens,
             reasoning_effort: self.settings.reasoning_effort.clone(),
         }
