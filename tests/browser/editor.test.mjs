@@ -36,6 +36,18 @@ function lineDiff(a, b) {
   return { removed: [...removed, ...a.slice(i)], added: [...added, ...b.slice(j)] };
 }
 
+/** An element's box once it has stopped moving (the canvas re-lays out after each edit). */
+async function settledBox(locator) {
+  let last = null;
+  for (let i = 0; i < 60; i++) {
+    const box = await locator.boundingBox();
+    if (box !== null && last !== null && JSON.stringify(box) === JSON.stringify(last)) return box;
+    last = box;
+    await new Promise((done) => setTimeout(done, 150));
+  }
+  return last;
+}
+
 /** Copies examples/hello.dot to `name` in the temp folder and opens it in a new page. */
 async function openCopyOfHello(env, name) {
   const file = join(env.tempDir, name);
@@ -105,8 +117,8 @@ describe('workflow editor', () => {
       await details.locator('.attributes-table__value', { hasText: 'Summarise the greeting' }).waitFor();
       const edgesBefore = await page.locator('.react-flow__edge').count();
       await page.locator('[data-node-id="greet"]').hover();
-      const from = await page.locator('[data-node-id="greet"] .react-flow__handle.source').boundingBox();
-      const to = await page.locator('[data-node-id="agent"]').boundingBox();
+      const to = await settledBox(page.locator('[data-node-id="agent"]'));
+      const from = await settledBox(page.locator('[data-node-id="greet"] .react-flow__handle.source'));
       assert.ok(from && to, 'both nodes are on screen');
       await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
       await page.mouse.down();

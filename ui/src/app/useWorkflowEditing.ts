@@ -76,8 +76,11 @@ export function useWorkflowEditing(
   const latest = useRef({ opened, history });
   latest.current = { opened, history };
 
-  const run = useCallback(
-    async (work: () => Promise<void>) => {
+  // Operations run one after another: each reads the document the previous one left, so an
+  // edit made while a typed text is still being checked builds on that text.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const run = useCallback((work: () => Promise<void>) => {
+    const step = queue.current.then(async () => {
       setBusy(true);
       setError(null);
       try {
@@ -87,9 +90,10 @@ export function useWorkflowEditing(
       } finally {
         setBusy(false);
       }
-    },
-    [],
-  );
+    });
+    queue.current = step;
+    return step;
+  }, []);
 
   const show = useCallback(
     (next: OpenedWorkflow, nextHistory: EditHistory<null>) => {
