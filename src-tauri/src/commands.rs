@@ -4,8 +4,10 @@
 //! Tauri runs them off the UI thread.
 
 use heddle_api::{
-    ApiError, CheckWorkflowRequest, EditWorkflowRequest, LaunchInfo, ListWorkflowsRequest,
-    OpenWorkflowRequest, OpenedWorkflow, SaveWorkflowRequest, WorkflowEntry,
+    ApiError, CheckExpressionRequest, CheckWorkflowRequest, CreateWorkflowRequest,
+    EditWorkflowRequest, ExpressionProblem, LaunchInfo, ListWorkflowsRequest, OpenWorkflowRequest,
+    OpenedWorkflow, ReadReferenceRequest, ReferencedFile, SaveLayoutRequest, SaveWorkflowRequest,
+    WorkflowEntry, WorkflowLayout, WorkflowPathRequest, WorkflowTemplate,
 };
 use tauri::State;
 
@@ -43,4 +45,40 @@ pub fn edit_workflow(req: EditWorkflowRequest) -> Result<OpenedWorkflow, ApiErro
 #[tauri::command(async)]
 pub fn save_workflow(req: SaveWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
     heddle_api::save_workflow(&req)
+}
+
+/// Reads a workflow's layout sidecar (the node positions a person set).
+#[tauri::command(async)]
+pub fn read_layout(req: WorkflowPathRequest) -> Result<WorkflowLayout, ApiError> {
+    heddle_api::read_layout(&req)
+}
+
+/// Writes a workflow's layout sidecar.
+#[tauri::command(async)]
+pub fn save_layout(req: SaveLayoutRequest) -> Result<WorkflowLayout, ApiError> {
+    heddle_api::save_layout(&req)
+}
+
+/// Reads the file an `@path` value refers to, for a preview.
+#[tauri::command(async)]
+pub fn read_reference(req: ReadReferenceRequest) -> Result<ReferencedFile, ApiError> {
+    heddle_api::read_reference(&req)
+}
+
+/// Checks a condition or a model stylesheet as it is typed.
+#[tauri::command]
+pub fn check_expression(req: CheckExpressionRequest) -> Vec<ExpressionProblem> {
+    heddle_api::check_expression(&req)
+}
+
+/// The templates a new workflow can start from.
+#[tauri::command]
+pub fn list_templates() -> Vec<WorkflowTemplate> {
+    heddle_api::list_templates()
+}
+
+/// Creates a workflow file from a template, never overwriting one.
+#[tauri::command(async)]
+pub fn create_workflow(req: CreateWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
+    heddle_api::create_workflow(&req)
 }

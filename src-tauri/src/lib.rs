@@ -7,6 +7,7 @@
 
 mod commands;
 mod context;
+mod file_watch_commands;
 pub mod launch;
 mod run_commands;
 
@@ -19,6 +20,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
         .plugin(tauri_plugin_dialog::init())
         .manage(launch)
         .manage(host)
+        .manage(file_watch_commands::FileWatches::default())
         .invoke_handler(tauri::generate_handler![
             commands::launch_info,
             commands::open_workflow,
@@ -26,6 +28,14 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             commands::list_workflows,
             commands::edit_workflow,
             commands::save_workflow,
+            commands::read_layout,
+            commands::save_layout,
+            commands::read_reference,
+            commands::check_expression,
+            commands::list_templates,
+            commands::create_workflow,
+            file_watch_commands::watch_workflow,
+            file_watch_commands::unwatch_workflow,
             run_commands::start_run,
             run_commands::resume_run,
             run_commands::fork_run,

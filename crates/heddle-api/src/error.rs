@@ -36,6 +36,8 @@ pub enum ErrorCode {
     Storage,
     /// The file changed on disk since it was opened; nothing was written.
     ChangedOnDisk,
+    /// The file to create is already there; nothing was written.
+    AlreadyExists,
 }
 
 /// An API failure.

@@ -4,13 +4,18 @@
 //! TypeScript bindings for the UI are generated from these types.
 
 mod checkpoint_ops;
+mod editor_types;
 mod error;
 mod event_feed;
+mod expressions;
+mod file_watch;
 mod index_ops;
 mod run_host;
 mod run_types;
 pub mod runs;
+mod templates;
 mod types;
+mod workflow_files;
 mod workflow_save;
 mod workflows;
 
@@ -25,9 +30,17 @@ pub mod checkpoint {
     pub use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
     pub use heddle_checkpoint::rollback::RollbackReport;
 }
+pub use editor_types::*;
+pub use expressions::check_expression;
+pub use file_watch::{WorkflowWatch, watch_workflow};
 pub use run_host::{RunHost, blocking};
 pub use run_types::*;
+pub use templates::{create_workflow, list_templates};
 pub use types::*;
+pub use workflow_files::{
+    LAYOUT_SIDECAR_SUFFIX, REFERENCE_PREVIEW_BYTES, layout_sidecar_path, read_layout,
+    read_reference, save_layout,
+};
 pub use workflow_save::{edit_workflow, save_workflow};
 pub use workflows::{MAX_WORKFLOW_BYTES, check_workflow, list_workflows, open_workflow};
 

@@ -45,6 +45,17 @@ fn export_roots(dir: &Path) {
     index::Timeline::export_all(dir).unwrap();
     index::RecentWorkflow::export_all(dir).unwrap();
     heddle_dot::Edit::export_all(dir).unwrap();
+    WorkflowPathRequest::export_all(dir).unwrap();
+    WorkflowLayout::export_all(dir).unwrap();
+    SaveLayoutRequest::export_all(dir).unwrap();
+    ReadReferenceRequest::export_all(dir).unwrap();
+    ReferencedFile::export_all(dir).unwrap();
+    CheckExpressionRequest::export_all(dir).unwrap();
+    ExpressionProblem::export_all(dir).unwrap();
+    WorkflowTemplate::export_all(dir).unwrap();
+    CreateWorkflowRequest::export_all(dir).unwrap();
+    WatchWorkflowRequest::export_all(dir).unwrap();
+    WorkflowChanged::export_all(dir).unwrap();
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {

@@ -7,6 +7,7 @@
 
 mod auth;
 mod events;
+mod file_events;
 mod host_check;
 mod operations;
 mod router;

@@ -31,7 +31,8 @@ fn status_for(code: ErrorCode) -> StatusCode {
         ErrorCode::NotRunning
         | ErrorCode::Busy
         | ErrorCode::ChangedOutside
-        | ErrorCode::ChangedOnDisk => StatusCode::CONFLICT,
+        | ErrorCode::ChangedOnDisk
+        | ErrorCode::AlreadyExists => StatusCode::CONFLICT,
         ErrorCode::Io | ErrorCode::Storage => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

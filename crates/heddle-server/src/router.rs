@@ -15,6 +15,7 @@ use tower_http::services::{ServeDir, ServeFile};
 
 use crate::auth::require_token;
 use crate::events::{run_changes, run_events};
+use crate::file_events::watch_workflow;
 use crate::host_check::require_loopback_host;
 use crate::operations::{ApiResponse, blocking, launch_info};
 use crate::run_routes::{invalid, run_routes};
@@ -59,6 +60,16 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/list_workflows", operation(heddle_api::list_workflows))
         .route("/edit_workflow", operation(heddle_api::edit_workflow))
         .route("/save_workflow", operation(heddle_api::save_workflow))
+        .route("/read_layout", operation(heddle_api::read_layout))
+        .route("/save_layout", operation(heddle_api::save_layout))
+        .route("/read_reference", operation(heddle_api::read_reference))
+        .route("/check_expression", answer(heddle_api::check_expression))
+        .route(
+            "/list_templates",
+            post(|| async { ApiResponse(Ok(heddle_api::list_templates())) }),
+        )
+        .route("/create_workflow", operation(heddle_api::create_workflow))
+        .route("/watch_workflow", get(watch_workflow))
         .route("/events", get(run_events))
         .route("/run_changes", get(run_changes))
         .merge(run_routes())
@@ -91,5 +102,19 @@ where
             Ok(Json(req)) => blocking(move || op(&req)).await,
             Err(rejection) => ApiResponse(Err(invalid(&rejection))),
         }
+    })
+}
+
+/// Adapts an operation that cannot fail (and does no I/O) to `POST` with a JSON body.
+fn answer<Req, Res>(op: fn(&Req) -> Res) -> MethodRouter<AppState>
+where
+    Req: DeserializeOwned + Send + 'static,
+    Res: Serialize + Send + 'static,
+{
+    post(move |body: Result<Json<Req>, JsonRejection>| async move {
+        ApiResponse(match body {
+            Ok(Json(req)) => Ok(op(&req)),
+            Err(rejection) => Err(invalid(&rejection)),
+        })
     })
 }

@@ -1,3 +1,14 @@
+import type { CheckExpressionRequest } from '../generated/CheckExpressionRequest';
+import type { CreateWorkflowRequest } from '../generated/CreateWorkflowRequest';
+import type { ExpressionProblem } from '../generated/ExpressionProblem';
+import type { ReadReferenceRequest } from '../generated/ReadReferenceRequest';
+import type { ReferencedFile } from '../generated/ReferencedFile';
+import type { SaveLayoutRequest } from '../generated/SaveLayoutRequest';
+import type { WorkflowChanged } from '../generated/WorkflowChanged';
+import type { WorkflowLayout } from '../generated/WorkflowLayout';
+import type { WorkflowPathRequest } from '../generated/WorkflowPathRequest';
+import type { WorkflowTemplate } from '../generated/WorkflowTemplate';
+import type { ApiError } from '../generated/ApiError';
 import type { CheckWorkflowRequest } from '../generated/CheckWorkflowRequest';
 import type { LaunchInfo } from '../generated/LaunchInfo';
 import type { ListWorkflowsRequest } from '../generated/ListWorkflowsRequest';
@@ -31,6 +42,14 @@ import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
 import type { EventHandlers, Unsubscribe } from './runEvent';
 
+/** What to do when a watched workflow file changes. */
+export interface WatchHandlers {
+  onChange(change: WorkflowChanged): void;
+  onReady?(): void;
+  /** The watch could not be set up or broke; no more changes will be reported. */
+  onError?(error: ApiError): void;
+}
+
 /**
  * The application API as the UI sees it. Two implementations: Tauri commands in the
  * desktop window, `POST /api/{operation}` when heddle-server serves the UI to a browser.
@@ -47,6 +66,22 @@ export interface Api {
   editWorkflow(req: EditWorkflowRequest): Promise<OpenedWorkflow>;
   /** Writes the text; rejects with `changed_on_disk` if the file changed since it was read. */
   saveWorkflow(req: SaveWorkflowRequest): Promise<OpenedWorkflow>;
+  /** The workflow's layout sidecar (positions a person set); `text` null when there is none. */
+  readLayout(req: WorkflowPathRequest): Promise<WorkflowLayout>;
+  /** Writes the layout sidecar (a JSON object; anything else is refused). */
+  saveLayout(req: SaveLayoutRequest): Promise<WorkflowLayout>;
+  /** The start of the file an `@path` value refers to, resolved as a run would. */
+  readReference(req: ReadReferenceRequest): Promise<ReferencedFile>;
+  /** Problems in a condition or model stylesheet (none when it parses). */
+  checkExpression(req: CheckExpressionRequest): Promise<ExpressionProblem[]>;
+  listTemplates(): Promise<WorkflowTemplate[]>;
+  /** Writes a new workflow from a template; rejects with `already_exists` rather than overwrite. */
+  createWorkflow(req: CreateWorkflowRequest): Promise<OpenedWorkflow>;
+  /**
+   * Calls `onChange` whenever the file changes on disk (including the editor's own saves),
+   * until the returned function is called. `onReady` once the watch is in place.
+   */
+  watchWorkflow(path: string, handlers: WatchHandlers): Unsubscribe;
   /** Tauri: native open dialog (null when cancelled). HTTP: always null. */
   pickWorkflowFile(): Promise<string | null>;
 

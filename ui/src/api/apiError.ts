@@ -17,6 +17,7 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   ambiguous: true,
   storage: true,
   changed_on_disk: true,
+  already_exists: true,
 };
 
 /** True when `value` is an `ApiError` as the backend sends it. */

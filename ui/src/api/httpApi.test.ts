@@ -176,3 +176,45 @@ describe('isTauri', () => {
     expect(isTauri({})).toBe(false);
   });
 });
+
+describe('createHttpApi editor operations', () => {
+  it('posts each editor operation to its route', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse(200, null));
+    vi.stubGlobal('fetch', fetchMock);
+    const api = createHttpApi('');
+    await api.readLayout({ path: '/w/a.dot' });
+    await api.saveLayout({ path: '/w/a.dot', text: '{}' });
+    await api.readReference({ path: '/w/a.dot', reference: 'p.md' });
+    await api.checkExpression({ kind: 'condition', text: 'outcome=success' });
+    await api.listTemplates();
+    await api.createWorkflow({ template: 'blank', path: '/w/new.dot' });
+    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect(calls.map((call) => call[0])).toEqual([
+      '/api/read_layout',
+      '/api/save_layout',
+      '/api/read_reference',
+      '/api/check_expression',
+      '/api/list_templates',
+      '/api/create_workflow',
+    ]);
+    expect(calls[3]?.[1].body).toBe(JSON.stringify({ kind: 'condition', text: 'outcome=success' }));
+  });
+
+  it('watches a workflow over SSE until unsubscribed', () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const changes: unknown[] = [];
+    let ready = false;
+    const stop = createHttpApi('').watchWorkflow('/w/a b.dot', {
+      onChange: (change) => changes.push(change),
+      onReady: () => (ready = true),
+    });
+    const source = FakeEventSource.last;
+    expect(source?.url).toBe('/api/watch_workflow?path=%2Fw%2Fa+b.dot');
+    source?.named('ready', {});
+    expect(ready).toBe(true);
+    source?.named('changed', { path: '/w/a b.dot', exists: true });
+    expect(changes).toEqual([{ path: '/w/a b.dot', exists: true }]);
+    stop();
+    expect(source?.closed).toBe(true);
+  });
+});

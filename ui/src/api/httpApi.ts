@@ -1,7 +1,8 @@
-import type { Api } from './Api';
+import type { Api, WatchHandlers } from './Api';
 import { toApiError } from './apiError';
 import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
 import type { EventsRequest } from '../generated/EventsRequest';
+import type { WorkflowChanged } from '../generated/WorkflowChanged';
 
 /** Calls one operation as `POST {base}/api/{operation}` with a JSON body. */
 async function post<T>(baseUrl: string, operation: string, body: unknown): Promise<T> {
@@ -64,6 +65,27 @@ function followOverSse(baseUrl: string, req: EventsRequest, handlers: EventHandl
   return () => source.close();
 }
 
+/** Watches a workflow file over Server-Sent Events (`ready`, then `changed` events). */
+function watchOverSse(baseUrl: string, path: string, handlers: WatchHandlers): Unsubscribe {
+  const source = new EventSource(`${baseUrl}/api/watch_workflow?${new URLSearchParams({ path }).toString()}`);
+  source.addEventListener('ready', () => handlers.onReady?.());
+  source.addEventListener('changed', (message: MessageEvent<string>) => {
+    try {
+      handlers.onChange(JSON.parse(message.data) as WorkflowChanged);
+    } catch {
+      // Not JSON: not an event of ours.
+    }
+  });
+  source.onerror = () => {
+    // The browser reconnects on its own while the server is there; a refused watch (the
+    // folder is gone) ends the stream for good.
+    if (source.readyState === EventSource.CLOSED) {
+      handlers.onError?.(toApiError(`Cannot watch ${path} for changes.`));
+    }
+  };
+  return () => source.close();
+}
+
 /** The API over HTTP, same-origin with the page unless `baseUrl` says otherwise. */
 export function createHttpApi(baseUrl = ''): Api {
   return {
@@ -74,6 +96,13 @@ export function createHttpApi(baseUrl = ''): Api {
     listWorkflows: (req) => post(baseUrl, 'list_workflows', req),
     editWorkflow: (req) => post(baseUrl, 'edit_workflow', req),
     saveWorkflow: (req) => post(baseUrl, 'save_workflow', req),
+    readLayout: (req) => post(baseUrl, 'read_layout', req),
+    saveLayout: (req) => post(baseUrl, 'save_layout', req),
+    readReference: (req) => post(baseUrl, 'read_reference', req),
+    checkExpression: (req) => post(baseUrl, 'check_expression', req),
+    listTemplates: () => post(baseUrl, 'list_templates', null),
+    createWorkflow: (req) => post(baseUrl, 'create_workflow', req),
+    watchWorkflow: (path, handlers) => watchOverSse(baseUrl, path, handlers),
     pickWorkflowFile: () => Promise.resolve(null),
     listRuns: (req) => post(baseUrl, 'list_runs', req),
     getRun: (req) => post(baseUrl, 'get_run', req),

@@ -99,3 +99,41 @@ describe('createTauriApi', () => {
     );
   });
 });
+
+describe('createTauriApi editor commands', () => {
+  it('invokes the editor commands with the request as `req`', async () => {
+    invoke.mockResolvedValue(null);
+    const api = createTauriApi();
+    await api.readLayout({ path: '/a.dot' });
+    await api.saveLayout({ path: '/a.dot', text: '{}' });
+    await api.readReference({ path: '/a.dot', reference: 'p.md' });
+    await api.checkExpression({ kind: 'stylesheet', text: '*{}' });
+    await api.listTemplates();
+    await api.createWorkflow({ template: 'hello', path: '/b.dot' });
+    expect(invoke.mock.calls).toEqual([
+      ['read_layout', { req: { path: '/a.dot' } }],
+      ['save_layout', { req: { path: '/a.dot', text: '{}' } }],
+      ['read_reference', { req: { path: '/a.dot', reference: 'p.md' } }],
+      ['check_expression', { req: { kind: 'stylesheet', text: '*{}' } }],
+      ['list_templates', undefined],
+      ['create_workflow', { req: { template: 'hello', path: '/b.dot' } }],
+    ]);
+  });
+
+  it('watches through a channel and unwatches by the same id', async () => {
+    invoke.mockReturnValue(new Promise(() => undefined));
+    const changes: unknown[] = [];
+    const stop = createTauriApi().watchWorkflow('/a.dot', { onChange: (c) => changes.push(c) });
+    const channel = Channel.last;
+    const [command, args] = invoke.mock.calls[0] as [string, { req: { path: string; watch_id: string } }];
+    expect(command).toBe('watch_workflow');
+    expect(args.req.path).toBe('/a.dot');
+    channel?.onmessage({ path: '/a.dot', exists: true });
+    expect(changes).toEqual([{ path: '/a.dot', exists: true }]);
+    invoke.mockResolvedValue(null);
+    stop();
+    channel?.onmessage({ path: '/a.dot', exists: false });
+    expect(changes).toHaveLength(1);
+    expect(invoke).toHaveBeenLastCalledWith('unwatch_workflow', { req: args.req });
+  });
+});

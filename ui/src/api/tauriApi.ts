@@ -1,9 +1,10 @@
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { open } from '@tauri-apps/plugin-dialog';
-import type { Api } from './Api';
+import type { Api, WatchHandlers } from './Api';
 import { toApiError } from './apiError';
 import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
 import type { EventsRequest } from '../generated/EventsRequest';
+import type { WorkflowChanged } from '../generated/WorkflowChanged';
 
 /**
  * Follows a run's events through a Tauri channel: the `follow_events` command pushes each
@@ -29,6 +30,34 @@ function followOverChannel(req: EventsRequest, handlers: EventHandlers): Unsubsc
   );
   return () => {
     active = false;
+  };
+}
+
+let watchCount = 0;
+
+/**
+ * Watches a workflow file through a Tauri channel. The command runs until
+ * `unwatch_workflow` names its watch, which the returned function does.
+ */
+function watchOverChannel(path: string, handlers: WatchHandlers): Unsubscribe {
+  let active = true;
+  watchCount += 1;
+  const req = { path, watch_id: `watch-${Date.now().toString(36)}-${watchCount}` };
+  const channel = new Channel<WorkflowChanged>();
+  channel.onmessage = (change) => {
+    if (active) handlers.onChange(change);
+  };
+  invoke('watch_workflow', { req, onChange: channel }).catch((reason: unknown) => {
+    if (active) handlers.onError?.(toApiError(reason));
+  });
+  // Tauri has no acknowledgement for a started command: `onReady` fires once the command
+  // is sent, so a caller re-reading the file then may also get a change it already saw.
+  queueMicrotask(() => {
+    if (active) handlers.onReady?.();
+  });
+  return () => {
+    active = false;
+    invoke('unwatch_workflow', { req }).catch(() => undefined);
   };
 }
 
@@ -68,6 +97,13 @@ export function createTauriApi(): Api {
     rollbackRun: (req) => call('rollback_run', { req }),
     runArtifacts: (req) => call('run_artifacts', { req }),
     followEvents: followOverChannel,
+    readLayout: (req) => call('read_layout', { req }),
+    saveLayout: (req) => call('save_layout', { req }),
+    readReference: (req) => call('read_reference', { req }),
+    checkExpression: (req) => call('check_expression', { req }),
+    listTemplates: () => call('list_templates'),
+    createWorkflow: (req) => call('create_workflow', { req }),
+    watchWorkflow: watchOverChannel,
     async pickWorkflowFile() {
       try {
         const picked = await open({
