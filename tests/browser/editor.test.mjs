@@ -5,14 +5,12 @@
 // every comment intact, and it still validates.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { openPage } from './support/chromium.mjs';
 import { serverAndBrowser } from './support/suite.mjs';
-import { examplesDir, screenshotDir } from './support/paths.mjs';
-
-const LONG = 60_000;
+import { screenshotDir } from './support/paths.mjs';
+import { LONG, openCopyOfHello, settledBox } from './support/editorPage.mjs';
 
 /** The lines only in `a` (removed) and only in `b` (added), by longest common subsequence. */
 function lineDiff(a, b) {
@@ -34,31 +32,6 @@ function lineDiff(a, b) {
     else added.push(b[j++]);
   }
   return { removed: [...removed, ...a.slice(i)], added: [...added, ...b.slice(j)] };
-}
-
-/** An element's box once it has stopped moving (the canvas re-lays out after each edit). */
-async function settledBox(locator) {
-  let last = null;
-  for (let i = 0; i < 60; i++) {
-    const box = await locator.boundingBox();
-    if (box !== null && last !== null && JSON.stringify(box) === JSON.stringify(last)) return box;
-    last = box;
-    await new Promise((done) => setTimeout(done, 150));
-  }
-  return last;
-}
-
-/** Copies examples/hello.dot to `name` in the temp folder and opens it in a new page. */
-async function openCopyOfHello(env, name) {
-  const file = join(env.tempDir, name);
-  copyFileSync(join(examplesDir, 'hello.dot'), file);
-  const original = readFileSync(file, 'utf8');
-  const opened = await openPage(env.browser);
-  const url = new URL(env.server.url);
-  url.searchParams.set('file', file);
-  await opened.page.goto(url.toString());
-  await opened.page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
-  return { file, original, ...opened };
 }
 
 describe('workflow editor', () => {

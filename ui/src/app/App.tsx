@@ -7,6 +7,9 @@ import { useWorkspaceWorkflows } from '../open/useWorkspaceWorkflows';
 import { startupFile, urlWithFile } from './startupFile';
 import { TopBar } from './TopBar';
 import { useLaunchInfo } from './useLaunchInfo';
+import { DiskChangeBanner } from './DiskChangeBanner';
+import { useDiskWatch } from './useDiskWatch';
+import { useLayoutSidecar } from './useLayoutSidecar';
 import { useEditingShortcuts } from './useEditingShortcuts';
 import { useWorkflowEditing } from './useWorkflowEditing';
 import { useWorkflowSession } from './useWorkflowSession';
@@ -24,6 +27,8 @@ export function App() {
   const { open, opened, pendingPath, failure, dismissFailure, replace } = session;
   const editing = useWorkflowEditing(api, opened, replace);
   useEditingShortcuts(editing);
+  const diskWatch = useDiskWatch(api, opened?.path ?? null, editing);
+  const sidecar = useLayoutSidecar(api, opened?.path ?? null);
 
   // Open the start-up file once launch info is known (or known to be unavailable).
   useEffect(() => {
@@ -78,8 +83,9 @@ export function App() {
     <div className="app">
       <TopBar opened={opened} pendingPath={pendingPath} onOpen={onOpenClick} editing={editing} />
       <main className="app__main">
+        <DiskChangeBanner watch={diskWatch} />
         {opened !== null ? (
-          <WorkflowScreen opened={opened} editing={editing} />
+          <WorkflowScreen opened={opened} editing={editing} sidecar={sidecar} />
         ) : launch === undefined ? (
           <div className="canvas-message" role="status">
             <span className="spinner" aria-hidden="true" /> Starting…

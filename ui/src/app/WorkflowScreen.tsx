@@ -6,7 +6,9 @@ import type { Workflow } from '../generated/Workflow';
 import type { CanvasSelection } from '../workflow-view/flow/elementIds';
 import { WorkflowView } from '../workflow-view/WorkflowView';
 import { useFocusElement } from '../workflow-view/canvas/useFocusElement';
-import { useFlowLayout } from '../workflow-view/layout/useFlowLayout';
+import { useFlowLayout, type FlowLayoutState } from '../workflow-view/layout/useFlowLayout';
+import { withPinnedPositions } from '../workflow-view/flow/pinnedFlow';
+import type { LayoutSidecar } from './useLayoutSidecar';
 import { ElementDetails, type ElementEditing } from '../workflow-view/details/ElementDetails';
 import { GraphSettings } from '../workflow-view/details/GraphSettings';
 import { addNodeEdits, connectEdits, deleteEdits, renameEdits, setAttributeEdits } from '../editing/canvasEdits';
@@ -21,12 +23,19 @@ function LaidOutWorkflow({
   opened,
   workflow,
   editing,
+  sidecar,
 }: {
   opened: OpenedWorkflow;
   workflow: Workflow;
   editing: WorkflowEditing;
+  sidecar: LayoutSidecar;
 }) {
-  const layout = useFlowLayout(workflow, opened.diagnostics);
+  const laidOut = useFlowLayout(workflow, opened.diagnostics);
+  const layout: FlowLayoutState = useMemo(
+    () =>
+      laidOut.status === 'ready' ? { status: 'ready', flow: withPinnedPositions(laidOut.flow, sidecar.positions) } : laidOut,
+    [laidOut, sidecar.positions],
+  );
   const [selection, setSelection] = useState<CanvasSelection>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [showSource, setShowSource] = useState(false);
@@ -41,9 +50,11 @@ function LaidOutWorkflow({
         return false;
       }
       setRefusal(null);
-      return apply(checked.value);
+      const done = await apply(checked.value);
+      if (done) sidecar.follow(checked.value);
+      return done;
     },
-    [apply],
+    [apply, sidecar],
   );
   const elementEditing: ElementEditing = useMemo(
     () => ({
@@ -62,6 +73,7 @@ function LaidOutWorkflow({
   const canvasEditing = useMemo(
     () => ({
       onConnect: (from: string, to: string) => void applyChecked(connectEdits(from, to, workflow)),
+      onMoveNode: sidecar.pin,
       onAddNode: (kind: HandlerKind) => {
         const added = addNodeEdits(kind, workflow);
         if (!added.ok) {
@@ -73,7 +85,7 @@ function LaidOutWorkflow({
         });
       },
     }),
-    [apply, applyChecked, workflow],
+    [apply, applyChecked, sidecar.pin, workflow],
   );
   const flow = layout.status === 'ready' ? layout.flow : null;
   const deleteSelection = useCallback(() => {
@@ -138,6 +150,26 @@ function LaidOutWorkflow({
       >
         {showSource ? 'Hide source' : 'Source'}
       </button>
+      {sidecar.positions.size > 0 ? (
+        <button
+          type="button"
+          className="button is-small layout-reset"
+          data-testid="layout-reset"
+          title="Forget the positions you set by dragging and lay the whole graph out again"
+          onClick={sidecar.reset}
+        >
+          Reset layout
+        </button>
+      ) : null}
+      {sidecar.problems.length > 0 || sidecar.error !== null ? (
+        <div className="toast banner is-error" role="alert" data-testid="layout-problem">
+          <strong>Layout file {sidecar.error === null ? 'partly ignored' : 'not read or saved'}</strong>
+          <span>{sidecar.error?.message ?? sidecar.problems.join('; ')}</span>
+          <button type="button" className="button is-small" onClick={sidecar.dismiss}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
       {showSource ? (
         <div className="source-panel">
           <SourceView source={opened.source} diagnostics={opened.diagnostics} onChange={editing.typeText} />
@@ -178,7 +210,15 @@ function LaidOutWorkflow({
 
 /** An opened workflow: the canvas, its diagnostics and the editable details of the selection, or
  * the diagnostics alone when no graph could be read. */
-export function WorkflowScreen({ opened, editing }: { opened: OpenedWorkflow; editing: WorkflowEditing }) {
+export function WorkflowScreen({
+  opened,
+  editing,
+  sidecar,
+}: {
+  opened: OpenedWorkflow;
+  editing: WorkflowEditing;
+  sidecar: LayoutSidecar;
+}) {
   if (opened.workflow === null) {
     return (
       <div className="workflow-screen">
@@ -196,7 +236,7 @@ export function WorkflowScreen({ opened, editing }: { opened: OpenedWorkflow; ed
   }
   return (
     <ReactFlowProvider key={opened.path}>
-      <LaidOutWorkflow opened={opened} workflow={opened.workflow} editing={editing} />
+      <LaidOutWorkflow opened={opened} workflow={opened.workflow} editing={editing} sidecar={sidecar} />
     </ReactFlowProvider>
   );
 }

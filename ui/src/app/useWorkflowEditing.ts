@@ -38,6 +38,14 @@ export interface WorkflowEditing {
   redo: () => Promise<void>;
   save: () => Promise<void>;
   dismissError: () => void;
+  /** Resolves once every operation queued so far has finished. */
+  settled: () => Promise<void>;
+  /** The text this editor last read from or wrote to the file (what it expects on disk). */
+  knownDisk: () => string | null;
+  /** Shows the file as it now is on disk, with a fresh history (unsaved edits are dropped). */
+  reload: (disk: OpenedWorkflow) => Promise<void>;
+  /** Keeps the unsaved edits over a change made on disk: the next save overwrites `diskSource`. */
+  keepMine: (diskSource: string) => void;
 }
 
 type Tracked = { path: string; history: EditHistory<null> };
@@ -58,6 +66,9 @@ export function useWorkflowEditing(
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const own = useRef<string | null>(null);
+  // What the file holds as far as this editor knows: read when opened, written when saved,
+  // or accepted as the text to overwrite when a change on disk was answered "keep mine".
+  const diskText = useRef<string | null>(null);
 
   // A file opened from outside (not by our own edit) starts a fresh history.
   useEffect(() => {
@@ -66,6 +77,7 @@ export function useWorkflowEditing(
       return;
     }
     if (own.current === opened.source) return;
+    diskText.current = opened.source;
     setTracked({ path: opened.path, history: createHistory({ source: opened.source }) });
     setError(null);
   }, [opened]);
@@ -157,11 +169,31 @@ export function useWorkflowEditing(
       const next = await api.saveWorkflow({
         path: opened.path,
         source: opened.source,
-        expected_disk: history.savedSource,
+        expected_disk: diskText.current ?? history.savedSource,
       });
+      diskText.current = next.source;
       show(next, markSaved(pushSnapshot(history, { source: next.source }, { kind: 'structured', at: now() })));
     });
   }, [api, flush, now, run, show]);
+
+  const reload = useCallback(
+    async (disk: OpenedWorkflow) => {
+      await flush();
+      await run(async () => {
+        // Not our own text, so the open-from-outside effect starts a fresh history.
+        own.current = null;
+        latest.current = { opened: disk, history: createHistory({ source: disk.source }) };
+        diskText.current = disk.source;
+        replace(disk);
+      });
+    },
+    [flush, replace, run],
+  );
+  const keepMine = useCallback((diskSource: string) => {
+    diskText.current = diskSource;
+  }, []);
+  const settled = useCallback(() => queue.current, []);
+  const knownDisk = useCallback(() => diskText.current, []);
 
   const undoable = history !== null && canUndo(history);
   const redoable = history !== null && canRedo(history);
@@ -177,5 +209,9 @@ export function useWorkflowEditing(
     redo: useCallback(() => travel(redo, canRedo), [travel]),
     save,
     dismissError: useCallback(() => setError(null), []),
+    settled,
+    knownDisk,
+    reload,
+    keepMine,
   };
 }

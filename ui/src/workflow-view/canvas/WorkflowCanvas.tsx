@@ -10,7 +10,8 @@ import {
   type FitViewOptions,
   type NodeTypes,
 } from '@xyflow/react';
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { rerouteEdges } from '../flow/pinnedFlow';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { HandlerNode } from './HandlerNode';
@@ -45,7 +46,12 @@ function minimapClass(node: WorkflowFlowNode): string {
 export type CanvasEditing = {
   /** A new edge was dragged from `from`'s out-handle onto `to`. */
   onConnect: (from: string, to: string) => void;
+  /** Node `id` was dragged to `position` (in its parent's frame, like `Node.position`). */
+  onMoveNode?: (id: string, position: { x: number; y: number }) => void;
 };
+
+/** The node being dragged and where it is now. */
+type Drag = { id: string; position: { x: number; y: number } };
 
 /** The canvas: a laid-out flow with minimap and zoom controls, fitted on mount; with
  * `editing`, edges can be drawn by dragging from a node's out-handle. */
@@ -60,13 +66,26 @@ export function WorkflowCanvas({
   onSelect: (selection: CanvasSelection) => void;
   editing?: CanvasEditing;
 }) {
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const lastDrag = useRef<Drag | null>(null);
+  const movable = editing?.onMoveNode !== undefined;
   const nodes = useMemo(
-    () => flow.nodes.map((n) => ({ ...n, selected: isSelected(selection, 'node', n.id) })),
-    [flow.nodes, selection],
+    () =>
+      flow.nodes.map((n) => ({
+        ...n,
+        position: drag !== null && drag.id === n.id ? drag.position : n.position,
+        selected: isSelected(selection, 'node', n.id),
+        draggable: movable && n.type === 'handler',
+      })),
+    [flow.nodes, selection, drag, movable],
+  );
+  const flowEdges = useMemo(
+    () => (drag === null ? flow.edges : rerouteEdges(flow.edges, new Set([drag.id]))),
+    [flow.edges, drag],
   );
   const edges = useMemo(
     () =>
-      flow.edges.map((e): WorkflowFlowEdge => {
+      flowEdges.map((e): WorkflowFlowEdge => {
         const selected = isSelected(selection, 'edge', e.id);
         const worst = e.data?.diagnostics.worst ?? null;
         const classes = [
@@ -80,7 +99,7 @@ export function WorkflowCanvas({
           markerEnd: arrow(selected ? 'var(--accent)' : 'var(--edge-stroke)'),
         };
       }),
-    [flow.edges, selection],
+    [flowEdges, selection],
   );
 
   return (
@@ -95,7 +114,22 @@ export function WorkflowCanvas({
         fitViewOptions={FIT_VIEW}
         minZoom={0.05}
         maxZoom={2.5}
-        nodesDraggable={false}
+        nodesDraggable={movable}
+        onNodesChange={(changes) => {
+          for (const change of changes) {
+            if (change.type === 'position' && change.dragging === true && change.position !== undefined) {
+              lastDrag.current = { id: change.id, position: change.position };
+              setDrag(lastDrag.current);
+            }
+          }
+        }}
+        onNodeDragStop={(_, node) => {
+          const dropped = lastDrag.current;
+          lastDrag.current = null;
+          // In the same batch as the parent's new positions, so the node does not jump back.
+          if (dropped !== null && dropped.id === node.id) editing?.onMoveNode?.(dropped.id, dropped.position);
+          setDrag(null);
+        }}
         nodesConnectable={editing !== undefined}
         connectionRadius={40}
         onConnect={(connection) => editing?.onConnect(connection.source, connection.target)}
