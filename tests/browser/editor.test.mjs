@@ -207,4 +207,30 @@ describe('workflow editor', () => {
     const { removed } = lineDiff(original.split('\n'), saved.split('\n'));
     assert.equal(removed.length, 1, `only the greet line changed: ${removed.join('\n')}`);
   });
+
+  test('the theme toggle switches light and dark and is remembered', { timeout: 120_000 }, async () => {
+    const { page, context, pageErrors } = await openCopyOfHello(env, 'theme.dot');
+    try {
+      const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+      const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const toggle = page.getByTestId('theme-toggle');
+      // Chromium runs headless with a light system preference: system, then light, then dark.
+      assert.equal(await toggle.getAttribute('data-theme-choice'), 'system');
+      assert.equal(await theme(), 'light');
+      const light = await background();
+      await toggle.click();
+      await toggle.click();
+      assert.equal(await toggle.getAttribute('data-theme-choice'), 'dark');
+      assert.equal(await theme(), 'dark');
+      assert.notEqual(await background(), light, 'the page did not turn dark');
+      assert.equal(await page.locator('.react-flow.dark').count(), 1, 'the canvas follows the theme');
+      await page.screenshot({ path: join(screenshotDir, 'editor-dark.png') });
+      await page.reload();
+      await page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
+      assert.equal(await theme(), 'dark', 'the choice is remembered');
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      await context.close();
+    }
+  });
 });

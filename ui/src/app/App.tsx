@@ -6,6 +6,8 @@ import { OpenPanel } from '../open/OpenPanel';
 import { useWorkspaceWorkflows } from '../open/useWorkspaceWorkflows';
 import { startupFile, urlWithFile } from './startupFile';
 import { TopBar } from './TopBar';
+import { ThemeToggle } from '../theme/ThemeToggle';
+import { ThemeContext, useTheme } from '../theme/useTheme';
 import { useLaunchInfo } from './useLaunchInfo';
 import { DiskChangeBanner } from './DiskChangeBanner';
 import { useDiskWatch } from './useDiskWatch';
@@ -29,6 +31,7 @@ export function App() {
   useEditingShortcuts(editing);
   const diskWatch = useDiskWatch(api, opened?.path ?? null, editing);
   const sidecar = useLayoutSidecar(api, opened?.path ?? null);
+  const theme = useTheme();
 
   // Open the start-up file once launch info is known (or known to be unavailable).
   useEffect(() => {
@@ -80,41 +83,49 @@ export function App() {
   };
 
   return (
-    <div className="app">
-      <TopBar opened={opened} pendingPath={pendingPath} onOpen={onOpenClick} editing={editing} />
-      <main className="app__main">
-        <DiskChangeBanner watch={diskWatch} />
-        {opened !== null ? (
-          <WorkflowScreen opened={opened} editing={editing} sidecar={sidecar} />
-        ) : launch === undefined ? (
-          <div className="canvas-message" role="status">
-            <span className="spinner" aria-hidden="true" /> Starting…
-          </div>
-        ) : (
-          <div className="app__empty">
-            <OpenPanel {...panelProps} />
-          </div>
-        )}
-        {editing.error !== null ? (
-          <div className="toast banner is-error" role="alert" data-testid="edit-error">
-            <strong>Could not change {opened?.path ?? 'the workflow'}</strong>
-            <span>{editing.error.message}</span>
-            <button type="button" className="button is-small" onClick={editing.dismissError}>
-              Dismiss
-            </button>
-          </div>
-        ) : null}
-        {opened !== null && failure !== null && !dialogOpen ? (
-          <div className="toast banner is-error" role="alert">
-            <strong>Could not open {failure.path}</strong>
-            <span>{failure.error.message}</span>
-            <button type="button" className="button is-small" onClick={dismissFailure}>
-              Dismiss
-            </button>
-          </div>
-        ) : null}
-      </main>
-      {dialogOpen ? <OpenDialog {...panelProps} onClose={closeDialog} /> : null}
-    </div>
+    <ThemeContext.Provider value={theme.theme}>
+      <div className="app">
+        <TopBar
+          opened={opened}
+          pendingPath={pendingPath}
+          onOpen={onOpenClick}
+          editing={editing}
+          themeToggle={<ThemeToggle choice={theme.choice} onCycle={theme.cycle} />}
+        />
+        <main className="app__main">
+          <DiskChangeBanner watch={diskWatch} />
+          {opened !== null ? (
+            <WorkflowScreen opened={opened} editing={editing} sidecar={sidecar} />
+          ) : launch === undefined ? (
+            <div className="canvas-message" role="status">
+              <span className="spinner" aria-hidden="true" /> Starting…
+            </div>
+          ) : (
+            <div className="app__empty">
+              <OpenPanel {...panelProps} />
+            </div>
+          )}
+          {editing.error !== null ? (
+            <div className="toast banner is-error" role="alert" data-testid="edit-error">
+              <strong>Could not change {opened?.path ?? 'the workflow'}</strong>
+              <span>{editing.error.message}</span>
+              <button type="button" className="button is-small" onClick={editing.dismissError}>
+                Dismiss
+              </button>
+            </div>
+          ) : null}
+          {opened !== null && failure !== null && !dialogOpen ? (
+            <div className="toast banner is-error" role="alert">
+              <strong>Could not open {failure.path}</strong>
+              <span>{failure.error.message}</span>
+              <button type="button" className="button is-small" onClick={dismissFailure}>
+                Dismiss
+              </button>
+            </div>
+          ) : null}
+        </main>
+        {dialogOpen ? <OpenDialog {...panelProps} onClose={closeDialog} /> : null}
+      </div>
+    </ThemeContext.Provider>
   );
 }

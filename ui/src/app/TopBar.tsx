@@ -15,11 +15,13 @@ export function TopBar({
   pendingPath,
   onOpen,
   editing,
+  themeToggle,
 }: {
   opened: OpenedWorkflow | null;
   pendingPath: string | null;
   onOpen: () => void;
   editing: WorkflowEditing;
+  themeToggle: React.ReactNode;
 }) {
   const path = opened === null ? null : splitPath(opened.path);
   return (
@@ -83,6 +85,7 @@ export function TopBar({
         </div>
       ) : null}
       {opened !== null ? <DiagnosticCounts diagnostics={opened.diagnostics} /> : null}
+      {themeToggle}
     </header>
   );
 }

@@ -12,6 +12,7 @@ import {
 } from '@xyflow/react';
 import { useMemo, useRef, useState } from 'react';
 import { rerouteEdges } from '../flow/pinnedFlow';
+import { useShownTheme } from '../../theme/useTheme';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { HandlerNode } from './HandlerNode';
@@ -66,6 +67,7 @@ export function WorkflowCanvas({
   onSelect: (selection: CanvasSelection) => void;
   editing?: CanvasEditing;
 }) {
+  const theme = useShownTheme();
   const [drag, setDrag] = useState<Drag | null>(null);
   const lastDrag = useRef<Drag | null>(null);
   const movable = editing?.onMoveNode !== undefined;
@@ -144,7 +146,7 @@ export function WorkflowCanvas({
         }}
         onEdgeClick={(_, edge) => onSelect({ type: 'edge', id: edge.id })}
         onPaneClick={() => onSelect(null)}
-        colorMode="system"
+        colorMode={theme}
         attributionPosition="bottom-center"
       >
         <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />
