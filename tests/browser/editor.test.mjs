@@ -208,7 +208,7 @@ describe('workflow editor', () => {
     assert.equal(removed.length, 1, `only the greet line changed: ${removed.join('\n')}`);
   });
 
-  test('the theme toggle switches light and dark and is remembered', { timeout: 120_000 }, async () => {
+  test('the theme toggle switches light and dark and is remembered; ? lists the shortcuts', { timeout: 120_000 }, async () => {
     const { page, context, pageErrors } = await openCopyOfHello(env, 'theme.dot');
     try {
       const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
@@ -225,6 +225,13 @@ describe('workflow editor', () => {
       assert.notEqual(await background(), light, 'the page did not turn dark');
       assert.equal(await page.locator('.react-flow.dark').count(), 1, 'the canvas follows the theme');
       await page.screenshot({ path: join(screenshotDir, 'editor-dark.png') });
+      // The shortcuts help opens with ? and lists the save shortcut.
+      await page.locator('.react-flow__pane').click();
+      await page.keyboard.press('?');
+      await page.getByTestId('shortcuts-help').getByText('Ctrl+S', { exact: true }).waitFor();
+      await page.screenshot({ path: join(screenshotDir, 'editor-shortcuts.png') });
+      await page.keyboard.press('Escape');
+      await page.getByTestId('shortcuts-help').waitFor({ state: 'detached' });
       await page.reload();
       await page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
       assert.equal(await theme(), 'dark', 'the choice is remembered');

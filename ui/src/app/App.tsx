@@ -13,6 +13,7 @@ import { DiskChangeBanner } from './DiskChangeBanner';
 import { useDiskWatch } from './useDiskWatch';
 import { useLayoutSidecar } from './useLayoutSidecar';
 import { useEditingShortcuts } from './useEditingShortcuts';
+import { ShortcutsHelp } from './ShortcutsHelp';
 import { useWorkflowEditing } from './useWorkflowEditing';
 import { useWorkflowSession } from './useWorkflowSession';
 import { WorkflowScreen } from './WorkflowScreen';
@@ -28,10 +29,10 @@ export function App() {
   const started = useRef(false);
   const { open, opened, pendingPath, failure, dismissFailure, replace } = session;
   const editing = useWorkflowEditing(api, opened, replace);
-  useEditingShortcuts(editing);
   const diskWatch = useDiskWatch(api, opened?.path ?? null, editing);
   const sidecar = useLayoutSidecar(api, opened?.path ?? null);
   const theme = useTheme();
+  const [helpOpen, setHelpOpen] = useState(false);
 
   // Open the start-up file once launch info is known (or known to be unavailable).
   useEffect(() => {
@@ -67,6 +68,8 @@ export function App() {
     else if (opened === null) document.getElementById('workflow-path')?.focus();
     else setDialogOpen(true);
   }, [api, opened, pickFile]);
+  const showHelp = useCallback(() => setHelpOpen(true), []);
+  useEditingShortcuts({ save: editing.save, undo: editing.undo, redo: editing.redo, open: onOpenClick, help: showHelp });
   const closeDialog = useCallback(() => {
     setDialogOpen(false);
     dismissFailure();
@@ -125,6 +128,7 @@ export function App() {
           ) : null}
         </main>
         {dialogOpen ? <OpenDialog {...panelProps} onClose={closeDialog} /> : null}
+        {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
       </div>
     </ThemeContext.Provider>
   );

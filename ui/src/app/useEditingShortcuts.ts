@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { WorkflowEditing } from './useWorkflowEditing';
+import { shortcutFor, type ShortcutAction } from './shortcuts';
 
 /** Whether a key press belongs to a text field (its own undo and typing come first). */
 function inTextField(target: EventTarget | null): boolean {
@@ -9,27 +9,24 @@ function inTextField(target: EventTarget | null): boolean {
   );
 }
 
-/** Ctrl/Cmd+S saves anywhere; Ctrl/Cmd+Z undoes and Ctrl/Cmd+Shift+Z or Ctrl+Y redoes outside text fields. */
-export function useEditingShortcuts(editing: WorkflowEditing) {
-  const { save, undo, redo } = editing;
+/** Runs the app's keyboard shortcuts (see `shortcuts.ts`) with `handlers`. */
+export function useEditingShortcuts(handlers: Record<ShortcutAction, () => void>) {
+  const { save, undo, redo, open, help } = handlers;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
-      const key = event.key.toLowerCase();
-      if (key === 's') {
-        event.preventDefault();
-        void save();
-      } else if (inTextField(event.target)) {
-        return;
-      } else if (key === 'z' && !event.shiftKey) {
-        event.preventDefault();
-        void undo();
-      } else if ((key === 'z' && event.shiftKey) || key === 'y') {
-        event.preventDefault();
-        void redo();
-      }
+      const action = shortcutFor({
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        shiftKey: event.shiftKey,
+        altKey: event.altKey,
+        inTextField: inTextField(event.target),
+      });
+      if (action === null) return;
+      event.preventDefault();
+      ({ save, undo, redo, open, help })[action]();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [save, undo, redo]);
+  }, [save, undo, redo, open, help]);
 }

@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { SHORTCUT_HELP } from './shortcuts';
+
+/** The list of keyboard shortcuts, in a dialog closed by Escape, a click outside or Close. */
+export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div
+        className="dialog shortcuts-help"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Keyboard shortcuts"
+        data-testid="shortcuts-help"
+        onClick={(event) => event.stopPropagation()}
+      >
+        <h2>Keyboard shortcuts</h2>
+        <dl>
+          {SHORTCUT_HELP.map(({ keys, does }) => (
+            <div key={keys} className="shortcuts-help__row">
+              <dt>
+                <kbd>{keys}</kbd>
+              </dt>
+              <dd>{does}</dd>
+            </div>
+          ))}
+        </dl>
+        <button type="button" className="button" autoFocus onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
