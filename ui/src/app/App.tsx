@@ -24,10 +24,10 @@ export function App() {
   const api = useApi();
   const launch = useLaunchInfo(api);
   const session = useWorkflowSession(api);
-  const listing = useWorkspaceWorkflows(api, launch?.workspace_dir ?? null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const started = useRef(false);
   const { open, opened, pendingPath, failure, dismissFailure, replace } = session;
+  const listing = useWorkspaceWorkflows(api, launch?.workspace_dir ?? null, `${String(dialogOpen)}:${opened?.path ?? ''}`);
   const editing = useWorkflowEditing(api, opened, replace);
   const diskWatch = useDiskWatch(api, opened?.path ?? null, editing);
   const sidecar = useLayoutSidecar(api, opened?.path ?? null);
@@ -83,6 +83,7 @@ export function App() {
     failure,
     onOpenPath: openPath,
     onPickFile: pickFile,
+    onCreated: openPath,
   };
 
   return (

@@ -11,6 +11,7 @@ import { withPinnedPositions } from '../workflow-view/flow/pinnedFlow';
 import type { LayoutSidecar } from './useLayoutSidecar';
 import { ElementDetails, type ElementEditing } from '../workflow-view/details/ElementDetails';
 import { GraphSettings } from '../workflow-view/details/GraphSettings';
+import { WorkflowPathProvider } from '../workflow-view/details/WorkflowPathContext';
 import { addNodeEdits, connectEdits, deleteEdits, renameEdits, setAttributeEdits } from '../editing/canvasEdits';
 import type { HandlerKind } from '../generated/HandlerKind';
 import type { Checked } from '../editing/editRefusal';
@@ -236,7 +237,9 @@ export function WorkflowScreen({
   }
   return (
     <ReactFlowProvider key={opened.path}>
-      <LaidOutWorkflow opened={opened} workflow={opened.workflow} editing={editing} sidecar={sidecar} />
+      <WorkflowPathProvider path={opened.path}>
+        <LaidOutWorkflow opened={opened} workflow={opened.workflow} editing={editing} sidecar={sidecar} />
+      </WorkflowPathProvider>
     </ReactFlowProvider>
   );
 }

@@ -1,5 +1,8 @@
+import { useRef, useState } from 'react';
 import type { ApiError } from '../generated/ApiError';
 import { FolderOpenIcon } from '../icons/appIcons';
+import { NewWorkflowIcon } from './NewWorkflowIcon';
+import { NewWorkflowForm } from './NewWorkflowForm';
 import { PathField } from './PathField';
 import type { WorkspaceListing } from './useWorkspaceWorkflows';
 import { WorkflowList } from './WorkflowList';
@@ -7,7 +10,8 @@ import './open.css';
 
 /**
  * Choosing a workflow: the workspace's workflows, plus a native "Open…" button in the
- * desktop app or a path field in a browser. Used as the empty state and as the open dialog.
+ * desktop app or a path field in a browser, and "New workflow…" to start one from a
+ * template. Used as the empty state and as the open dialog.
  */
 export function OpenPanel({
   workspaceDir,
@@ -17,6 +21,7 @@ export function OpenPanel({
   failure,
   onOpenPath,
   onPickFile,
+  onCreated,
   autoFocus = false,
 }: {
   workspaceDir: string | null;
@@ -26,8 +31,30 @@ export function OpenPanel({
   failure: { path: string; error: ApiError } | null;
   onOpenPath: (path: string) => void;
   onPickFile: () => void;
+  /** A workflow was created at `path`: open it. */
+  onCreated: (path: string) => void;
   autoFocus?: boolean;
 }) {
+  const [creating, setCreating] = useState(false);
+  const newButtonRef = useRef<HTMLButtonElement>(null);
+  const stopCreating = () => {
+    setCreating(false);
+    newButtonRef.current?.focus();
+  };
+  const newButton = (
+    <button
+      ref={newButtonRef}
+      type="button"
+      className={creating ? 'button is-large is-active' : 'button is-large'}
+      data-testid="new-workflow-button"
+      aria-expanded={creating}
+      aria-controls="new-workflow-form"
+      onClick={() => (creating ? stopCreating() : setCreating(true))}
+    >
+      <NewWorkflowIcon size={16} />
+      New workflow…
+    </button>
+  );
   return (
     <div className="open-panel">
       <div className="open-panel__intro">
@@ -49,13 +76,22 @@ export function OpenPanel({
         </p>
       ) : null}
       {hasFileDialog ? (
-        <button type="button" className="button is-primary is-large" onClick={onPickFile}>
-          <FolderOpenIcon size={16} />
-          Open…
-        </button>
+        <div className="open-panel__actions">
+          <button type="button" className="button is-primary is-large" onClick={onPickFile}>
+            <FolderOpenIcon size={16} />
+            Open…
+          </button>
+          {newButton}
+        </div>
       ) : (
-        <PathField onOpen={onOpenPath} busy={pendingPath !== null} initialValue={failure?.path ?? ''} autoFocus={autoFocus} />
+        <>
+          <PathField onOpen={onOpenPath} busy={pendingPath !== null} initialValue={failure?.path ?? ''} autoFocus={autoFocus} />
+          <div className="open-panel__actions">{newButton}</div>
+        </>
       )}
+      {creating ? (
+        <NewWorkflowForm workspaceDir={workspaceDir} onCreated={onCreated} onCancel={stopCreating} />
+      ) : null}
       {workspaceDir !== null ? (
         <WorkflowList dir={workspaceDir} listing={listing} onOpen={onOpenPath} />
       ) : null}

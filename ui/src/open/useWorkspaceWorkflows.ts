@@ -12,8 +12,12 @@ export type WorkspaceListing =
   | { status: 'loaded'; entries: WorkflowEntry[] }
   | { status: 'failed'; error: ApiError };
 
-/** Lists the workflows in `dir` (none when there is no workspace folder). */
-export function useWorkspaceWorkflows(api: Api, dir: string | null): WorkspaceListing {
+/**
+ * Lists the workflows in `dir` (none when there is no workspace folder), again whenever
+ * `refresh` changes (a workflow was created or opened, the open dialog was shown); the
+ * previous list stays up while the new one loads.
+ */
+export function useWorkspaceWorkflows(api: Api, dir: string | null, refresh: unknown = null): WorkspaceListing {
   const [listing, setListing] = useState<WorkspaceListing>({ status: 'none' });
   useEffect(() => {
     if (dir === null) {
@@ -21,7 +25,7 @@ export function useWorkspaceWorkflows(api: Api, dir: string | null): WorkspaceLi
       return;
     }
     let current = true;
-    setListing({ status: 'loading' });
+    setListing((shown) => (shown.status === 'loaded' ? shown : { status: 'loading' }));
     api.listWorkflows({ dir }).then(
       (entries) => {
         if (current) setListing({ status: 'loaded', entries: sortByRecent(entries) });
@@ -33,6 +37,6 @@ export function useWorkspaceWorkflows(api: Api, dir: string | null): WorkspaceLi
     return () => {
       current = false;
     };
-  }, [api, dir]);
+  }, [api, dir, refresh]);
   return listing;
 }

@@ -1,116 +1,66 @@
-import { useState, type KeyboardEvent } from 'react';
-import { validateFieldValue, type InspectorField } from '../../editing/fieldTypes';
+import { useState, type ReactNode } from 'react';
+import type { InspectorField } from '../../editing/fieldTypes';
+import { ChoiceValueEditor } from './ChoiceValueEditor';
+import { ExpressionValueEditor } from './ExpressionValueEditor';
+import { MarkdownValueEditor } from './MarkdownValueEditor';
+import { TextValueEditor } from './TextValueEditor';
+import type { ValueEditorProps } from './useValueCommit';
+import './value-editors.css';
+
+function ValueEditor(props: ValueEditorProps) {
+  const { input } = props.field;
+  switch (input.input) {
+    case 'enum':
+      return <ChoiceValueEditor {...props} options={input.options} />;
+    case 'boolean':
+      return <ChoiceValueEditor {...props} options={['true', 'false']} />;
+    case 'condition':
+    case 'stylesheet':
+      return <ExpressionValueEditor {...props} kind={input.input} />;
+    case 'markdown':
+      return <MarkdownValueEditor {...props} />;
+    case 'text':
+    case 'duration':
+    case 'integer':
+      return <TextValueEditor {...props} />;
+  }
+}
 
 /**
- * An attribute value that turns into an input on click: Enter (Ctrl+Enter in a multi-line
- * field) commits after the field's own check, Escape cancels. Enum and boolean fields are
- * selects and commit on change.
+ * An attribute value that turns into the field's editor on click: a select for enums and
+ * booleans, a checked text area for conditions and stylesheets, Markdown with a preview for
+ * prompts, a plain input otherwise. `onEditingChange` hears when the editor opens and closes.
  */
 export function EditableValue({
   field,
   value,
   children,
   onCommit,
+  onEditingChange,
 }: {
   field: InspectorField;
   value: string;
-  children: React.ReactNode;
+  children: ReactNode;
   onCommit: (value: string) => void;
+  onEditingChange?: (editing: boolean) => void;
 }) {
-  const [draft, setDraft] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const commit = (text: string) => {
-    const checked = validateFieldValue(field, text);
-    if (!checked.ok) {
-      setProblem(checked.message);
-      return;
-    }
-    setDraft(null);
-    setProblem(null);
-    if (checked.value !== value) onCommit(checked.value);
+  const [editing, setEditingState] = useState(false);
+  const setEditing = (next: boolean) => {
+    setEditingState(next);
+    onEditingChange?.(next);
   };
-  const cancel = () => {
-    setDraft(null);
-    setProblem(null);
-  };
-
-  if (draft === null) {
-    return (
-      <button
-        type="button"
-        className="attributes-table__edit"
-        title={`Edit ${field.key}`}
-        data-testid={`edit-attr-${field.key}`}
-        onClick={() => setDraft(value)}
-      >
-        {children}
-      </button>
-    );
+  if (editing) {
+    return <ValueEditor field={field} value={value} onCommit={onCommit} onClose={() => setEditing(false)} />;
   }
-
-  const { input } = field;
-  if (input.input === 'enum' || input.input === 'boolean') {
-    const options = input.input === 'enum' ? input.options : ['true', 'false'];
-    return (
-      <select
-        autoFocus
-        aria-label={field.key}
-        value={draft}
-        onChange={(e) => commit(e.target.value)}
-        onBlur={cancel}
-      >
-        {options.includes(draft) ? null : <option value={draft}>{draft}</option>}
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    );
-  }
-
-  const multiline = input.input === 'markdown' || input.input === 'stylesheet';
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      cancel();
-    } else if (e.key === 'Enter' && (!multiline || e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      commit(draft);
-    }
-  };
   return (
-    <div className="attributes-table__editor">
-      {multiline ? (
-        <textarea
-          autoFocus
-          rows={6}
-          aria-label={field.key}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
-        />
-      ) : (
-        <input
-          autoFocus
-          aria-label={field.key}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
-        />
-      )}
-      <span className="attributes-table__hint">
-        {multiline ? 'Ctrl+Enter to apply' : 'Enter to apply'} · Esc to cancel
-        <button type="button" className="button is-small" onClick={() => commit(draft)}>
-          Apply
-        </button>
-      </span>
-      {problem !== null ? (
-        <span className="attributes-table__note is-invalid" role="alert">
-          {problem}
-        </span>
-      ) : null}
-    </div>
+    <button
+      type="button"
+      className="attributes-table__edit"
+      title={`Edit ${field.key}`}
+      data-testid={`edit-attr-${field.key}`}
+      onClick={() => setEditing(true)}
+    >
+      {children}
+    </button>
   );
 }
