@@ -10,8 +10,10 @@ mod context;
 mod file_watch_commands;
 pub mod launch;
 mod run_commands;
+mod run_file_protocol;
 
 use heddle_api::{LaunchInfo, RunHost};
+use tauri::Manager;
 
 /// Opens the main window and runs until it is closed. `launch` is what the UI is asked to
 /// show first (see [`launch::parse_args`]); `host` executes the runs the window starts.
@@ -21,6 +23,16 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
         .manage(launch)
         .manage(host)
         .manage(file_watch_commands::FileWatches::default())
+        .register_asynchronous_uri_scheme_protocol(
+            run_file_protocol::SCHEME,
+            |ctx, request, responder| {
+                let host = ctx.app_handle().state::<RunHost>().inner().clone();
+                let path = request.uri().path().to_owned();
+                std::thread::spawn(move || {
+                    responder.respond(run_file_protocol::respond(&host, &path))
+                });
+            },
+        )
         .invoke_handler(tauri::generate_handler![
             commands::launch_info,
             commands::open_workflow,

@@ -10,6 +10,7 @@ mod event_feed;
 mod expressions;
 mod file_watch;
 mod index_ops;
+mod run_files;
 mod run_host;
 mod run_types;
 pub mod runs;
@@ -33,6 +34,7 @@ pub mod checkpoint {
 pub use editor_types::*;
 pub use expressions::check_expression;
 pub use file_watch::{WorkflowWatch, watch_workflow};
+pub use run_files::{RunFileArea, RunFileRequest, ServedFile, confined_file};
 pub use run_host::{RunHost, blocking};
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};

@@ -56,6 +56,7 @@ fn export_roots(dir: &Path) {
     CreateWorkflowRequest::export_all(dir).unwrap();
     WatchWorkflowRequest::export_all(dir).unwrap();
     WorkflowChanged::export_all(dir).unwrap();
+    RunFileRequest::export_all(dir).unwrap();
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {

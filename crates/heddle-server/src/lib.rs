@@ -11,6 +11,7 @@ mod file_events;
 mod host_check;
 mod operations;
 mod router;
+mod run_files;
 mod run_routes;
 
 pub use auth::TOKEN_COOKIE;

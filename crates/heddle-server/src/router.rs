@@ -18,6 +18,7 @@ use crate::events::{run_changes, run_events};
 use crate::file_events::watch_workflow;
 use crate::host_check::require_loopback_host;
 use crate::operations::{ApiResponse, blocking, launch_info};
+use crate::run_files::run_file;
 use crate::run_routes::{invalid, run_routes};
 
 /// What the server serves.
@@ -70,6 +71,7 @@ pub fn router(config: ServerConfig) -> Router {
         )
         .route("/create_workflow", operation(heddle_api::create_workflow))
         .route("/watch_workflow", get(watch_workflow))
+        .route("/runs/{run}/{area}/{*path}", get(run_file))
         .route("/events", get(run_events))
         .route("/run_changes", get(run_changes))
         .merge(run_routes())

@@ -29,6 +29,7 @@ import type { PendingGate } from '../generated/PendingGate';
 import type { RollbackReport } from '../generated/RollbackReport';
 import type { RollbackRequest } from '../generated/RollbackRequest';
 import type { RunRef } from '../generated/RunRef';
+import type { RunFileRequest } from '../generated/RunFileRequest';
 import type { RunStarted } from '../generated/RunStarted';
 import type { StartRunRequest } from '../generated/StartRunRequest';
 import type { TreeFile } from '../generated/TreeFile';
@@ -102,6 +103,8 @@ export interface Api {
   checkpointDiff(req: DiffRequest): Promise<CheckpointDiff>;
   rollbackRun(req: RollbackRequest): Promise<RollbackReport>;
   runArtifacts(req: RunRef): Promise<ListedArtifact[]>;
+  /** A URL the page can load a run's file from (an image, a video, a log, a report). */
+  runFileUrl(req: RunFileRequest): string;
   /**
    * Delivers the run's events after `req.after_seq`, in order and each once, then new ones
    * as they happen; `onEnd` once the run has ended and everything was delivered.

@@ -1,5 +1,6 @@
 import type { Api, WatchHandlers } from './Api';
 import { toApiError } from './apiError';
+import { httpRunFileUrl } from './runFileUrl';
 import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
 import type { EventsRequest } from '../generated/EventsRequest';
 import type { WorkflowChanged } from '../generated/WorkflowChanged';
@@ -121,5 +122,6 @@ export function createHttpApi(baseUrl = ''): Api {
     rollbackRun: (req) => post(baseUrl, 'rollback_run', req),
     runArtifacts: (req) => post(baseUrl, 'run_artifacts', req),
     followEvents: (req, handlers) => followOverSse(baseUrl, req, handlers),
+    runFileUrl: (req) => httpRunFileUrl(baseUrl, req),
   };
 }

@@ -2,6 +2,7 @@ import { Channel, invoke } from '@tauri-apps/api/core';
 import { open } from '@tauri-apps/plugin-dialog';
 import type { Api, WatchHandlers } from './Api';
 import { toApiError } from './apiError';
+import { tauriRunFileUrl } from './runFileUrl';
 import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
 import type { EventsRequest } from '../generated/EventsRequest';
 import type { WorkflowChanged } from '../generated/WorkflowChanged';
@@ -97,6 +98,7 @@ export function createTauriApi(): Api {
     rollbackRun: (req) => call('rollback_run', { req }),
     runArtifacts: (req) => call('run_artifacts', { req }),
     followEvents: followOverChannel,
+    runFileUrl: (req) => tauriRunFileUrl(req, navigator.userAgent),
     readLayout: (req) => call('read_layout', { req }),
     saveLayout: (req) => call('save_layout', { req }),
     readReference: (req) => call('read_reference', { req }),

@@ -1,0 +1,121 @@
+//! Serving the files a run left for a person to look at: its captured artifacts
+//! (`artifacts/`) and its stage folders (`nodes/`: prompts, responses, logs, diffs). Every
+//! path is confined to the folder it names: no `..`, no absolute paths, no backslashes, and
+//! no symlink that leads out of the folder. The doors stream the file at the returned path.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::run_host::RunHost;
+
+/// Which of a run's folders a file is served from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RunFileArea {
+    /// `artifacts/`: screenshots, videos, reports, JUnit files.
+    Artifacts,
+    /// `nodes/`: each stage's prompt, response, status, logs and diff.
+    Nodes,
+}
+
+impl RunFileArea {
+    /// The area as written in a URL.
+    pub fn parse(text: &str) -> Option<RunFileArea> {
+        match text {
+            "artifacts" => Some(RunFileArea::Artifacts),
+            "nodes" => Some(RunFileArea::Nodes),
+            _ => None,
+        }
+    }
+}
+
+/// One file of a run to serve.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RunFileRequest {
+    /// The run (id, unique prefix or folder).
+    pub run_id: String,
+    /// The folder.
+    pub area: RunFileArea,
+    /// The file, relative to that folder, with `/` separators.
+    pub path: String,
+}
+
+/// A file that may be served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedFile {
+    /// Where it is (symlinks resolved, inside the area's folder).
+    pub path: PathBuf,
+    /// Its media type, from its extension.
+    pub media_type: &'static str,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+impl ServedFile {
+    /// Whether a browser would run it as a page (served only in a sandbox).
+    pub fn is_html(&self) -> bool {
+        self.media_type == "text/html"
+    }
+}
+
+impl RunHost {
+    /// The file `req.path` inside the run's `req.area` folder, checked to stay inside it.
+    pub fn run_file(&self, req: &RunFileRequest) -> Result<ServedFile, ApiError> {
+        let run = self.find(&req.run_id)?;
+        let root = match req.area {
+            RunFileArea::Artifacts => run.artifacts(),
+            RunFileArea::Nodes => run.nodes_dir(),
+        };
+        confined_file(&root, &req.path)
+    }
+}
+
+fn refused(path: &str, why: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!("`{path}` is refused: {why}; give a path inside the run's folder"),
+    )
+}
+
+/// The regular file `relative` names under `root`, after resolving symlinks, or an error if
+/// it is not one or lies outside `root`.
+pub fn confined_file(root: &Path, relative: &str) -> Result<ServedFile, ApiError> {
+    if relative.is_empty() {
+        return Err(refused(relative, "the path is empty"));
+    }
+    if relative.contains('\\') || relative.contains('\0') {
+        return Err(refused(relative, "it contains a backslash or a NUL"));
+    }
+    let rel = Path::new(relative);
+    if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return Err(refused(relative, "it is absolute or contains `.` or `..`"));
+    }
+    let root = root
+        .canonicalize()
+        .map_err(|e| ApiError::from_io(root, &e))?;
+    let joined = root.join(rel);
+    let resolved = joined
+        .canonicalize()
+        .map_err(|e| ApiError::from_io(&joined, &e))?;
+    if !resolved.starts_with(&root) {
+        return Err(refused(
+            relative,
+            "it leads out of the folder through a symlink",
+        ));
+    }
+    let meta = std::fs::metadata(&resolved).map_err(|e| ApiError::from_io(&resolved, &e))?;
+    if !meta.is_file() {
+        return Err(ApiError::new(
+            ErrorCode::WrongKind,
+            format!("{}: is a folder, not a file", joined.display()),
+        ));
+    }
+    Ok(ServedFile {
+        media_type: heddle_artifacts::media_type(relative),
+        size: meta.len(),
+        path: resolved,
+    })
+}

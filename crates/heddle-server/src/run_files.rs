@@ -1,0 +1,60 @@
+//! `GET /api/runs/{run}/{artifacts|nodes}/{path}`: a file a run left, for the UI to show
+//! (images, videos with range requests, logs, reports). heddle-api confines the path to the
+//! folder; pages are served with a sandboxing CSP so a report's scripts run in an opaque
+//! origin, without the UI's access token or its API.
+
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest};
+use tower::ServiceExt;
+use tower_http::services::ServeFile;
+
+use crate::operations::{ApiResponse, blocking};
+use crate::router::AppState;
+
+/// What a served page may do: run its own scripts and show its own resources, nothing else.
+const PAGE_POLICY: &str = "sandbox allow-scripts allow-popups; default-src 'self' 'unsafe-inline' \
+                           'unsafe-eval' data: blob:; connect-src 'self' data: blob:";
+
+/// The route's handler.
+pub async fn run_file(
+    State(state): State<AppState>,
+    Path((run_id, area, path)): Path<(String, String, String)>,
+    request: Request,
+) -> Response {
+    let Some(area) = RunFileArea::parse(&area) else {
+        let error = ApiError::new(
+            ErrorCode::NotFound,
+            format!("no run folder `{area}`; files are served from `artifacts` and `nodes`"),
+        );
+        return ApiResponse::<()>(Err(error)).into_response();
+    };
+    let host = state.host.clone();
+    let req = RunFileRequest { run_id, area, path };
+    let served = match blocking(move || host.run_file(&req)).await.0 {
+        Ok(served) => served,
+        Err(error) => return ApiResponse::<()>(Err(error)).into_response(),
+    };
+    let mut response = match ServeFile::new(&served.path).oneshot(request).await {
+        Ok(response) => response.into_response(),
+        Err(never) => match never {},
+    };
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(served.media_type),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if served.is_html() {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(PAGE_POLICY),
+        );
+    }
+    response
+}

@@ -1,0 +1,132 @@
+//! The `heddle-run://` scheme: the window's way to show a run's files (screenshots, videos,
+//! logs, reports), like the HTTP door's `/api/runs/{run}/{area}/{path}`. A URL is
+//! `heddle-run://localhost/{run}/{artifacts|nodes}/{path}`; heddle-api confines the path to
+//! that folder. Pages get the same sandboxing policy as over HTTP.
+
+use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost};
+use tauri::http::{Response, StatusCode, header};
+
+/// The scheme's name.
+pub const SCHEME: &str = "heddle-run";
+
+/// What a served page may do: run its own scripts and show its own resources, nothing else.
+const PAGE_POLICY: &str = "sandbox allow-scripts allow-popups; default-src 'self' 'unsafe-inline' \
+                           'unsafe-eval' data: blob:; connect-src 'self' data: blob:";
+
+/// Decodes `%XX` escapes; `None` for a broken escape or text that is not UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The request a URL path (`/{run}/{area}/{path…}`) names.
+pub fn parse_path(uri_path: &str) -> Result<RunFileRequest, ApiError> {
+    let invalid = |why: &str| {
+        ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "{SCHEME}:{uri_path}: {why}; a run file is {SCHEME}://localhost/RUN/artifacts|nodes/PATH"
+            ),
+        )
+    };
+    let mut parts = uri_path.trim_start_matches('/').splitn(3, '/');
+    let (Some(run), Some(area), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(invalid("too few parts"));
+    };
+    let area = RunFileArea::parse(area).ok_or_else(|| invalid("unknown folder"))?;
+    let run_id = percent_decode(run).ok_or_else(|| invalid("a broken %-escape"))?;
+    let path = percent_decode(path).ok_or_else(|| invalid("a broken %-escape"))?;
+    Ok(RunFileRequest { run_id, area, path })
+}
+
+fn status_for(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::InvalidRequest | ErrorCode::WrongKind | ErrorCode::Ambiguous => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+fn failure(error: &ApiError) -> Response<Vec<u8>> {
+    let body = serde_json::to_vec(error).unwrap_or_default();
+    Response::builder()
+        .status(status_for(error.code))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body)
+        .unwrap_or_default()
+}
+
+/// Answers one request of the scheme (blocking: reads the file).
+pub fn respond(host: &RunHost, uri_path: &str) -> Response<Vec<u8>> {
+    let served = match parse_path(uri_path).and_then(|req| host.run_file(&req)) {
+        Ok(served) => served,
+        Err(error) => return failure(&error),
+    };
+    let bytes = match std::fs::read(&served.path) {
+        Ok(bytes) => bytes,
+        Err(e) => return failure(&ApiError::from_io(&served.path, &e)),
+    };
+    let mut response = Response::builder()
+        .header(header::CONTENT_TYPE, served.media_type)
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    if served.is_html() {
+        response = response.header(header::CONTENT_SECURITY_POLICY, PAGE_POLICY);
+    }
+    response.body(bytes).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn a_url_path_names_the_run_folder_and_file() {
+        let req = parse_path("/01JRUN/artifacts/test/retry_0/shots/home%20page.png").unwrap();
+        assert_eq!(req.run_id, "01JRUN");
+        assert_eq!(req.area, RunFileArea::Artifacts);
+        assert_eq!(req.path, "test/retry_0/shots/home page.png");
+        assert_eq!(
+            parse_path("/r/nodes/plan/response.md").unwrap().area,
+            RunFileArea::Nodes
+        );
+    }
+
+    #[test]
+    fn escapes_are_decoded_before_the_confinement_check_sees_them() {
+        // `%2e%2e` reaches heddle-api as `..`, which refuses it (see heddle-api's tests).
+        assert_eq!(
+            parse_path("/r/artifacts/%2e%2e/manifest.json")
+                .unwrap()
+                .path,
+            "../manifest.json"
+        );
+    }
+
+    #[test]
+    fn malformed_paths_are_refused() {
+        for path in [
+            "/r/artifacts",
+            "/r/worktree/README.md",
+            "/r/artifacts/%zz",
+            "/r/artifacts/%ff%fe",
+        ] {
+            let err = parse_path(path).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidRequest, "{path}");
+        }
+    }
+}
