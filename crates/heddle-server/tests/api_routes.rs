@@ -13,22 +13,8 @@ use tower::ServiceExt;
 
 const FLOW: &str = "digraph Flow {\n  start [shape=Mdiamond];\n  work [shape=parallelogram, script=\"true\"];\n  exit [shape=Msquare];\n  start -> work -> exit;\n}\n";
 
-const TOKEN: &str = "test-token";
-
-/// A server configuration for these tests, over a data dir of its own (kept for the
-/// process's life; these tests start no run).
-async fn config() -> ServerConfig {
-    let home = tempfile::tempdir().unwrap().keep();
-    ServerConfig {
-        ui_dir: None,
-        launch: LaunchInfo::default(),
-        allow_any_host: false,
-        token: TOKEN.to_string(),
-        host: heddle_api::RunHost::open(heddle_api::runs::HeddleHome::at(home), Vec::new())
-            .await
-            .unwrap(),
-    }
-}
+mod support;
+use support::{TOKEN, config};
 
 async fn call(
     config: ServerConfig,

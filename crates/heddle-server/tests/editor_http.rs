@@ -6,25 +6,16 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use heddle_api::LaunchInfo;
-use heddle_server::{ServerConfig, router};
+use heddle_server::router;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const TOKEN: &str = "test-token";
+mod support;
+use support::{TOKEN, config};
 
 async fn app() -> axum::Router {
-    let home = tempfile::tempdir().unwrap().keep();
-    router(ServerConfig {
-        ui_dir: None,
-        launch: LaunchInfo::default(),
-        allow_any_host: false,
-        token: TOKEN.to_string(),
-        host: heddle_api::RunHost::open(heddle_api::runs::HeddleHome::at(home), Vec::new())
-            .await
-            .unwrap(),
-    })
+    router(config().await)
 }
 
 fn request(method: &str, uri: &str, body: String) -> Request<Body> {

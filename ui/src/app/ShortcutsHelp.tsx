@@ -1,15 +1,9 @@
-import { useEffect } from 'react';
 import { SHORTCUT_HELP } from './shortcuts';
+import { useEscapeKey } from './useEscapeKey';
 
 /** The list of keyboard shortcuts, in a dialog closed by Escape, a click outside or Close. */
 export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscapeKey(onClose);
   return (
     <div className="dialog-backdrop" onClick={onClose}>
       <div

@@ -1,19 +1,14 @@
-import { useEffect, type ComponentProps } from 'react';
+import { type ComponentProps } from 'react';
 import { CloseIcon } from '../icons/appIcons';
 import { OpenPanel } from './OpenPanel';
+import { useEscapeKey } from '../app/useEscapeKey';
 
 /** The open panel over the current workflow (browser only; the desktop app has a native dialog). */
 export function OpenDialog({
   onClose,
   ...panel
 }: ComponentProps<typeof OpenPanel> & { onClose: () => void }) {
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  useEscapeKey(onClose);
   return (
     <div className="open-dialog" role="dialog" aria-modal="true" aria-label="Open a workflow">
       <div className="open-dialog__backdrop" onClick={onClose} />

@@ -1,0 +1,23 @@
+//! What the HTTP door's tests share: a server configuration over a data dir of its own.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
+
+use heddle_api::LaunchInfo;
+use heddle_server::ServerConfig;
+
+/// The token every test request carries.
+pub const TOKEN: &str = "test-token";
+
+/// A configuration serving no UI, over a fresh data dir (kept for the process's life; these
+/// tests start no run).
+pub async fn config() -> ServerConfig {
+    let home = tempfile::tempdir().unwrap().keep();
+    ServerConfig {
+        ui_dir: None,
+        launch: LaunchInfo::default(),
+        allow_any_host: false,
+        token: TOKEN.to_string(),
+        host: heddle_api::RunHost::open(heddle_api::runs::HeddleHome::at(home), Vec::new())
+            .await
+            .unwrap(),
+    }
+}
