@@ -123,6 +123,17 @@ describe('editor and the disk', () => {
       await page.locator('[data-node-id="greet"]', { hasText: 'From disk' }).waitFor({ timeout: LONG });
       assert.equal(await page.getByTestId('dirty-marker').count(), 0);
       assert.ok(readFileSync(file, 'utf8').includes('label="From disk"'));
+
+      // Text typed in the source view a moment ago (not yet checked) counts as unsaved too.
+      await page.getByTestId('source-toggle').click();
+      const source = page.getByTestId('source-view');
+      await source.locator('.cm-line', { hasText: 'label="Done"' }).click();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' // typed just now');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('label="From disk"', 'label="Disk again"'));
+      await page.getByTestId('disk-conflict').waitFor({ timeout: LONG });
+      await page.getByTestId('disk-keep').click();
+      await source.locator('.cm-line', { hasText: '// typed just now' }).waitFor();
       assert.deepEqual(pageErrors, []);
     } finally {
       await context.close();

@@ -47,7 +47,7 @@ export function useDiskWatch(api: Api, path: string | null, editing: WorkflowEdi
         }
         if (!active) return;
         const current = editingRef.current;
-        const decision = diskChangeAction(disk?.source ?? null, current.knownDisk(), current.dirty);
+        const decision = diskChangeAction(disk?.source ?? null, current.knownDisk(), current.hasUnsavedEdits());
         if (decision.action === 'deleted') setConflict({ kind: 'deleted', path });
         else if (decision.action === 'reload' && disk !== null) {
           setConflict(null);

@@ -38,8 +38,10 @@ export interface WorkflowEditing {
   redo: () => Promise<void>;
   save: () => Promise<void>;
   dismissError: () => void;
-  /** Resolves once every operation queued so far has finished. */
+  /** Takes pending typed text, then resolves once every operation queued so far has finished. */
   settled: () => Promise<void>;
+  /** Whether the newest document differs from what was last saved (read now, not at render). */
+  hasUnsavedEdits: () => boolean;
   /** The text this editor last read from or wrote to the file (what it expects on disk). */
   knownDisk: () => string | null;
   /** Shows the file as it now is on disk, with a fresh history (unsaved edits are dropped). */
@@ -192,7 +194,14 @@ export function useWorkflowEditing(
   const keepMine = useCallback((diskSource: string) => {
     diskText.current = diskSource;
   }, []);
-  const settled = useCallback(() => queue.current, []);
+  const settled = useCallback(async () => {
+    await flush();
+    await queue.current;
+  }, [flush]);
+  const hasUnsavedEdits = useCallback(() => {
+    const { history } = latest.current;
+    return history !== null && isDirty(history);
+  }, []);
   const knownDisk = useCallback(() => diskText.current, []);
 
   const undoable = history !== null && canUndo(history);
@@ -210,6 +219,7 @@ export function useWorkflowEditing(
     save,
     dismissError: useCallback(() => setError(null), []),
     settled,
+    hasUnsavedEdits,
     knownDisk,
     reload,
     keepMine,

@@ -8,6 +8,7 @@ import { useEffect, useRef } from 'react';
 import type { Diagnostic } from '../generated/Diagnostic';
 import { dotToken, startState, type DotState } from './dotTokens';
 import { utf16Offset } from './sourceOffsets';
+import { syncAction } from './sourceSync';
 import './source.css';
 
 const dotLanguage = StreamLanguage.define<DotState>({
@@ -54,10 +55,14 @@ function markers(text: string, diagnostics: readonly Diagnostic[]): LintDiagnost
     });
 }
 
+/** How many recent typed texts are remembered to recognise their echo. */
+const TYPED_KEPT = 64;
+
 /**
  * The DOT text of the open workflow in CodeMirror, with highlighting and the diagnostics
  * marked inline. Typing calls `onChange` with the whole text; a `source` that changes from
- * outside (a canvas edit, undo) replaces the text in place.
+ * outside (a canvas edit, undo) replaces only what differs, and an older echo of the
+ * person's own typing is ignored (see sourceSync.ts).
  */
 export function SourceView({
   source,
@@ -72,6 +77,8 @@ export function SourceView({
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  // Texts typing produced since the last document from elsewhere (see sourceSync.ts).
+  const typed = useRef<string[]>([]);
 
   useEffect(() => {
     if (host.current === null) return;
@@ -88,8 +95,11 @@ export function SourceView({
           lintGutter(),
           EditorView.lineWrapping,
           EditorView.updateListener.of((update) => {
-            const typed = update.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete') || t.isUserEvent('undo') || t.isUserEvent('redo'));
-            if (update.docChanged && typed) changed.current(update.state.doc.toString());
+            const byPerson = update.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete') || t.isUserEvent('undo') || t.isUserEvent('redo'));
+            if (!update.docChanged || !byPerson) return;
+            const text = update.state.doc.toString();
+            typed.current = [...typed.current.slice(-(TYPED_KEPT - 1)), text];
+            changed.current(text);
           }),
         ],
       }),
@@ -105,11 +115,15 @@ export function SourceView({
   useEffect(() => {
     const editor = view.current;
     if (editor === null) return;
-    const current = editor.state.doc.toString();
-    if (current !== source) {
-      editor.dispatch({ changes: { from: 0, to: current.length, insert: source } });
+    const action = syncAction(editor.state.doc.toString(), source, typed.current);
+    if (action.kind === 'replace') {
+      typed.current = [];
+      editor.dispatch({ changes: action.change });
     }
-    editor.dispatch(setDiagnostics(editor.state, markers(source, diagnostics)));
+    // Markers belong to `source`; while the person has typed past it they wait for the next check.
+    if (editor.state.doc.toString() === source) {
+      editor.dispatch(setDiagnostics(editor.state, markers(source, diagnostics)));
+    }
   }, [source, diagnostics]);
 
   return <div className="source-view" ref={host} data-testid="source-view" aria-label="Workflow source" />;
