@@ -1,6 +1,7 @@
 // Measures (does not assert timings) how fast a generated 300-node workflow opens and is laid
-// out, and how smoothly the canvas pans, against the real `heddle serve`. The figures are
-// printed as test diagnostics and written to test-output/browser/editor-perf.json.
+// out with each layout engine (ELK, Graphviz), how smoothly the canvas pans, and how smoothly a
+// node follows the mouse when dragged, against the real `heddle serve`. The figures are printed
+// as test diagnostics and written to test-output/browser/editor-perf.json.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -30,31 +31,147 @@ function generated() {
   return lines.join('\n');
 }
 
+/**
+ * Opens `file` with `engine` chosen (as a person's remembered choice) and returns the time from
+ * navigation start until every node is laid out by that engine and drawn.
+ */
+async function openAndTime(page, serverUrl, file, engine) {
+  await page.addInitScript((chosen) => localStorage.setItem('heddle.layoutEngine', chosen), engine);
+  const url = new URL(serverUrl);
+  url.searchParams.set('file', file);
+  await page.goto(url.toString());
+  return page.evaluate(async ({ count, chosen }) => {
+    const started = performance.now();
+    await new Promise((resolve) => {
+      const check = () => {
+        const view = document.querySelector('[data-testid="workflow-view"]');
+        const picker = document.querySelector('[data-testid="layout-engine"]');
+        if (view?.getAttribute('data-layout') === 'ready' &&
+            picker?.getAttribute('data-layout-engine') === chosen &&
+            document.querySelectorAll('.react-flow__node-handler').length === count) resolve();
+        else requestAnimationFrame(check);
+      };
+      check();
+    });
+    return performance.now() - started + performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd;
+  }, { count: NODES + 2, chosen: engine });
+}
+
+/** Starts counting animation frames in the page. */
+async function startCountingFrames(page) {
+  await page.evaluate(() => {
+    window.__frames = 0;
+    window.__counting = true;
+    const tick = () => {
+      window.__frames += 1;
+      if (window.__counting) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+async function stopCountingFrames(page) {
+  return page.evaluate(() => {
+    window.__counting = false;
+    return window.__frames;
+  });
+}
+
+/** The handler node nearest the middle of the pane, with its screen box. */
+async function nodeNearMiddle(page, pane) {
+  const middle = { x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 };
+  const found = await page.evaluate(({ x, y }) => {
+    let best = null;
+    for (const el of document.querySelectorAll('.react-flow__node-handler')) {
+      const r = el.getBoundingClientRect();
+      const d = Math.hypot(r.x + r.width / 2 - x, r.y + r.height / 2 - y);
+      if (best === null || d < best.d) best = { id: el.getAttribute('data-id'), d };
+    }
+    return best?.id ?? null;
+  }, middle);
+  assert.ok(found, 'a node is drawn');
+  return found;
+}
+
+/** The flow position React Flow gives a node (its wrapper's translate), not its screen box. */
+async function flowTransform(page, id) {
+  return page.locator(`.react-flow__node[data-id="${id}"]`).evaluate((el) => el.style.transform);
+}
+
+/**
+ * Presses the mouse on a node near the middle of the canvas and drags it in small steps for
+ * about a second, counting frames; asserts the node followed the mouse on screen. Nodes that
+ * cannot be moved within the graph drag the canvas (the node goes along with it): the result
+ * says which happened.
+ */
+async function dragANode(page) {
+  const pane = await page.locator('.react-flow__pane').boundingBox();
+  assert.ok(pane);
+  const id = await nodeNearMiddle(page, pane);
+  const node = page.locator(`.react-flow__node[data-id="${id}"]`);
+  // Zoom in around the node until it is big enough to grab comfortably.
+  for (let i = 0; i < 8; i++) {
+    const box = await node.boundingBox();
+    if (box !== null && box.height >= 40) break;
+    if (box !== null) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(150);
+  }
+  const before = await node.boundingBox();
+  assert.ok(before && before.height >= 20, `node ${id} is big enough to grab: ${JSON.stringify(before)}`);
+  const transformBefore = await flowTransform(page, id);
+  const start = { x: before.x + before.width / 2, y: before.y + before.height / 2 };
+
+  await page.mouse.move(start.x, start.y);
+  await startCountingFrames(page);
+  const began = Date.now();
+  await page.mouse.down();
+  let step = 0;
+  while (Date.now() - began < 1000) {
+    step += 1;
+    const t = Math.min(1, (Date.now() - began) / 1000);
+    await page.mouse.move(start.x + 160 * t, start.y + 60 * Math.sin(t * Math.PI));
+  }
+  await page.mouse.move(start.x + 160, start.y);
+  await page.mouse.up();
+  const elapsed = Date.now() - began;
+  const frames = await stopCountingFrames(page);
+
+  const after = await node.boundingBox();
+  assert.ok(after, 'the node is still drawn');
+  const moved = after.x - before.x;
+  assert.ok(moved > 120 && moved < 200, `the node followed the mouse 160 px to the right (moved ${moved})`);
+  const movedWithinGraph = (await flowTransform(page, id)) !== transformBefore;
+  return {
+    fps: (frames * 1000) / elapsed,
+    moves: step,
+    what: movedWithinGraph ? 'node' : 'canvas',
+  };
+}
+
 describe('editor performance (measured, not asserted)', () => {
   const env = serverAndBrowser('perf');
 
-  test(`a ${NODES}-node workflow opens and lays out; panning frame rate`, { timeout: 180_000 }, async (t) => {
+  test(`a ${NODES}-node workflow opens and lays out; panning and dragging frame rates`, { timeout: 240_000 }, async (t) => {
     const file = join(env.tempDir, 'big.dot');
     writeFileSync(file, generated());
-    const { page, context } = await openPage(env.browser);
+    const figures = { nodes: NODES + 2 };
+
+    const graphviz = await openPage(env.browser);
     try {
-      const url = new URL(env.server.url);
-      url.searchParams.set('file', file);
-      await page.goto(url.toString());
-      // From the moment the page has the app until every node is laid out and drawn.
-      const openMs = await page.evaluate(async (count) => {
-        const started = performance.now();
-        await new Promise((resolve) => {
-          const check = () => {
-            const view = document.querySelector('[data-testid="workflow-view"]');
-            if (view?.getAttribute('data-layout') === 'ready' &&
-                document.querySelectorAll('.react-flow__node-handler').length === count) resolve();
-            else requestAnimationFrame(check);
-          };
-          check();
-        });
-        return performance.now() - started + performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd;
-      }, NODES + 2);
+      figures.graphviz_open_and_layout_ms = Math.round(
+        await openAndTime(graphviz.page, env.server.url, file, 'graphviz'),
+      );
+      assert.equal(await graphviz.page.locator('.react-flow__node-handler').count(), NODES + 2);
+      await graphviz.page.screenshot({ path: join(screenshotDir, 'editor-300-nodes-graphviz.png') });
+      assert.deepEqual(graphviz.pageErrors, []);
+    } finally {
+      await graphviz.context.close();
+    }
+
+    const { page, context, pageErrors } = await openPage(env.browser);
+    try {
+      figures.open_and_layout_ms = Math.round(await openAndTime(page, env.server.url, file, 'elk'));
       assert.equal(await page.locator('.react-flow__node-handler').count(), NODES + 2);
 
       // Pan the canvas for a second with the mouse and count frames.
@@ -62,32 +179,26 @@ describe('editor performance (measured, not asserted)', () => {
       assert.ok(pane);
       const x = pane.x + pane.width / 2;
       const y = pane.y + pane.height / 2;
-      await page.evaluate(() => {
-        window.__frames = 0;
-        const tick = () => {
-          window.__frames += 1;
-          if (window.__counting) requestAnimationFrame(tick);
-        };
-        window.__counting = true;
-        requestAnimationFrame(tick);
-      });
+      await startCountingFrames(page);
       const panStart = Date.now();
       await page.mouse.move(x, y);
       await page.mouse.down();
       for (let i = 0; i < 60; i++) await page.mouse.move(x - i * 5, y - (i % 10), { steps: 2 });
       await page.mouse.up();
       const panMs = Date.now() - panStart;
-      const frames = await page.evaluate(() => {
-        window.__counting = false;
-        return window.__frames;
-      });
-      const fps = (frames * 1000) / panMs;
-      const figures = { nodes: NODES + 2, open_and_layout_ms: Math.round(openMs), pan_fps: Math.round(fps) };
-      t.diagnostic(JSON.stringify(figures));
-      writeFileSync(join(screenshotDir, 'editor-perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
+      figures.pan_fps = Math.round((await stopCountingFrames(page)) * 1000 / panMs);
       await page.screenshot({ path: join(screenshotDir, 'editor-300-nodes.png') });
+
+      const drag = await dragANode(page);
+      figures.drag_fps = Math.round(drag.fps);
+      figures.drag_mouse_moves = drag.moves;
+      figures.drag_moved = drag.what;
+      await page.screenshot({ path: join(screenshotDir, 'editor-300-nodes-dragged.png') });
+      assert.deepEqual(pageErrors, []);
     } finally {
       await context.close();
     }
+    t.diagnostic(JSON.stringify(figures));
+    writeFileSync(join(screenshotDir, 'editor-perf.json'), `${JSON.stringify(figures, null, 2)}\n`);
   });
 });

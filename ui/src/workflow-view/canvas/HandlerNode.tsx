@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { edgeSides } from '../flow/flowDirection';
 import type { HandlerFlowNode } from '../flow/flowTypes';
@@ -14,7 +15,7 @@ const POSITION: Record<Side, Position> = {
 };
 
 /** A workflow node: its kind's outline, icon, label lines and subtitle. Read-only. */
-export function HandlerNode({ data, selected }: NodeProps<HandlerFlowNode>) {
+function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
   const { look, box, node, subtitle, direction, diagnostics } = data;
   const { width: w, height: h } = box;
   const sides = edgeSides(direction);
@@ -84,3 +85,6 @@ export function HandlerNode({ data, selected }: NodeProps<HandlerFlowNode>) {
     </div>
   );
 }
+
+/** Memoised: while one node is dragged, the others are not drawn again. */
+export const HandlerNode = memo(HandlerNodeView);

@@ -1,8 +1,9 @@
+import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import type { SubgraphFlowNode } from '../flow/flowTypes';
 
 /** The labelled box drawn around a subgraph's nodes. */
-export function SubgraphNode({ data }: NodeProps<SubgraphFlowNode>) {
+function SubgraphNodeView({ data }: NodeProps<SubgraphFlowNode>) {
   const name = data.subgraph.id;
   return (
     <div className="subgraph-node" data-subgraph-index={data.index}>
@@ -15,3 +16,6 @@ export function SubgraphNode({ data }: NodeProps<SubgraphFlowNode>) {
     </div>
   );
 }
+
+/** Memoised: while one node is dragged, the others are not drawn again. */
+export const SubgraphNode = memo(SubgraphNodeView);

@@ -15,6 +15,7 @@ import { rerouteEdges } from '../flow/pinnedFlow';
 import { useShownTheme } from '../../theme/useTheme';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
+import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
 import { HandlerNode } from './HandlerNode';
 import { SelectionContext } from './SelectionContext';
 import { SubgraphNode } from './SubgraphNode';
@@ -71,23 +72,25 @@ export function WorkflowCanvas({
   const [drag, setDrag] = useState<Drag | null>(null);
   const lastDrag = useRef<Drag | null>(null);
   const movable = editing?.onMoveNode !== undefined;
-  const nodes = useMemo(
+  // The drawn nodes and edges, then the dragged node and its edges swapped in: every other
+  // element keeps its object, so React Flow redraws only what moved on each pointer move.
+  const shownNodes = useMemo(
     () =>
       flow.nodes.map((n) => ({
         ...n,
-        position: drag !== null && drag.id === n.id ? drag.position : n.position,
         selected: isSelected(selection, 'node', n.id),
         draggable: movable && n.type === 'handler',
       })),
-    [flow.nodes, selection, drag, movable],
+    [flow.nodes, selection, movable],
   );
-  const flowEdges = useMemo(
-    () => (drag === null ? flow.edges : rerouteEdges(flow.edges, new Set([drag.id]))),
-    [flow.edges, drag],
-  );
-  const edges = useMemo(
+  const nodes = useMemo(
     () =>
-      flowEdges.map((e): WorkflowFlowEdge => {
+      drag === null ? shownNodes : shownNodes.map((n) => (n.id === drag.id ? { ...n, position: drag.position } : n)),
+    [shownNodes, drag],
+  );
+  const shownEdges = useMemo(
+    () =>
+      flow.edges.map((e): WorkflowFlowEdge => {
         const selected = isSelected(selection, 'edge', e.id);
         const worst = e.data?.diagnostics.worst ?? null;
         const classes = [
@@ -101,7 +104,13 @@ export function WorkflowCanvas({
           markerEnd: arrow(selected ? 'var(--accent)' : 'var(--edge-stroke)'),
         };
       }),
-    [flowEdges, selection],
+    [flow.edges, selection],
+  );
+  // Rerouted once when a drag starts (not on every move): the handles follow the node.
+  const draggedId = drag?.id ?? null;
+  const edges = useMemo(
+    () => (draggedId === null ? shownEdges : rerouteEdges(shownEdges, new Set([draggedId]))),
+    [shownEdges, draggedId],
   );
 
   return (
@@ -151,6 +160,7 @@ export function WorkflowCanvas({
       >
         <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />
         <Controls showInteractive={false} position="bottom-left" />
+        <LayoutEnginePicker flow={flow} />
         <MiniMap
           position="bottom-right"
           pannable

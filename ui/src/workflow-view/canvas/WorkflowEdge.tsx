@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '@xyflow/react';
 import { SeverityIcon } from '../../diagnostics/SeverityIcon';
 import type { WorkflowFlowEdge } from '../flow/flowTypes';
@@ -8,7 +9,7 @@ import { useSelect } from './SelectionContext';
  * An edge along its ELK route (a smooth-step path between the handles before layout),
  * with a chip showing its label and condition.
  */
-export function WorkflowEdge(props: EdgeProps<WorkflowFlowEdge>) {
+function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   const { id, data, selected, markerEnd } = props;
   const select = useSelect();
   const route = data?.route ?? null;
@@ -79,3 +80,6 @@ export function WorkflowEdge(props: EdgeProps<WorkflowFlowEdge>) {
     </>
   );
 }
+
+/** Memoised: while one node is dragged, the others are not drawn again. */
+export const WorkflowEdge = memo(WorkflowEdgeView);

@@ -5,8 +5,8 @@ import type { WorkflowFlow } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { createCanvasMeasure } from '../look/canvasMeasure';
 import type { MeasureText } from '../look/textMetrics';
-import { layoutFlow } from './layoutEngine';
-import { workerElk } from './workerElk';
+import { chosenLayoutEngine, useChosenLayoutEngine } from './layoutEngineChoice';
+import { layoutWithEngine, warmUpLayoutEngine } from './layoutEngines';
 
 /** Where laying out a workflow has got to. */
 export type FlowLayoutState =
@@ -16,17 +16,23 @@ export type FlowLayoutState =
 
 let sharedMeasure: MeasureText | null = null;
 
-/** Maps and lays out `workflow` (in ELK's worker) whenever it or its diagnostics change; a
- * re-layout keeps the last ready flow until the new one replaces it. */
+// Start the chosen engine's worker as soon as the app loads, while the first workflow is
+// still being fetched, instead of when its layout is asked for.
+warmUpLayoutEngine(chosenLayoutEngine());
+
+/** Maps and lays out `workflow` (in the chosen engine's worker) whenever it, its diagnostics or
+ * the chosen engine change; a re-layout keeps the last ready flow until the new one replaces it. */
 export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnostic[]): FlowLayoutState {
+  const engine = useChosenLayoutEngine();
   const [state, setState] = useState<FlowLayoutState>({ status: 'pending' });
   useEffect(() => {
     let current = true;
     // After an edit the previous drawing stays up until the new layout is ready, so the
     // canvas does not blank out on every change.
-    setState((previous) => (previous.status === 'ready' ? previous : { status: 'pending' }));
+    // A pending state is kept as it is, so the first layout does not render the screen twice.
+    setState((previous) => (previous.status === 'failed' ? { status: 'pending' } : previous));
     sharedMeasure ??= createCanvasMeasure();
-    layoutFlow(workflowToFlow(workflow, diagnostics, sharedMeasure), workerElk()).then(
+    layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, sharedMeasure)).then(
       (flow) => {
         if (current) setState({ status: 'ready', flow });
       },
@@ -40,6 +46,6 @@ export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnost
     return () => {
       current = false;
     };
-  }, [workflow, diagnostics]);
+  }, [workflow, diagnostics, engine]);
   return state;
 }

@@ -42,6 +42,16 @@ describe('wrapText', () => {
     expect(wrapped.lines.join('')).toBe('x'.repeat(80));
   });
 
+  it('measures a word that fits once rather than letter by letter', () => {
+    const measured: string[] = [];
+    const counting = (text: string, f: typeof font) => {
+      measured.push(text);
+      return estimateTextWidth(text, f);
+    };
+    wrapText('Implementation', font, 200, 3, counting);
+    expect(measured.filter((text) => text.length < 'Implementation'.length)).toEqual([]);
+  });
+
   it('cuts to maxLines with an ellipsis', () => {
     const wrapped = wrapText('one two three four five six seven eight', font, 40, 2);
     expect(wrapped.lines).toHaveLength(2);

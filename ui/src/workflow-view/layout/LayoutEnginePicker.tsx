@@ -1,0 +1,70 @@
+import { Panel, useReactFlow, type FitViewOptions } from '@xyflow/react';
+import { useEffect, useRef } from 'react';
+import type { WorkflowFlow } from '../flow/flowTypes';
+import { chooseLayoutEngine, useChosenLayoutEngine } from './layoutEngineChoice';
+import { isLayoutEngineName, LAYOUT_ENGINES, layoutOriginOf } from './layoutEngines';
+import './layoutEnginePicker.css';
+
+/** Fit after a change of engine, with room at the top for the workflow summary card (as on mount). */
+const REFIT: FitViewOptions = {
+  padding: { top: '116px', right: '48px', bottom: '48px', left: '48px' },
+  maxZoom: 1.1,
+  duration: 200,
+};
+
+/** Fits the view to the graph again when a different engine has laid it out: the drawing's
+ * size and shape change with the engine, so the old viewport may show nothing of it. */
+function useRefitOnEngineChange(drawnBy: string) {
+  const { fitView } = useReactFlow();
+  const previous = useRef(drawnBy);
+  useEffect(() => {
+    if (previous.current === drawnBy) return;
+    previous.current = drawnBy;
+    void fitView(REFIT);
+  }, [drawnBy, fitView]);
+}
+
+/**
+ * A small select on the canvas choosing the layout engine (ELK or Graphviz) for every canvas.
+ * `data-layout-engine` names the engine that laid out the flow shown (`flow`); while the
+ * newly chosen one is still working it differs from the select's value.
+ */
+export function LayoutEnginePicker({ flow }: { flow: WorkflowFlow }) {
+  const chosen = useChosenLayoutEngine();
+  const origin = layoutOriginOf(flow);
+  const drawnBy = origin?.engine ?? chosen;
+  const fellBack = origin?.fallbackReason ?? null;
+  const working = drawnBy !== chosen && fellBack === null;
+  useRefitOnEngineChange(drawnBy);
+  return (
+    <Panel
+      position="top-right"
+      className="layout-engine-picker"
+      data-testid="layout-engine"
+      data-layout-engine={drawnBy}
+    >
+      <label>
+        <span className="layout-engine-picker__caption">Layout</span>
+        <select
+          value={chosen}
+          aria-label="Layout engine"
+          onChange={(event) => {
+            if (isLayoutEngineName(event.target.value)) chooseLayoutEngine(event.target.value);
+          }}
+        >
+          {LAYOUT_ENGINES.map((engine) => (
+            <option key={engine.name} value={engine.name}>
+              {engine.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      {working ? <span className="spinner" role="status" aria-label="Laying out" /> : null}
+      {fellBack !== null ? (
+        <span className="layout-engine-picker__warning" role="status" title={fellBack}>
+          Graphviz unavailable, laid out with ELK
+        </span>
+      ) : null}
+    </Panel>
+  );
+}
