@@ -34,11 +34,14 @@ export function App() {
   const theme = useTheme();
   const [helpOpen, setHelpOpen] = useState(false);
 
-  // Open the start-up file once launch info is known (or known to be unavailable).
+  // Open the start-up file: a `?file=` in the URL at once (it wins anyway), otherwise once
+  // launch info is known (or known to be unavailable).
   useEffect(() => {
-    if (launch === undefined || started.current) return;
+    if (started.current) return;
+    const fromUrl = startupFile(window.location.search, null);
+    if (fromUrl === null && launch === undefined) return;
     started.current = true;
-    const initial = startupFile(window.location.search, launch);
+    const initial = fromUrl ?? startupFile('', launch ?? null);
     if (initial !== null) void open(initial);
   }, [launch, open]);
 

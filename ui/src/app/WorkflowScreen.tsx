@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { DiagnosticsPanel } from '../diagnostics/DiagnosticsPanel';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import type { Workflow } from '../generated/Workflow';
@@ -18,7 +18,9 @@ import type { Checked } from '../editing/editRefusal';
 import type { Edit } from '../generated/Edit';
 import type { WorkflowEditing } from './useWorkflowEditing';
 import { UnreadableWorkflow } from './UnreadableWorkflow';
-import { SourceView } from '../source/SourceView';
+
+// CodeMirror loads only when the source view is first shown, keeping it out of the start-up bundle.
+const SourceView = lazy(() => import('../source/SourceView').then((m) => ({ default: m.SourceView })));
 
 function LaidOutWorkflow({
   opened,
@@ -173,7 +175,15 @@ function LaidOutWorkflow({
       ) : null}
       {showSource ? (
         <div className="source-panel">
-          <SourceView source={opened.source} diagnostics={opened.diagnostics} onChange={editing.typeText} />
+          <Suspense
+            fallback={
+              <div className="canvas-message" role="status">
+                <span className="spinner" aria-hidden="true" /> Loading the source view…
+              </div>
+            }
+          >
+            <SourceView source={opened.source} diagnostics={opened.diagnostics} onChange={editing.typeText} />
+          </Suspense>
         </div>
       ) : null}
       <div className="side-panel">
