@@ -12,7 +12,7 @@ import { openPage } from './support/chromium.mjs';
 import { serverAndBrowser } from './support/suite.mjs';
 import { screenshotDir } from './support/paths.mjs';
 
-const LONG = 60_000;
+import { LONG } from './support/editorPage.mjs';
 
 /** Opens the app with no workflow, creates `name` from `template` and waits for its canvas. */
 async function createFromTemplate(page, template, name) {

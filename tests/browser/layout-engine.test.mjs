@@ -10,7 +10,7 @@ import { openPage } from './support/chromium.mjs';
 import { serverAndBrowser } from './support/suite.mjs';
 import { examplesDir, screenshotDir } from './support/paths.mjs';
 
-const LONG = 60_000;
+import { LONG, settledBox } from './support/editorPage.mjs';
 
 /** A left-to-right workflow whose middle stage is a cluster of two nodes in a row. */
 const LEFT_TO_RIGHT = `digraph Staged {
@@ -39,18 +39,6 @@ async function waitForEngine(page, engine) {
   const picker = page.locator(`[data-testid="layout-engine"][data-layout-engine="${engine}"]`);
   await picker.waitFor({ timeout: LONG });
   await page.locator('[data-testid="workflow-view"][data-layout="ready"]').waitFor({ timeout: LONG });
-}
-
-/** A locator's box once it has stopped moving (the view is refitted after a new layout). */
-async function settledBox(locator) {
-  let last = null;
-  for (let i = 0; i < 60; i++) {
-    const box = await locator.boundingBox();
-    if (box !== null && last !== null && JSON.stringify(box) === JSON.stringify(last)) return box;
-    last = box;
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  return last;
 }
 
 async function nodeBox(page, id) {
