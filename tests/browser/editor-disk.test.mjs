@@ -76,6 +76,14 @@ describe('editor and the disk', () => {
   test('a change on disk reloads a clean document and asks before dropping unsaved edits', { timeout: 180_000 }, async () => {
     const { file, original, page, context, pageErrors } = await openCopyOfHello(env, 'watched.dot');
     try {
+      // Left alone, an open file is not read again and again (reads are not changes).
+      let reads = 0;
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/open_workflow')) reads += 1;
+      });
+      await new Promise((done) => setTimeout(done, 1500));
+      assert.ok(reads <= 1, `the idle editor read the file ${reads} times in 1.5 s`);
+
       // Clean: someone else's change simply shows up.
       const theirs = original.replace('label="Greet (shell)"', 'label="Greet from elsewhere"');
       assert.notEqual(theirs, original);

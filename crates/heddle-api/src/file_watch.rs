@@ -41,6 +41,9 @@ pub fn watch_workflow(path: &str) -> Result<WorkflowWatch, ApiError> {
     let target = path.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let concerns_target = match &event {
+            // Reading the file (Heddle's own re-read included) is not a change; counting it
+            // would make every check trigger the next.
+            Ok(event) if event.kind.is_access() => false,
             Ok(event) => event.need_rescan() || event.paths.iter().any(|p| p == &target),
             // The watcher lost track; the file may have changed.
             Err(_) => true,
