@@ -5,6 +5,7 @@
 //!
 //! The Tauri configuration is `tauri.conf.json` at the repository root (read by `build.rs`).
 
+mod byte_range;
 mod commands;
 mod context;
 mod file_watch_commands;
@@ -13,7 +14,6 @@ mod run_commands;
 mod run_file_protocol;
 
 use heddle_api::{LaunchInfo, RunHost};
-use tauri::Manager;
 
 /// Opens the main window and runs until it is closed. `launch` is what the UI is asked to
 /// show first (see [`launch::parse_args`]); `host` executes the runs the window starts.
@@ -25,13 +25,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
         .manage(file_watch_commands::FileWatches::default())
         .register_asynchronous_uri_scheme_protocol(
             run_file_protocol::SCHEME,
-            |ctx, request, responder| {
-                let host = ctx.app_handle().state::<RunHost>().inner().clone();
-                let path = request.uri().path().to_owned();
-                std::thread::spawn(move || {
-                    responder.respond(run_file_protocol::respond(&host, &path))
-                });
-            },
+            run_file_protocol::handle,
         )
         .invoke_handler(tauri::generate_handler![
             commands::launch_info,

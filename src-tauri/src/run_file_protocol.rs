@@ -1,10 +1,14 @@
 //! The `heddle-run://` scheme: the window's way to show a run's files (screenshots, videos,
 //! logs, reports), like the HTTP door's `/api/runs/{run}/{area}/{path}`. A URL is
 //! `heddle-run://localhost/{run}/{artifacts|nodes}/{path}`; heddle-api confines the path to
-//! that folder. Pages get the same sandboxing policy as over HTTP.
+//! that folder. Pages get the same sandboxing policy as over HTTP; `Range` requests are
+//! answered with the part asked for, so videos seek.
 
 use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost};
+use tauri::Manager;
 use tauri::http::{Response, StatusCode, header};
+
+use crate::byte_range::{self, RangeAnswer};
 
 /// The scheme's name.
 pub const SCHEME: &str = "heddle-run";
@@ -70,23 +74,67 @@ fn failure(error: &ApiError) -> Response<Vec<u8>> {
         .unwrap_or_default()
 }
 
-/// Answers one request of the scheme (blocking: reads the file).
-pub fn respond(host: &RunHost, uri_path: &str) -> Response<Vec<u8>> {
+/// The scheme's handler: answers each request on a thread of its own (reading a file blocks).
+pub fn handle<R: tauri::Runtime>(
+    ctx: tauri::UriSchemeContext<'_, R>,
+    request: tauri::http::Request<Vec<u8>>,
+    responder: tauri::UriSchemeResponder,
+) {
+    let host = ctx.app_handle().state::<RunHost>().inner().clone();
+    let path = request.uri().path().to_owned();
+    let range = request
+        .headers()
+        .get(header::RANGE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    std::thread::spawn(move || responder.respond(respond(&host, &path, range.as_deref())));
+}
+
+/// Answers one request of the scheme (blocking: reads the file, or the part of it a `Range`
+/// header asks for).
+pub fn respond(host: &RunHost, uri_path: &str, range: Option<&str>) -> Response<Vec<u8>> {
     let served = match parse_path(uri_path).and_then(|req| host.run_file(&req)) {
         Ok(served) => served,
         Err(error) => return failure(&error),
     };
-    let bytes = match std::fs::read(&served.path) {
+    let part = byte_range::answer(range, served.size);
+    if part == RangeAnswer::Unsatisfiable {
+        return Response::builder()
+            .status(StatusCode::RANGE_NOT_SATISFIABLE)
+            .header(header::CONTENT_RANGE, format!("bytes */{}", served.size))
+            .body(Vec::new())
+            .unwrap_or_default();
+    }
+    let bytes = match read_part(&served.path, part) {
         Ok(bytes) => bytes,
         Err(e) => return failure(&ApiError::from_io(&served.path, &e)),
     };
     let mut response = Response::builder()
         .header(header::CONTENT_TYPE, served.media_type)
-        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+        .header(header::ACCEPT_RANGES, "bytes");
+    if let RangeAnswer::Part { start, end } = part {
+        response = response.status(StatusCode::PARTIAL_CONTENT).header(
+            header::CONTENT_RANGE,
+            format!("bytes {start}-{end}/{}", served.size),
+        );
+    }
     if served.is_html() {
         response = response.header(header::CONTENT_SECURITY_POLICY, PAGE_POLICY);
     }
     response.body(bytes).unwrap_or_default()
+}
+
+fn read_part(path: &std::path::Path, part: RangeAnswer) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let RangeAnswer::Part { start, end } = part else {
+        return std::fs::read(path);
+    };
+    let mut file = std::fs::File::open(path)?;
+    file.seek(SeekFrom::Start(start))?;
+    let mut bytes = Vec::new();
+    file.take(end - start + 1).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -115,6 +163,17 @@ mod tests {
                 .path,
             "../manifest.json"
         );
+    }
+
+    #[test]
+    fn a_part_is_read_from_its_offset() {
+        let path = std::env::temp_dir().join(format!("heddle-range-{}.bin", std::process::id()));
+        std::fs::write(&path, b"0123456789").unwrap();
+        let part = read_part(&path, RangeAnswer::Part { start: 3, end: 6 }).unwrap();
+        let whole = read_part(&path, RangeAnswer::Whole).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(part, b"3456");
+        assert_eq!(whole, b"0123456789");
     }
 
     #[test]
