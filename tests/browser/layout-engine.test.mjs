@@ -73,7 +73,7 @@ describe('layout engine choice', () => {
     try {
       await waitForEngine(page, 'elk');
       const select = page.getByLabel('Layout engine');
-      assert.equal(await select.inputValue(), 'elk', 'ELK is the default');
+      assert.equal(await select.inputValue(), 'auto', 'Auto is the default, and picks ELK for a small graph');
 
       await select.selectOption('graphviz');
       await waitForEngine(page, 'graphviz');

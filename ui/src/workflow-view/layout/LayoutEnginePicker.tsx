@@ -1,8 +1,8 @@
 import { Panel, useReactFlow, type FitViewOptions } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
 import type { WorkflowFlow } from '../flow/flowTypes';
-import { chooseLayoutEngine, useChosenLayoutEngine } from './layoutEngineChoice';
-import { isLayoutEngineName, LAYOUT_ENGINES, layoutOriginOf } from './layoutEngines';
+import { chooseLayoutEngine, engineFor, isLayoutChoice, useChosenLayoutEngine } from './layoutEngineChoice';
+import { LAYOUT_ENGINES, layoutOriginOf } from './layoutEngines';
 import './layoutEnginePicker.css';
 
 /** Fit after a change of engine, with room at the top for the workflow summary card (as on mount). */
@@ -25,16 +25,19 @@ function useRefitOnEngineChange(drawnBy: string) {
 }
 
 /**
- * A small select on the canvas choosing the layout engine (ELK or Graphviz) for every canvas.
+ * A small select on the canvas choosing the layout engine for every canvas: Auto (ELK for
+ * ordinary graphs, Graphviz for large ones), ELK or Graphviz.
  * `data-layout-engine` names the engine that laid out the flow shown (`flow`); while the
  * newly chosen one is still working it differs from the select's value.
  */
 export function LayoutEnginePicker({ flow }: { flow: WorkflowFlow }) {
   const chosen = useChosenLayoutEngine();
+  const wanted = engineFor(chosen, flow.nodes.filter((n) => n.type === 'handler').length);
   const origin = layoutOriginOf(flow);
-  const drawnBy = origin?.engine ?? chosen;
+  const drawnBy = origin?.engine ?? wanted;
   const fellBack = origin?.fallbackReason ?? null;
-  const working = drawnBy !== chosen && fellBack === null;
+  const working = drawnBy !== wanted && fellBack === null;
+  const autoTitle = `Auto (${LAYOUT_ENGINES.find((e) => e.name === wanted)?.title ?? wanted})`;
   useRefitOnEngineChange(drawnBy);
   return (
     <Panel
@@ -49,9 +52,10 @@ export function LayoutEnginePicker({ flow }: { flow: WorkflowFlow }) {
           value={chosen}
           aria-label="Layout engine"
           onChange={(event) => {
-            if (isLayoutEngineName(event.target.value)) chooseLayoutEngine(event.target.value);
+            if (isLayoutChoice(event.target.value)) chooseLayoutEngine(event.target.value);
           }}
         >
+          <option value="auto">{autoTitle}</option>
           {LAYOUT_ENGINES.map((engine) => (
             <option key={engine.name} value={engine.name}>
               {engine.title}

@@ -58,9 +58,9 @@ describe('layout engine choice', () => {
     vi.unstubAllGlobals();
   });
 
-  it('is ELK by default and remembers a new choice in localStorage', async () => {
+  it('is auto by default and remembers a new choice in localStorage', async () => {
     const choice = await import('./layoutEngineChoice');
-    expect(choice.chosenLayoutEngine()).toBe('elk');
+    expect(choice.chosenLayoutEngine()).toBe('auto');
     choice.chooseLayoutEngine('graphviz');
     expect(choice.chosenLayoutEngine()).toBe('graphviz');
     expect(stored.get(choice.LAYOUT_ENGINE_STORAGE_KEY)).toBe('graphviz');
@@ -71,6 +71,15 @@ describe('layout engine choice', () => {
     expect((await import('./layoutEngineChoice')).chosenLayoutEngine()).toBe('graphviz');
     vi.resetModules();
     stored.set('heddle.layoutEngine', 'neato');
-    expect((await import('./layoutEngineChoice')).chosenLayoutEngine()).toBe('elk');
+    expect((await import('./layoutEngineChoice')).chosenLayoutEngine()).toBe('auto');
+  });
+
+  it('auto lays ordinary graphs out with ELK and large ones with Graphviz; a pick is kept', async () => {
+    const { engineFor, AUTO_GRAPHVIZ_FROM } = await import('./layoutEngineChoice');
+    expect(engineFor('auto', 12)).toBe('elk');
+    expect(engineFor('auto', AUTO_GRAPHVIZ_FROM - 1)).toBe('elk');
+    expect(engineFor('auto', AUTO_GRAPHVIZ_FROM)).toBe('graphviz');
+    expect(engineFor('elk', 5000)).toBe('elk');
+    expect(engineFor('graphviz', 3)).toBe('graphviz');
   });
 });

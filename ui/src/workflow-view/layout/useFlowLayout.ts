@@ -5,7 +5,7 @@ import type { WorkflowFlow } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { createCanvasMeasure } from '../look/canvasMeasure';
 import type { MeasureText } from '../look/textMetrics';
-import { chosenLayoutEngine, useChosenLayoutEngine } from './layoutEngineChoice';
+import { chosenLayoutEngine, engineFor, useChosenLayoutEngine } from './layoutEngineChoice';
 import { layoutWithEngine, warmUpLayoutEngine } from './layoutEngines';
 
 /** Where laying out a workflow has got to. */
@@ -18,12 +18,13 @@ let sharedMeasure: MeasureText | null = null;
 
 // Start the chosen engine's worker as soon as the app loads, while the first workflow is
 // still being fetched, instead of when its layout is asked for.
-warmUpLayoutEngine(chosenLayoutEngine());
+// Under `auto` that is ELK, which most workflows (the small ones) use.
+warmUpLayoutEngine(engineFor(chosenLayoutEngine(), 0));
 
 /** Maps and lays out `workflow` (in the chosen engine's worker) whenever it, its diagnostics or
  * the chosen engine change; a re-layout keeps the last ready flow until the new one replaces it. */
 export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnostic[]): FlowLayoutState {
-  const engine = useChosenLayoutEngine();
+  const engine = engineFor(useChosenLayoutEngine(), workflow.nodes.length);
   const [state, setState] = useState<FlowLayoutState>({ status: 'pending' });
   useEffect(() => {
     let current = true;
