@@ -4,7 +4,9 @@
 //! that folder. Pages get the same sandboxing policy as over HTTP; `Range` requests are
 //! answered with the part asked for, so videos seek.
 
-use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost};
+use heddle_api::{
+    ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost, SANDBOXED_PAGE_POLICY,
+};
 use tauri::Manager;
 use tauri::http::{Response, StatusCode, header};
 
@@ -12,10 +14,6 @@ use crate::byte_range::{self, RangeAnswer};
 
 /// The scheme's name.
 pub const SCHEME: &str = "heddle-run";
-
-/// What a served page may do: run its own scripts and show its own resources, nothing else.
-const PAGE_POLICY: &str = "sandbox allow-scripts allow-popups; default-src 'self' 'unsafe-inline' \
-                           'unsafe-eval' data: blob:; connect-src 'self' data: blob:";
 
 /// Decodes `%XX` escapes; `None` for a broken escape or text that is not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
@@ -55,20 +53,13 @@ pub fn parse_path(uri_path: &str) -> Result<RunFileRequest, ApiError> {
     Ok(RunFileRequest { run_id, area, path })
 }
 
-fn status_for(code: ErrorCode) -> StatusCode {
-    match code {
-        ErrorCode::NotFound => StatusCode::NOT_FOUND,
-        ErrorCode::InvalidRequest | ErrorCode::WrongKind | ErrorCode::Ambiguous => {
-            StatusCode::UNPROCESSABLE_ENTITY
-        }
-        _ => StatusCode::INTERNAL_SERVER_ERROR,
-    }
-}
-
 fn failure(error: &ApiError) -> Response<Vec<u8>> {
     let body = serde_json::to_vec(error).unwrap_or_default();
     Response::builder()
-        .status(status_for(error.code))
+        .status(
+            StatusCode::from_u16(error.code.http_status())
+                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        )
         .header(header::CONTENT_TYPE, "application/json")
         .body(body)
         .unwrap_or_default()
@@ -120,7 +111,7 @@ pub fn respond(host: &RunHost, uri_path: &str, range: Option<&str>) -> Response<
         );
     }
     if served.is_html() {
-        response = response.header(header::CONTENT_SECURITY_POLICY, PAGE_POLICY);
+        response = response.header(header::CONTENT_SECURITY_POLICY, SANDBOXED_PAGE_POLICY);
     }
     response.body(bytes).unwrap_or_default()
 }

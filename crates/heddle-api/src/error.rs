@@ -40,6 +40,29 @@ pub enum ErrorCode {
     AlreadyExists,
 }
 
+impl ErrorCode {
+    /// The HTTP status every door that speaks HTTP answers this code with (the server's
+    /// routes, the desktop window's `heddle-run://` scheme); docs/api.md lists them.
+    pub fn http_status(self) -> u16 {
+        match self {
+            ErrorCode::NotFound => 404,
+            ErrorCode::WrongKind
+            | ErrorCode::NotText
+            | ErrorCode::InvalidRequest
+            | ErrorCode::InvalidWorkflow
+            | ErrorCode::Ambiguous => 422,
+            ErrorCode::TooLarge => 413,
+            ErrorCode::Unauthorized => 401,
+            ErrorCode::NotRunning
+            | ErrorCode::Busy
+            | ErrorCode::ChangedOutside
+            | ErrorCode::ChangedOnDisk
+            | ErrorCode::AlreadyExists => 409,
+            ErrorCode::Io | ErrorCode::Storage => 500,
+        }
+    }
+}
+
 /// An API failure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, thiserror::Error)]
 #[error("{message}")]

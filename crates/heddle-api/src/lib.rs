@@ -34,7 +34,9 @@ pub mod checkpoint {
 pub use editor_types::*;
 pub use expressions::check_expression;
 pub use file_watch::{WorkflowWatch, watch_workflow};
-pub use run_files::{RunFileArea, RunFileRequest, ServedFile, confined_file};
+pub use run_files::{
+    RunFileArea, RunFileRequest, SANDBOXED_PAGE_POLICY, ServedFile, confined_file,
+};
 pub use run_host::{RunHost, blocking};
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};

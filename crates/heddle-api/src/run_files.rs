@@ -11,6 +11,12 @@ use ts_rs::TS;
 use crate::error::{ApiError, ErrorCode};
 use crate::run_host::RunHost;
 
+/// The Content Security Policy a served HTML file (a Playwright report) gets: it may run its
+/// own scripts and show its own resources, in an opaque origin without the UI's token or API.
+pub const SANDBOXED_PAGE_POLICY: &str = "sandbox allow-scripts allow-popups; default-src 'self' \
+                                         'unsafe-inline' 'unsafe-eval' data: blob:; connect-src \
+                                         'self' data: blob:";
+
 /// Which of a run's folders a file is served from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]

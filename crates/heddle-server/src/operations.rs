@@ -20,21 +20,7 @@ impl<T: Serialize> IntoResponse for ApiResponse<T> {
 }
 
 fn status_for(code: ErrorCode) -> StatusCode {
-    match code {
-        ErrorCode::NotFound => StatusCode::NOT_FOUND,
-        ErrorCode::WrongKind | ErrorCode::NotText | ErrorCode::InvalidRequest => {
-            StatusCode::UNPROCESSABLE_ENTITY
-        }
-        ErrorCode::InvalidWorkflow | ErrorCode::Ambiguous => StatusCode::UNPROCESSABLE_ENTITY,
-        ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
-        ErrorCode::NotRunning
-        | ErrorCode::Busy
-        | ErrorCode::ChangedOutside
-        | ErrorCode::ChangedOnDisk
-        | ErrorCode::AlreadyExists => StatusCode::CONFLICT,
-        ErrorCode::Io | ErrorCode::Storage => StatusCode::INTERNAL_SERVER_ERROR,
-    }
+    StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 /// Runs a blocking operation on tokio's blocking pool (heddle-api's [`heddle_api::blocking`]).

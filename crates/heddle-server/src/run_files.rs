@@ -6,16 +6,12 @@
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest};
+use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, SANDBOXED_PAGE_POLICY};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
 use crate::operations::{ApiResponse, blocking};
 use crate::router::AppState;
-
-/// What a served page may do: run its own scripts and show its own resources, nothing else.
-const PAGE_POLICY: &str = "sandbox allow-scripts allow-popups; default-src 'self' 'unsafe-inline' \
-                           'unsafe-eval' data: blob:; connect-src 'self' data: blob:";
 
 /// The route's handler.
 pub async fn run_file(
@@ -53,7 +49,7 @@ pub async fn run_file(
     if served.is_html() {
         headers.insert(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(PAGE_POLICY),
+            HeaderValue::from_static(SANDBOXED_PAGE_POLICY),
         );
     }
     response
