@@ -7,6 +7,7 @@
 import type { HandlerKind } from '../generated/HandlerKind';
 import { canonicalKey, lookupAttribute, type AttrScope, type AttrValueType } from './attributeCatalog';
 import { parseDuration } from './durations';
+import { referencedPath } from './fileReference';
 import { TYPE_NAMES } from './handlerKinds';
 
 /** The input an inspector shows. */
@@ -119,7 +120,7 @@ function checkEnum(text: string, values: readonly string[]): FieldValueCheck {
 function checkFileRef(text: string): FieldValueCheck | null {
   const trimmed = text.trim();
   if (!trimmed.startsWith('@')) return null;
-  return trimmed.slice(1).trim() === '' ? misfit('`@` must be followed by a file path') : fits(trimmed);
+  return referencedPath(trimmed) === null ? misfit('`@` must be followed by a file path') : fits(trimmed);
 }
 
 /** Whether `text` fits the field, and the value to write when it does. */

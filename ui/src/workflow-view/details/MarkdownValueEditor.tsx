@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { MarkdownView } from '../../markdown/MarkdownView';
 import { EditorFooter } from './EditorFooter';
-import { referencedPath } from './fileReference';
+import { referencedPath } from '../../editing/fileReference';
 import { ReferencePreview } from './ReferencePreview';
 import { editorKeys, useValueCommit, type ValueEditorProps } from './useValueCommit';
 
