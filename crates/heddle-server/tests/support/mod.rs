@@ -1,6 +1,8 @@
 //! What the HTTP door's tests share: a server configuration over a data dir of its own.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, dead_code)]
 
+pub mod live;
+
 use heddle_api::LaunchInfo;
 use heddle_server::ServerConfig;
 
