@@ -8,7 +8,14 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
-step() { printf '\n==> %s\n' "$*"; }
+# A tool that leaves the shared stdout/stderr non-blocking (Node can, and so can the process
+# that reads our output) makes a later writer fail with EAGAIN whenever it outpaces the
+# reader: nextest then stops reporting and exits 110. Every step starts in blocking mode.
+# perl-base is part of every Debian system.
+blocking_stdio() {
+  perl -MFcntl -e 'for my $fd (1, 2) { open(my $h, ">&=", $fd) or next; my $flags = fcntl($h, F_GETFL, 0) or next; fcntl($h, F_SETFL, $flags & ~O_NONBLOCK) }' || true
+}
+step() { blocking_stdio; printf '\n==> %s\n' "$*"; }
 started=$(date +%s)
 
 if [ "${HEDDLE_SKIP_INSTALL:-0}" != 1 ]; then

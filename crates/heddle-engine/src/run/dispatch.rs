@@ -11,7 +11,7 @@ use super::{fan_in, manager, parallel};
 use crate::context::keys;
 use crate::entropy::new_ulid;
 use crate::fidelity::Fidelity;
-use crate::handlers::command::{CommandSpec, Language, run_command};
+use crate::handlers::command::{CommandSpec, Language, OutputLimits, run_command};
 use crate::handlers::human::run_human;
 use crate::handlers::llm_stage::{LlmStage, run_llm_stage};
 use crate::handlers::wait::run_wait;
@@ -110,6 +110,7 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         work_dir: shared.work_dir.clone(),
         stage_dir: stage_dir.to_path_buf(),
         env,
+        output_limits: OutputLimits::DEFAULT,
     };
     let events = shared.emitter.for_node(&node.id);
     run_command(

@@ -31,6 +31,7 @@ use crate::outcome::{FailureClass, Outcome};
 use crate::rundir::write_json;
 
 use group::{GroupGuard, group_alive, stop_group};
+pub use output::OutputLimits;
 use output::{collect, spawn_pump};
 use record::{INVOCATION, Invocation, TIMING, Timing};
 
@@ -83,6 +84,8 @@ pub struct CommandSpec {
     pub stage_dir: PathBuf,
     /// The complete environment of the process.
     pub env: Vec<(String, String)>,
+    /// How much output the logs and live events keep.
+    pub output_limits: OutputLimits,
 }
 
 /// How the wait ended.
@@ -221,8 +224,23 @@ async fn run(
     write_invocation(&invocation)?;
 
     let stop = CancellationToken::new();
-    let out = spawn_pump(child.stdout.take(), out_log, Stream::Stdout, events, &stop);
-    let err = spawn_pump(child.stderr.take(), err_log, Stream::Stderr, events, &stop);
+    let limits = spec.output_limits;
+    let out = spawn_pump(
+        child.stdout.take(),
+        out_log,
+        Stream::Stdout,
+        limits,
+        events,
+        &stop,
+    );
+    let err = spawn_pump(
+        child.stderr.take(),
+        err_log,
+        Stream::Stderr,
+        limits,
+        events,
+        &stop,
+    );
 
     let deadline = async {
         match spec.timeout {
@@ -253,6 +271,9 @@ async fn run(
         timed_out: end == End::TimedOut,
         cancelled: end == End::Cancelled,
         finished_at: rfc3339(clock.now()),
+        stdout_bytes: stdout.total(),
+        stderr_bytes: stderr.total(),
+        not_logged_bytes: stdout.not_logged + stderr.not_logged,
     };
     let mut problems: Vec<String> = [stdout.write_error.clone(), stderr.write_error.clone()]
         .into_iter()
@@ -306,6 +327,15 @@ async fn run(
     };
     if leftovers {
         problems.push("stopped processes it left running in its process group".into());
+    }
+    for (captured, log) in [(&stdout, "stdout.log"), (&stderr, "stderr.log")] {
+        if captured.not_logged > 0 {
+            problems.push(format!(
+                "{log} keeps the first {} of {} bytes",
+                limits.log_bytes,
+                captured.total()
+            ));
+        }
     }
     if !problems.is_empty() {
         let notes = [outcome.notes.clone()]

@@ -1,5 +1,6 @@
 //! The output of a command: each stream copied to its log file and to `command.output`
-//! events as it arrives ([`pump`]), its last [`KEEP_BYTES`] kept in memory ([`Captured`]),
+//! events as it arrives ([`pump`]), both up to [`OutputLimits`] so a runaway writer cannot
+//! fill the disk or the event log, its last [`KEEP_BYTES`] kept in memory ([`Captured`]),
 //! events never split inside a UTF-8 character.
 
 use std::io::Write;
@@ -14,11 +15,38 @@ use super::{GRACE, KEEP_BYTES};
 use crate::emitter::NodeEvents;
 use crate::event::{Event, Stream};
 
-/// What a stream produced: its last bytes and how many there were.
+/// How much of each stream (stdout, stderr) a command stage keeps: what goes past the
+/// limits is still read (the process never blocks on a full pipe) and counted, and the
+/// last [`KEEP_BYTES`] still reach the context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputLimits {
+    /// Bytes written to the stream's log file; a closing line says how many more there were.
+    pub log_bytes: u64,
+    /// Bytes sent live as `command.output` events (these also go to `progress.jsonl`).
+    pub event_bytes: u64,
+}
+
+impl OutputLimits {
+    /// 64 MiB per log file, 4 MiB of live events per stream.
+    pub const DEFAULT: OutputLimits = OutputLimits {
+        log_bytes: 64 * 1024 * 1024,
+        event_bytes: 4 * 1024 * 1024,
+    };
+}
+
+impl Default for OutputLimits {
+    fn default() -> Self {
+        OutputLimits::DEFAULT
+    }
+}
+
+/// What a stream produced: its last bytes, how many there were, how many the log left out.
 #[derive(Default)]
 pub(super) struct Captured {
     tail: Vec<u8>,
     total: u64,
+    /// Bytes past [`OutputLimits::log_bytes`], read but not written to the log.
+    pub(super) not_logged: u64,
     pub(super) write_error: Option<String>,
 }
 
@@ -29,6 +57,11 @@ impl Captured {
         if self.tail.len() > 2 * KEEP_BYTES {
             self.tail.drain(..self.tail.len() - KEEP_BYTES);
         }
+    }
+
+    /// Every byte the stream produced.
+    pub(super) fn total(&self) -> u64 {
+        self.total
     }
 
     /// The kept text; when output was cut, a first line says how much and where it all is.
@@ -43,8 +76,11 @@ impl Captured {
         let cut = self.total - (self.tail.len() - start) as u64;
         if cut == 0 {
             text.into_owned()
-        } else {
+        } else if self.not_logged == 0 {
             format!("[{cut} bytes cut; the full output is in {log_name}]\n{text}")
+        } else {
+            let logged = self.total - self.not_logged;
+            format!("[{cut} bytes cut; the first {logged} bytes are in {log_name}]\n{text}")
         }
     }
 }
@@ -68,12 +104,13 @@ fn complete_utf8_len(bytes: &[u8]) -> usize {
     len
 }
 
-/// Copies one stream to its log file and to events as it arrives, keeping its tail.
+/// Copies one stream to its log file and to events as it arrives, up to `limits`, keeping
+/// its tail.
 async fn pump(
     reader: Option<Box<dyn AsyncRead + Unpin + Send>>,
-    mut log: std::fs::File,
-    log_path: PathBuf,
+    (mut log, log_path): (std::fs::File, PathBuf),
     stream: Stream,
+    limits: OutputLimits,
     events: NodeEvents,
     stop: CancellationToken,
 ) -> Captured {
@@ -82,10 +119,21 @@ async fn pump(
         return captured;
     };
     let mut buf = vec![0u8; 16 * 1024];
-    let mut pending = Vec::new();
-    let emit = |bytes: &[u8]| {
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        events.emit(Event::CommandOutput { stream, text });
+    let log_name = log_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut live = LiveEvents::new(stream, limits.event_bytes, log_name, events);
+    let mut write = |bytes: &[u8], captured: &mut Captured| {
+        if let Err(e) = log.write_all(bytes).and_then(|()| log.flush())
+            && captured.write_error.is_none()
+        {
+            captured.write_error = Some(format!(
+                "{}: {}",
+                log_path.display(),
+                crate::describe_io(&e)
+            ));
+        }
     };
     loop {
         // The stop comes first: a stream that is always readable (something that escaped
@@ -99,35 +147,97 @@ async fn pump(
             Ok(0) | Err(_) => break,
             Ok(n) => &buf[..n],
         };
-        if let Err(e) = log.write_all(chunk).and_then(|()| log.flush())
-            && captured.write_error.is_none()
-        {
-            captured.write_error = Some(format!(
-                "{}: {}",
-                log_path.display(),
-                crate::describe_io(&e)
-            ));
+        let room = limits.log_bytes.saturating_sub(captured.total);
+        let logged = chunk.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        if logged > 0 {
+            write(&chunk[..logged], &mut captured);
         }
+        captured.not_logged += (chunk.len() - logged) as u64;
         captured.push(chunk);
-        pending.extend_from_slice(chunk);
-        let complete = complete_utf8_len(&pending);
-        if complete > 0 {
-            emit(&pending[..complete]);
-            pending.drain(..complete);
-        }
+        live.push(chunk);
     }
-    if !pending.is_empty() {
-        emit(&pending);
+    live.finish();
+    if captured.not_logged > 0 {
+        let note = format!(
+            "\n[heddle: the log stops at {} bytes; {} more bytes were read and not kept]\n",
+            limits.log_bytes, captured.not_logged
+        );
+        write(note.as_bytes(), &mut captured);
     }
     captured
+}
+
+/// The `command.output` events of one stream: whole UTF-8 characters, at most `limit`
+/// bytes, then one line saying the live output stops there.
+struct LiveEvents {
+    stream: Stream,
+    limit: u64,
+    log_name: String,
+    sent: u64,
+    pending: Vec<u8>,
+    stopped: bool,
+    events: NodeEvents,
+}
+
+impl LiveEvents {
+    fn new(stream: Stream, limit: u64, log_name: String, events: NodeEvents) -> LiveEvents {
+        LiveEvents {
+            stream,
+            limit,
+            log_name,
+            sent: 0,
+            pending: Vec::new(),
+            stopped: false,
+            events,
+        }
+    }
+
+    fn emit(&self, text: String) {
+        self.events.emit(Event::CommandOutput {
+            stream: self.stream,
+            text,
+        });
+    }
+
+    fn push(&mut self, chunk: &[u8]) {
+        if self.stopped {
+            return;
+        }
+        let room = self
+            .limit
+            .saturating_sub(self.sent + self.pending.len() as u64);
+        let taken = chunk.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        self.pending.extend_from_slice(&chunk[..taken]);
+        let complete = complete_utf8_len(&self.pending);
+        if complete > 0 {
+            self.emit(String::from_utf8_lossy(&self.pending[..complete]).into_owned());
+            self.sent += complete as u64;
+            self.pending.drain(..complete);
+        }
+        if taken < chunk.len() {
+            self.stopped = true;
+            self.pending.clear();
+            self.emit(format!(
+                "\n[heddle: live output stops after {} bytes; the rest is in {}]\n",
+                self.limit, self.log_name
+            ));
+        }
+    }
+
+    fn finish(self) {
+        if !self.pending.is_empty() {
+            self.emit(String::from_utf8_lossy(&self.pending).into_owned());
+        }
+    }
 }
 
 /// Starts [`pump`] on a task of its own for `reader` (a child's stdout or stderr), copying
 /// to `log` (the open file and its path).
 pub(super) fn spawn_pump(
     reader: Option<impl AsyncRead + Unpin + Send + 'static>,
-    (log, log_path): (std::fs::File, PathBuf),
+    log: (std::fs::File, PathBuf),
     stream: Stream,
+    limits: OutputLimits,
     events: &NodeEvents,
     stop: &CancellationToken,
 ) -> JoinHandle<Captured> {
@@ -135,8 +245,8 @@ pub(super) fn spawn_pump(
     tokio::spawn(pump(
         reader,
         log,
-        log_path,
         stream,
+        limits,
         events.clone(),
         stop.clone(),
     ))

@@ -31,4 +31,10 @@ pub(super) struct Timing {
     pub(super) timed_out: bool,
     pub(super) cancelled: bool,
     pub(super) finished_at: String,
+    /// Every byte the script wrote to stdout.
+    pub(super) stdout_bytes: u64,
+    /// Every byte the script wrote to stderr.
+    pub(super) stderr_bytes: u64,
+    /// Bytes past the log limit, read and counted but not kept in the logs.
+    pub(super) not_logged_bytes: u64,
 }
