@@ -31,7 +31,8 @@ if [[ ! -f ui/dist/index.html ]]; then
 fi
 
 if [[ -z "${HEDDLE_DESKTOP_BIN:-}" && "${HEDDLE_SKIP_BUILD:-0}" != 1 ]]; then
-  cargo build -p heddle-desktop ${CI:+--locked}
+  # The CLI too: the run-timeline test leaves a finished run for the window to open.
+  cargo build -p heddle-desktop -p heddle-cli ${CI:+--locked}
 fi
 
 # Xvfb has no GPU: Mesa renders in software. Do NOT set WEBKIT_DISABLE_DMABUF_RENDERER or

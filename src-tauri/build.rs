@@ -37,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "run_checkpoints",
     "checkpoint_files",
     "checkpoint_file",
+    "checkpoint_state",
     "checkpoint_diff",
     "rollback_run",
     "run_artifacts",

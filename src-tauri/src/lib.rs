@@ -55,6 +55,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             run_commands::run_checkpoints,
             run_commands::checkpoint_files,
             run_commands::checkpoint_file,
+            run_commands::checkpoint_state,
             run_commands::checkpoint_diff,
             run_commands::rollback_run,
             run_commands::run_artifacts,

@@ -5,9 +5,9 @@ use heddle_api::ListRunsRequest;
 use heddle_api::checkpoint::{CheckpointDiff, CheckpointEntry, RollbackReport, TreeFile};
 use heddle_api::index::{RunPage, RunRecord, Timeline};
 use heddle_api::{
-    AnswerGateRequest, ApiError, CheckpointFile, CheckpointFileRequest, CheckpointRef, DiffRequest,
-    EventsRequest, ForkRequest, PendingGate, RollbackRequest, RunHost, RunRef, RunStarted,
-    StartRunRequest,
+    AnswerGateRequest, ApiError, CheckpointFile, CheckpointFileRequest, CheckpointRef,
+    CheckpointState, DiffRequest, EventsRequest, ForkRequest, PendingGate, RollbackRequest,
+    RunHost, RunRef, RunStarted, StartRunRequest,
 };
 use tauri::State;
 use tauri::ipc::Channel;
@@ -99,6 +99,15 @@ pub fn checkpoint_files(
     host.checkpoint_files(&req)
 }
 
+/// The run's saved state at a checkpoint (next node, completed nodes, context).
+#[tauri::command(async)]
+pub fn checkpoint_state(
+    host: State<'_, RunHost>,
+    req: CheckpointRef,
+) -> Result<CheckpointState, ApiError> {
+    host.checkpoint_state(&req)
+}
+
 /// One file at a checkpoint.
 #[tauri::command(async)]
 pub fn checkpoint_file(
@@ -118,12 +127,12 @@ pub fn checkpoint_diff(
 }
 
 /// Rolls a stopped run back to a checkpoint.
-#[tauri::command(async)]
-pub fn rollback_run(
+#[tauri::command]
+pub async fn rollback_run(
     host: State<'_, RunHost>,
     req: RollbackRequest,
 ) -> Result<RollbackReport, ApiError> {
-    host.rollback(&req)
+    host.rollback(req).await
 }
 
 /// A run's captured artifacts.

@@ -73,12 +73,37 @@ pub fn handle<R: tauri::Runtime>(
 ) {
     let host = ctx.app_handle().state::<RunHost>().inner().clone();
     let path = request.uri().path().to_owned();
-    let range = request
-        .headers()
-        .get(header::RANGE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    std::thread::spawn(move || responder.respond(respond(&host, &path, range.as_deref())));
+    let header_text = |name| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let range = header_text(header::RANGE);
+    let origin = header_text(header::ORIGIN);
+    std::thread::spawn(move || {
+        let mut response = respond(&host, &path, range.as_deref());
+        if let Some(allowed) = origin.as_deref().and_then(app_origin)
+            && let Ok(value) = header::HeaderValue::from_str(allowed)
+        {
+            response
+                .headers_mut()
+                .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
+        }
+        responder.respond(response)
+    });
+}
+
+/// `origin` when it is the app's own page (`tauri://localhost`, or `http://tauri.localhost`
+/// where the webview serves it over http): only the app may read run files from a script
+/// (JUnit XML, images for the pixel difference), not a report's sandboxed page.
+pub fn app_origin(origin: &str) -> Option<&str> {
+    matches!(
+        origin,
+        "tauri://localhost" | "http://tauri.localhost" | "https://tauri.localhost"
+    )
+    .then_some(origin)
 }
 
 /// Answers one request of the scheme (blocking: reads the file, or the part of it a `Range`
@@ -165,6 +190,17 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(part, b"3456");
         assert_eq!(whole, b"0123456789");
+    }
+
+    #[test]
+    fn only_the_app_page_may_read_files_from_a_script() {
+        assert_eq!(app_origin("tauri://localhost"), Some("tauri://localhost"));
+        assert_eq!(
+            app_origin("http://tauri.localhost"),
+            Some("http://tauri.localhost")
+        );
+        assert_eq!(app_origin("null"), None);
+        assert_eq!(app_origin("http://evil.example"), None);
     }
 
     #[test]

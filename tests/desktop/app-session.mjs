@@ -52,9 +52,10 @@ function tauriDriverBinary() {
 
 /**
  * Starts the app with `args` (its command line) and runs `body(session)`. `name` names the
- * failure screenshot.
+ * failure screenshot. `prepareHome(home)`, when given, runs first with the app's data folder
+ * (to leave runs there for the app to show).
  */
-export async function withDesktopApp(name, args, body) {
+export async function withDesktopApp(name, args, body, { prepareHome } = {}) {
   assert.ok(
     process.env.DISPLAY || process.env.WAYLAND_DISPLAY,
     'no display: run this through scripts/desktop-smoke.sh (it starts Xvfb)',
@@ -68,6 +69,7 @@ export async function withDesktopApp(name, args, body) {
 
   // The app keeps runs and its run index in a data folder of the test's own.
   const home = mkdtempSync(join(tmpdir(), 'heddle-desktop-home-'));
+  if (prepareHome) await prepareHome(home);
   const driver = await TauriDriver.start(tauriDriverBinary(), { ...process.env, HEDDLE_HOME: home });
   let session;
   try {

@@ -9,10 +9,11 @@ use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
 use heddle_checkpoint::rollback::RollbackReport;
 use heddle_checkpoint::{GitState, diff, history, integrity};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::run_host::RunHost;
 use crate::run_types::{
-    CheckpointFile, CheckpointFileRequest, CheckpointRef, DiffRequest, RollbackRequest, RunRef,
+    CheckpointFile, CheckpointFileRequest, CheckpointRef, CheckpointState, DiffRequest,
+    RollbackRequest, RunRef,
 };
 
 impl RunHost {
@@ -54,6 +55,32 @@ impl RunHost {
         })
     }
 
+    /// The run's saved state at a checkpoint: next node, nodes completed, the context.
+    pub fn checkpoint_state(&self, request: &CheckpointRef) -> Result<CheckpointState, ApiError> {
+        let (state, repo) = self.open_git(&request.run_id)?;
+        let at = history::resolve(&repo, &state, &request.at)?;
+        let checkpoint = history::checkpoint_at(&repo, at)?.ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "checkpoint {at} of run {} names no saved state (its commit has no \
+                     Heddle-Checkpoint trailer)",
+                    request.run_id
+                ),
+            )
+        })?;
+        Ok(CheckpointState {
+            sha: at.to_string(),
+            current_node: checkpoint.current_node,
+            next_node_id: checkpoint.next_node_id,
+            completed_nodes: checkpoint.completed_nodes,
+            node_visits: checkpoint.node_visits,
+            node_retries: checkpoint.node_retries,
+            context_values: checkpoint.context_values,
+            logs: checkpoint.logs,
+        })
+    }
+
     /// The diff between two checkpoints (to the run's latest when `to` is absent).
     pub fn diff(&self, request: &DiffRequest) -> Result<CheckpointDiff, ApiError> {
         let (state, repo) = self.open_git(&request.run_id)?;
@@ -66,15 +93,25 @@ impl RunHost {
     }
 
     /// Rolls a stopped run back to a checkpoint; resume it to continue on the new timeline.
-    pub fn rollback(&self, request: &RollbackRequest) -> Result<RollbackReport, ApiError> {
+    /// The run index is brought up to date before this returns: the rollback holds the run's
+    /// lock while it works, so an index scan during it would list the run as running.
+    pub async fn rollback(&self, request: RollbackRequest) -> Result<RollbackReport, ApiError> {
         let run_dir = self.find(&request.run_id)?;
+        let folder = run_dir.root().to_path_buf();
         let now = heddle_engine::clock::rfc3339(std::time::SystemTime::now());
-        Ok(heddle_checkpoint::rollback::rollback(
-            &run_dir,
-            &request.to,
-            request.force,
-            &now,
-        )?)
+        let report = crate::run_host::blocking(move || {
+            Ok(heddle_checkpoint::rollback::rollback(
+                &run_dir,
+                &request.to,
+                request.force,
+                &now,
+            )?)
+        })
+        .await?;
+        // The rollback itself succeeded; a failed re-index only leaves the listing stale
+        // until the watcher catches up.
+        let _ = self.index().ingest_run(&folder).await;
+        Ok(report)
     }
 
     /// The run's captured artifacts.

@@ -186,3 +186,26 @@ pub struct RecentWorkflowsRequest {
 fn default_recent() -> u32 {
     20
 }
+
+/// The run's saved state at a checkpoint (its `checkpoint.json`): where it stood, what it
+/// had done, and its context.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct CheckpointState {
+    /// The checkpoint commit.
+    pub sha: String,
+    /// The node that had just finished.
+    pub current_node: Option<String>,
+    /// The node the run goes on to from here (none at the end).
+    pub next_node_id: Option<String>,
+    /// Nodes completed by then, in order.
+    pub completed_nodes: Vec<String>,
+    /// Visits per node.
+    pub node_visits: BTreeMap<String, u32>,
+    /// Retries used per node.
+    pub node_retries: BTreeMap<String, u32>,
+    /// The context: every key and its JSON value.
+    #[ts(type = "Record<string, unknown>")]
+    pub context_values: BTreeMap<String, serde_json::Value>,
+    /// Log lines the run wrote by then (warnings, restarts).
+    pub logs: Vec<String>,
+}

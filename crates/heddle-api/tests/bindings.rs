@@ -30,6 +30,7 @@ fn export_roots(dir: &Path) {
     CheckpointRef::export_all(dir).unwrap();
     CheckpointFileRequest::export_all(dir).unwrap();
     CheckpointFile::export_all(dir).unwrap();
+    CheckpointState::export_all(dir).unwrap();
     DiffRequest::export_all(dir).unwrap();
     EventsRequest::export_all(dir).unwrap();
     checkpoint::CheckpointEntry::export_all(dir).unwrap();

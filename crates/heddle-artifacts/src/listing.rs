@@ -40,10 +40,7 @@ pub fn list_artifacts(run: &RunDir) -> Vec<ListedArtifact> {
     };
     for stage in stages.filter_map(Result::ok) {
         let stage_name = stage.file_name().to_string_lossy().into_owned();
-        let node = match stage_name.rsplit_once("-visit_") {
-            Some((node, visit)) if visit.chars().all(|c| c.is_ascii_digit()) => node.to_string(),
-            _ => stage_name.clone(),
-        };
+        let node = node_of_stage(&stage_name).to_string();
         let Ok(retries) = std::fs::read_dir(stage.path()) else {
             continue;
         };
@@ -80,6 +77,18 @@ pub fn list_artifacts(run: &RunDir) -> Vec<ListedArtifact> {
     listed
 }
 
+/// The node a stage folder belongs to: the folder name without its `-rerun_{k}` and
+/// `-visit_{n}` suffixes (`unit-visit_2-rerun_3` is `unit`).
+pub fn node_of_stage(stage: &str) -> &str {
+    fn strip<'a>(name: &'a str, suffix: &str) -> &'a str {
+        match name.rsplit_once(suffix) {
+            Some((node, n)) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => node,
+            _ => name,
+        }
+    }
+    strip(strip(stage, "-rerun_"), "-visit_")
+}
+
 /// The file `path` (as listed) names inside the run's artifacts, refusing anything that
 /// would leave that folder.
 pub fn artifact_file(run: &RunDir, path: &str) -> Result<PathBuf, String> {
@@ -101,4 +110,19 @@ pub fn artifact_file(run: &RunDir, path: &str) -> Result<PathBuf, String> {
         ));
     }
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::node_of_stage;
+
+    #[test]
+    fn the_node_is_the_stage_folder_without_its_visit_and_rerun() {
+        assert_eq!(node_of_stage("unit"), "unit");
+        assert_eq!(node_of_stage("unit-visit_2"), "unit");
+        assert_eq!(node_of_stage("unit-rerun_2"), "unit");
+        assert_eq!(node_of_stage("unit-visit_2-rerun_3"), "unit");
+        assert_eq!(node_of_stage("unit-visit_x"), "unit-visit_x");
+        assert_eq!(node_of_stage("unit-rerun_"), "unit-rerun_");
+    }
 }

@@ -111,6 +111,9 @@ pub enum Event {
         /// Parallel branch (its first node), when inside one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         branch: Option<String>,
+        /// The stage's folder, relative to the run directory (absent in older logs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stage_dir: Option<String>,
     },
     /// A stage finished with a non-failing status.
     #[serde(rename = "stage.completed")]
@@ -129,6 +132,9 @@ pub enum Event {
         /// Parallel branch, when inside one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         branch: Option<String>,
+        /// The stage's folder, relative to the run directory (absent in older logs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stage_dir: Option<String>,
     },
     /// A stage finished failing.
     #[serde(rename = "stage.failed")]
@@ -146,6 +152,9 @@ pub enum Event {
         /// Parallel branch, when inside one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         branch: Option<String>,
+        /// The stage's folder, relative to the run directory (absent in older logs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stage_dir: Option<String>,
     },
     /// A stage attempt will be retried after a delay.
     #[serde(rename = "stage.retrying")]

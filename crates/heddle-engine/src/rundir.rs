@@ -118,6 +118,35 @@ impl RunDir {
         self.root.join(Self::stage_dir_name(node, visit))
     }
 
+    /// The folder (relative to the run directory) a stage visit runs in, never one holding a
+    /// finished stage: [`RunDir::stage_dir_name`] when that folder is free, else
+    /// `{that}-rerun_{k}` for the smallest k >= 2 that is. A folder is free when it has no
+    /// `status.json` (it does not exist yet, or an attempt of this same stage was interrupted
+    /// there and is being resumed) or its `status.json` records a cancelled stage (the run
+    /// was stopped there, and a resume continues that same visit). A folder whose stage
+    /// finished (on a timeline abandoned by a rollback, say) is left as it is.
+    pub fn choose_stage_dir(&self, node: &str, visit: u32) -> String {
+        let base = Self::stage_dir_name(node, visit);
+        if self.stage_dir_is_free(&base) {
+            return base;
+        }
+        (2..=u32::MAX)
+            .map(|k| format!("{base}-rerun_{k}"))
+            .find(|name| self.stage_dir_is_free(name))
+            .unwrap_or(base)
+    }
+
+    /// Whether the stage folder `name` (relative) can take a stage: see
+    /// [`RunDir::choose_stage_dir`].
+    fn stage_dir_is_free(&self, name: &str) -> bool {
+        let status = self.root.join(name).join("status.json");
+        match std::fs::read(&status) {
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+            Ok(bytes) => serde_json::from_slice::<serde_json::Value>(&bytes)
+                .is_ok_and(|s| s["failure_class"] == "cancelled"),
+        }
+    }
+
     /// The manifest, when readable.
     pub fn read_manifest(&self) -> Result<Manifest, EngineError> {
         read_json(&self.manifest())
@@ -295,4 +324,61 @@ pub struct Conclusion {
     /// Test artifacts captured.
     #[serde(default)]
     pub artifact_count: usize,
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::RunDir;
+
+    fn finished(dir: &RunDir, name: &str, status: &str) {
+        std::fs::create_dir_all(dir.root().join(name)).unwrap();
+        std::fs::write(dir.root().join(name).join("status.json"), status).unwrap();
+    }
+
+    #[test]
+    fn a_new_visit_gets_the_plain_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::at(tmp.path());
+        assert_eq!(dir.choose_stage_dir("unit", 1), "nodes/unit");
+        assert_eq!(dir.choose_stage_dir("unit", 3), "nodes/unit-visit_3");
+    }
+
+    #[test]
+    fn an_interrupted_or_cancelled_attempt_is_resumed_in_its_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::at(tmp.path());
+        std::fs::create_dir_all(dir.stage_dir("unit", 1)).unwrap();
+        std::fs::write(dir.stage_dir("unit", 1).join("stdout.log"), "half").unwrap();
+        assert_eq!(dir.choose_stage_dir("unit", 1), "nodes/unit");
+        finished(
+            &dir,
+            "nodes/unit",
+            r#"{"status":"fail","failure_class":"cancelled"}"#,
+        );
+        assert_eq!(dir.choose_stage_dir("unit", 1), "nodes/unit");
+    }
+
+    #[test]
+    fn a_finished_stage_keeps_its_folder_and_the_rerun_gets_the_next_free_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = RunDir::at(tmp.path());
+        finished(&dir, "nodes/unit", r#"{"status":"success"}"#);
+        assert_eq!(dir.choose_stage_dir("unit", 1), "nodes/unit-rerun_2");
+        finished(
+            &dir,
+            "nodes/unit-rerun_2",
+            r#"{"status":"fail","failure_class":"deterministic"}"#,
+        );
+        assert_eq!(dir.choose_stage_dir("unit", 1), "nodes/unit-rerun_3");
+        // An interrupted rerun is resumed where it was.
+        std::fs::create_dir_all(dir.root().join("nodes/unit-rerun_3")).unwrap();
+        assert_eq!(dir.choose_stage_dir("unit", 1), "nodes/unit-rerun_3");
+        // Later visits the same way; an unreadable status.json counts as finished.
+        finished(&dir, "nodes/unit-visit_2", "not json");
+        assert_eq!(
+            dir.choose_stage_dir("unit", 2),
+            "nodes/unit-visit_2-rerun_2"
+        );
+    }
 }

@@ -36,6 +36,7 @@ fn samples() -> Vec<Event> {
             visit: 1,
             attempt: 1,
             branch: None,
+            stage_dir: Some("nodes/test".into()),
         },
         Event::StageCompleted {
             status: StageStatus::Success,
@@ -44,6 +45,7 @@ fn samples() -> Vec<Event> {
             attempts: 1,
             notes: String::new(),
             branch: None,
+            stage_dir: Some("nodes/test-rerun_2".into()),
         },
         Event::StageFailed {
             reason: "r".into(),
@@ -52,6 +54,7 @@ fn samples() -> Vec<Event> {
             visit: 1,
             attempts: 1,
             branch: None,
+            stage_dir: None,
         },
         Event::StageRetrying {
             attempt: 1,
@@ -195,6 +198,7 @@ fn the_envelope_has_a_stable_shape_and_round_trips() {
             visit: 2,
             attempt: 1,
             branch: None,
+            stage_dir: None,
         },
     };
     let value = serde_json::to_value(&envelope).unwrap();
@@ -206,6 +210,33 @@ fn the_envelope_has_a_stable_shape_and_round_trips() {
     );
     let back: Envelope = serde_json::from_value(value).unwrap();
     assert_eq!(back, envelope);
+}
+
+#[test]
+fn stage_events_name_their_folder_and_lines_without_it_still_parse() {
+    let event = Event::StageCompleted {
+        status: StageStatus::Success,
+        duration_ms: 3,
+        visit: 1,
+        attempts: 1,
+        notes: String::new(),
+        branch: None,
+        stage_dir: Some("nodes/unit-rerun_2".into()),
+    };
+    let value = serde_json::to_value(&event).unwrap();
+    assert_eq!(value["properties"]["stage_dir"], "nodes/unit-rerun_2");
+    // A line written before stage_dir existed.
+    let old: Event = serde_json::from_value(json!({"event": "stage.failed", "properties":
+        {"reason": "r", "failure_class": null, "duration_ms": 1, "visit": 2, "attempts": 1}}))
+    .unwrap();
+    assert!(matches!(
+        old,
+        Event::StageFailed {
+            stage_dir: None,
+            visit: 2,
+            ..
+        }
+    ));
 }
 
 #[test]

@@ -36,8 +36,9 @@ pub fn run_routes() -> Router<AppState> {
         .route("/run_checkpoints", host_op(|h, r| h.checkpoints(r)))
         .route("/checkpoint_files", host_op(|h, r| h.checkpoint_files(r)))
         .route("/checkpoint_file", host_op(|h, r| h.checkpoint_file(r)))
+        .route("/checkpoint_state", host_op(|h, r| h.checkpoint_state(r)))
         .route("/checkpoint_diff", host_op(|h, r| h.diff(r)))
-        .route("/rollback_run", host_op(|h, r| h.rollback(r)))
+        .route("/rollback_run", host_async!(rollback))
         .route("/run_artifacts", host_op(|h, r| h.artifacts(r)))
 }
 

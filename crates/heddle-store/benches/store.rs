@@ -112,6 +112,7 @@ fn write_run(runs: &Path, n: usize, events: usize) -> PathBuf {
             .is_multiple_of(5)
             .then(|| format!("lane{}", stage % 3));
         let attempts = if stage.is_multiple_of(11) { 2 } else { 1 };
+        let stage_dir = heddle_engine::RunDir::stage_dir_name(&node, visit);
         for attempt in 1..=attempts {
             emit(
                 Some(&node),
@@ -120,6 +121,7 @@ fn write_run(runs: &Path, n: usize, events: usize) -> PathBuf {
                     visit,
                     attempt,
                     branch: branch.clone(),
+                    stage_dir: Some(stage_dir.clone()),
                 },
             );
             for line in 0..20 {
@@ -152,6 +154,7 @@ fn write_run(runs: &Path, n: usize, events: usize) -> PathBuf {
                 attempts,
                 notes: "exit 0".into(),
                 branch,
+                stage_dir: Some(stage_dir),
             },
         );
         last = emit(

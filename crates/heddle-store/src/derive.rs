@@ -2,12 +2,18 @@
 //! rows it concerns, so ingesting a file in pieces gives what ingesting it whole gives.
 //!
 //! - `stage.started` opens the visit `(node, visit)`: another attempt of an open visit adds
-//!   to it; a visit that had ended and starts again (resumed after a cancel, or rolled back
-//!   to before it) starts over;
+//!   to it; a visit that had ended and starts again (resumed after a cancel) starts over;
 //! - `stage.completed` / `stage.failed` close it with status, duration, attempts, notes;
-//! - `stage.retrying` counts a retry on the node's latest visit;
-//! - `interview.started` opens a human wait on the node's latest visit, and
+//! - `stage.retrying` counts a retry on the node's latest started visit;
+//! - `interview.started` opens a human wait on the node's latest started visit, and
 //!   `interview.answered` / `interview.timed_out` close the node's open wait.
+//!
+//! A stage event that names its folder (`stage_dir`) belongs to the row of that folder. A
+//! visit run again in a new folder (after a rollback, the engine never reuses a finished
+//! stage's folder) gets its own row: when `(node, visit)` is taken by another folder, the
+//! row's visit is the node's highest plus one, so the abandoned timeline's stage stays in
+//! the index beside the new one. Events without `stage_dir` (older logs) use the folder
+//! their visit implies.
 //!
 //! Events with properties this code does not understand are kept but derive nothing.
 
@@ -28,6 +34,8 @@ struct StageStarted {
     attempt: i64,
     #[serde(default)]
     branch: Option<String>,
+    #[serde(default)]
+    stage_dir: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -48,6 +56,8 @@ struct StageEnded {
     failure_class: Option<String>,
     #[serde(default)]
     branch: Option<String>,
+    #[serde(default)]
+    stage_dir: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -89,9 +99,47 @@ fn props<'a, T: Deserialize<'a>>(event: &'a ParsedEvent) -> Option<T> {
     serde_json::from_str(event.properties.get()).ok()
 }
 
-/// The folder of a stage visit, relative to the run folder.
+/// The folder of a stage visit, relative to the run folder, when the event does not say.
 fn stage_dir(node: &str, visit: i64) -> String {
     heddle_engine::RunDir::stage_dir_name(node, u32::try_from(visit).unwrap_or(1))
+}
+
+/// The row (its visit) and folder a stage event of `node` belongs to: the row of the folder
+/// the event names if there is one; else visit `visit`, unless another folder holds it, in
+/// which case the node's highest visit plus one. Without a folder in the event: `visit`
+/// and the folder it implies.
+async fn stage_row(
+    conn: &mut SqliteConnection,
+    run_key: i64,
+    node: &str,
+    visit: i64,
+    dir: Option<String>,
+) -> std::result::Result<(i64, String), sqlx::Error> {
+    let Some(dir) = dir else {
+        return Ok((visit, stage_dir(node, visit)));
+    };
+    let found = sqlx::query!(
+        r#"SELECT
+               (SELECT visit FROM stages
+                WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?3
+                ORDER BY visit DESC LIMIT 1) AS "mine: i64",
+               EXISTS (SELECT 1 FROM stages
+                       WHERE run_key = ?1 AND node_id = ?2 AND visit = ?4) AS "taken!: bool",
+               (SELECT MAX(visit) FROM stages
+                WHERE run_key = ?1 AND node_id = ?2) AS "highest: i64""#,
+        run_key,
+        node,
+        dir,
+        visit,
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    let visit = match (found.mine, found.taken) {
+        (Some(mine), _) => mine,
+        (None, true) => found.highest.unwrap_or(visit).saturating_add(1),
+        (None, false) => visit,
+    };
+    Ok((visit, dir))
 }
 
 /// Applies `event` to the stages and waits of run `run_key`.
@@ -115,7 +163,9 @@ pub(crate) async fn apply(
             let Some(p) = props::<StageStarted>(event) else {
                 return Ok(());
             };
-            let dir = stage_dir(node, p.visit);
+            let (visit, dir) = stage_row(conn, run_key, node, p.visit, p.stage_dir)
+                .await
+                .map_err(db)?;
             sqlx::query!(
                 "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
                                      attempts, retries, started_at, stage_dir)
@@ -136,7 +186,7 @@ pub(crate) async fn apply(
                      failure_reason = NULL, failure_class = NULL",
                 run_key,
                 node,
-                p.visit,
+                visit,
                 event.seq,
                 p.kind,
                 p.branch,
@@ -158,7 +208,9 @@ pub(crate) async fn apply(
             } else {
                 p.status.unwrap_or_else(|| "success".into())
             };
-            let dir = stage_dir(node, p.visit);
+            let (visit, dir) = stage_row(conn, run_key, node, p.visit, p.stage_dir)
+                .await
+                .map_err(db)?;
             sqlx::query!(
                 "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
                                      attempts, retries, started_at, ended_at, duration_ms,
@@ -175,7 +227,7 @@ pub(crate) async fn apply(
                      failure_class = excluded.failure_class",
                 run_key,
                 node,
-                p.visit,
+                visit,
                 event.seq,
                 p.branch,
                 status,
@@ -196,7 +248,8 @@ pub(crate) async fn apply(
             sqlx::query!(
                 "UPDATE stages SET retries = retries + 1, last_retry_reason = ?3
                  WHERE run_key = ?1 AND node_id = ?2
-                   AND visit = (SELECT MAX(visit) FROM stages WHERE run_key = ?1 AND node_id = ?2)",
+                   AND visit = (SELECT visit FROM stages WHERE run_key = ?1 AND node_id = ?2
+                                ORDER BY start_seq DESC LIMIT 1)",
                 run_key,
                 node,
                 reason,
@@ -214,8 +267,9 @@ pub(crate) async fn apply(
                 "INSERT INTO human_waits (run_key, question_id, node_id, visit, start_seq,
                                           question, choices, started_at)
                  VALUES (?1, ?2, ?3,
-                         COALESCE((SELECT MAX(visit) FROM stages
-                                   WHERE run_key = ?1 AND node_id = ?3), 1),
+                         COALESCE((SELECT visit FROM stages
+                                   WHERE run_key = ?1 AND node_id = ?3
+                                   ORDER BY start_seq DESC LIMIT 1), 1),
                          ?4, ?5, ?6, ?7)
                  ON CONFLICT (run_key, question_id) DO UPDATE SET
                      question = excluded.question, choices = excluded.choices",

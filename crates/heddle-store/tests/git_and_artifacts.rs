@@ -150,7 +150,8 @@ async fn checkpoints_across_timelines_and_captured_artifacts() {
     assert_eq!(test.branches.len(), 2, "{test:?}");
     assert_eq!(store.run(&run_id).await.unwrap().status, RunStatus::Success);
 
-    // The stage `after` ran twice (before and after the rollback): two visits.
+    // The stage `after` ran twice (before and after the rollback), in two folders: both
+    // stay in the index, the rerun as the node's next visit.
     let timeline = store.timeline(&run_id).await.unwrap();
     let visits: Vec<(String, u32)> = timeline
         .stages
@@ -158,19 +159,27 @@ async fn checkpoints_across_timelines_and_captured_artifacts() {
         .filter(|s| s.node_id == "after")
         .map(|s| (s.stage_dir.clone(), s.visit))
         .collect();
-    assert_eq!(visits, [("nodes/after".to_string(), 1)], "{timeline:?}");
-    let after = timeline
+    assert_eq!(
+        visits,
+        [
+            ("nodes/after".to_string(), 1),
+            ("nodes/after-rerun_2".to_string(), 2)
+        ],
+        "{timeline:?}"
+    );
+    let rerun = timeline
         .stages
         .iter()
-        .find(|s| s.node_id == "after")
+        .rfind(|s| s.node_id == "after")
         .unwrap();
-    // The rerun replaced the first run of the visit: it starts where the last start is.
+    // The rerun's row starts where the last start is.
     let events = store.events(&run_id, 0, 1000).await.unwrap();
     let last_start = events
         .iter()
         .rfind(|e| e.event == "stage.started" && e.node_id.as_deref() == Some("after"))
         .unwrap();
-    assert_eq!(after.started_at, last_start.ts);
+    assert_eq!(rerun.started_at, last_start.ts);
+    assert_eq!(last_start.properties["stage_dir"], "nodes/after-rerun_2");
 
     let rebuilt = Store::open(&home.db("rebuilt.db")).await.unwrap();
     rebuilt.reindex(&home.runs()).await.unwrap();

@@ -21,6 +21,7 @@ fn started(seq: u64, node: &str) -> String {
             visit: 1,
             attempt: 1,
             branch: None,
+            stage_dir: None,
         },
     )
 }
@@ -37,6 +38,7 @@ fn completed(seq: u64, node: &str) -> String {
             attempts: 1,
             notes: "exit 0".into(),
             branch: None,
+            stage_dir: None,
         },
     )
 }

@@ -51,6 +51,8 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
   return {
     url,
     token,
+    /** The server's data folder ($HEDDLE_HOME): runs, blobs, the run index. */
+    home,
     output: () => output,
     /** Calls one API operation directly, as the UI does. */
     async call(operation, body) {

@@ -21,6 +21,7 @@ import type { CheckpointEntry } from '../generated/CheckpointEntry';
 import type { CheckpointFile } from '../generated/CheckpointFile';
 import type { CheckpointFileRequest } from '../generated/CheckpointFileRequest';
 import type { CheckpointRef } from '../generated/CheckpointRef';
+import type { CheckpointState } from '../generated/CheckpointState';
 import type { DiffRequest } from '../generated/DiffRequest';
 import type { EventsRequest } from '../generated/EventsRequest';
 import type { ForkRequest } from '../generated/ForkRequest';
@@ -100,6 +101,8 @@ export interface Api {
   runCheckpoints(req: RunRef): Promise<CheckpointEntry[]>;
   checkpointFiles(req: CheckpointRef): Promise<TreeFile[]>;
   checkpointFile(req: CheckpointFileRequest): Promise<CheckpointFile>;
+  /** The run's saved state at a checkpoint: next node, nodes completed, its context. */
+  checkpointState(req: CheckpointRef): Promise<CheckpointState>;
   checkpointDiff(req: DiffRequest): Promise<CheckpointDiff>;
   rollbackRun(req: RollbackRequest): Promise<RollbackReport>;
   runArtifacts(req: RunRef): Promise<ListedArtifact[]>;

@@ -106,6 +106,7 @@ describe('createHttpApi run operations', () => {
     await api.runCheckpoints({ run_id: 'R1' });
     await api.checkpointFiles({ run_id: 'R1', at: 'plan' });
     await api.checkpointFile({ run_id: 'R1', at: 'plan', path: 'a.txt' });
+    await api.checkpointState({ run_id: 'R1', at: 'plan' });
     await api.checkpointDiff({ run_id: 'R1', from: 'plan', to: null });
     await api.rollbackRun({ run_id: 'R1', to: 'plan', force: false });
     await api.runArtifacts({ run_id: 'R1' });
@@ -126,6 +127,7 @@ describe('createHttpApi run operations', () => {
       '/api/run_checkpoints',
       '/api/checkpoint_files',
       '/api/checkpoint_file',
+      '/api/checkpoint_state',
       '/api/checkpoint_diff',
       '/api/rollback_run',
       '/api/run_artifacts',

@@ -118,6 +118,7 @@ export function createHttpApi(baseUrl = ''): Api {
     runCheckpoints: (req) => post(baseUrl, 'run_checkpoints', req),
     checkpointFiles: (req) => post(baseUrl, 'checkpoint_files', req),
     checkpointFile: (req) => post(baseUrl, 'checkpoint_file', req),
+    checkpointState: (req) => post(baseUrl, 'checkpoint_state', req),
     checkpointDiff: (req) => post(baseUrl, 'checkpoint_diff', req),
     rollbackRun: (req) => post(baseUrl, 'rollback_run', req),
     runArtifacts: (req) => post(baseUrl, 'run_artifacts', req),

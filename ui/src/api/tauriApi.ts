@@ -94,6 +94,7 @@ export function createTauriApi(): Api {
     runCheckpoints: (req) => call('run_checkpoints', { req }),
     checkpointFiles: (req) => call('checkpoint_files', { req }),
     checkpointFile: (req) => call('checkpoint_file', { req }),
+    checkpointState: (req) => call('checkpoint_state', { req }),
     checkpointDiff: (req) => call('checkpoint_diff', { req }),
     rollbackRun: (req) => call('rollback_run', { req }),
     runArtifacts: (req) => call('run_artifacts', { req }),

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
 import { OpenDialog } from '../open/OpenDialog';
@@ -17,7 +17,20 @@ import { ShortcutsHelp } from './ShortcutsHelp';
 import { useWorkflowEditing } from './useWorkflowEditing';
 import { useWorkflowSession } from './useWorkflowSession';
 import { WorkflowScreen } from './WorkflowScreen';
+import { ScreenNav } from './ScreenNav';
+import { screenFromSearch, urlWithScreen, type Screen } from './screenUrl';
+import { StartRunDialog } from '../runs/StartRunDialog';
+import { useNow } from '../runs/useNow';
 import './app.css';
+
+// The runs screens load when first shown, keeping them out of the editor's start-up bundle.
+const RunsList = lazy(() => import('../runs/RunsList').then((m) => ({ default: m.RunsList })));
+const RunScreen = lazy(() => import('../runs/RunScreen').then((m) => ({ default: m.RunScreen })));
+const loadingRuns = (
+  <div className="canvas-message" role="status">
+    <span className="spinner" aria-hidden="true" /> Loading…
+  </div>
+);
 
 /** The whole app: top bar, then the open workflow or the open panel. */
 export function App() {
@@ -33,6 +46,16 @@ export function App() {
   const sidecar = useLayoutSidecar(api, opened?.path ?? null);
   const theme = useTheme();
   const [helpOpen, setHelpOpen] = useState(false);
+  const [screen, setScreen] = useState<Screen>(() => screenFromSearch(window.location.search));
+  const [startingRun, setStartingRun] = useState(false);
+  const now = useNow(1000, screen.kind !== 'editor');
+
+  // Keep `?run=` / `?runs` in the address bar in step with the screen shown.
+  useEffect(() => {
+    const next = urlWithScreen(window.location.href, screen);
+    if (next !== window.location.href) window.history.replaceState(null, '', next);
+  }, [screen]);
+  const openRun = useCallback((runId: string) => setScreen({ kind: 'run', runId }), []);
 
   // Open the start-up file: a `?file=` in the URL at once (it wins anyway), otherwise once
   // launch info is known (or known to be unavailable).
@@ -98,10 +121,26 @@ export function App() {
           onOpen={onOpenClick}
           editing={editing}
           themeToggle={<ThemeToggle choice={theme.choice} onCycle={theme.cycle} />}
+          navigation={
+            <ScreenNav
+              screen={screen}
+              canRun={opened !== null && opened.workflow !== null && screen.kind === 'editor'}
+              onShow={setScreen}
+              onRun={() => setStartingRun(true)}
+            />
+          }
         />
         <main className="app__main">
           <DiskChangeBanner watch={diskWatch} />
-          {opened !== null ? (
+          {screen.kind === 'runs' ? (
+            <Suspense fallback={loadingRuns}>
+              <RunsList onOpenRun={openRun} now={now} />
+            </Suspense>
+          ) : screen.kind === 'run' ? (
+            <Suspense fallback={loadingRuns}>
+              <RunScreen key={screen.runId} runId={screen.runId} now={now} onBack={() => setScreen({ kind: 'runs' })} onOpenRun={openRun} />
+            </Suspense>
+          ) : opened !== null ? (
             <WorkflowScreen opened={opened} editing={editing} sidecar={sidecar} />
           ) : launch === undefined ? (
             <div className="canvas-message" role="status">
@@ -133,6 +172,22 @@ export function App() {
         </main>
         {dialogOpen ? <OpenDialog {...panelProps} onClose={closeDialog} /> : null}
         {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
+        {startingRun && opened !== null ? (
+          <StartRunDialog
+            workflowPath={opened.path}
+            defaultGoal={opened.workflow?.goal ?? null}
+            unsaved={editing.hasUnsavedEdits()}
+            onSave={async () => {
+              await editing.save();
+              return !editing.hasUnsavedEdits();
+            }}
+            onStarted={(runId) => {
+              setStartingRun(false);
+              openRun(runId);
+            }}
+            onClose={() => setStartingRun(false)}
+          />
+        ) : null}
       </div>
     </ThemeContext.Provider>
   );

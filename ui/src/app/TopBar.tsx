@@ -16,12 +16,14 @@ export function TopBar({
   onOpen,
   editing,
   themeToggle,
+  navigation,
 }: {
   opened: OpenedWorkflow | null;
   pendingPath: string | null;
   onOpen: () => void;
   editing: WorkflowEditing;
   themeToggle: React.ReactNode;
+  navigation: React.ReactNode;
 }) {
   const path = opened === null ? null : splitPath(opened.path);
   return (
@@ -34,6 +36,7 @@ export function TopBar({
         <FolderOpenIcon size={15} />
         Open…
       </button>
+      {navigation}
       <div className="top-bar__file" title={opened?.path}>
         {path !== null ? (
           <span className="top-bar__path">

@@ -13,7 +13,7 @@ use crate::context::Context;
 use crate::event::Event;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
 use crate::retry::RetryPolicy;
-use crate::rundir::{RunDir, write_json};
+use crate::rundir::write_json;
 
 /// Where a stage runs: its node, how it was entered, its context and visit.
 pub(crate) struct StageCall<'a> {
@@ -33,7 +33,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
     let started_at = clock.now();
     let started = clock.monotonic();
     let policy = RetryPolicy::for_node(node, &shared.workflow);
-    let stage_dir_name = RunDir::stage_dir_name(&node.id, call.visit);
+    let stage_dir_name = shared.run_dir.choose_stage_dir(&node.id, call.visit);
     let stage_dir = shared.run_dir.root().join(&stage_dir_name);
     let events = shared.emitter.for_node(&node.id);
     let mut attempt = 1;
@@ -45,6 +45,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
             visit: call.visit,
             attempt,
             branch: call.branch.map(str::to_string),
+            stage_dir: Some(stage_dir_name.clone()),
         });
         let outcome = if call.cancel.is_cancelled() {
             Outcome::fail(FailureClass::Cancelled, "the run was cancelled")
@@ -121,6 +122,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
             visit: call.visit,
             attempts: attempt,
             branch,
+            stage_dir: Some(record.stage_dir.clone()),
         });
     } else {
         events.emit(Event::StageCompleted {
@@ -130,6 +132,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
             attempts: attempt,
             notes: outcome.notes.clone(),
             branch,
+            stage_dir: Some(record.stage_dir.clone()),
         });
     }
     (outcome, record)

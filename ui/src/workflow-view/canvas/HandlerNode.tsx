@@ -30,6 +30,7 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
     `shape-${look.shape}`,
     selected ? 'is-selected' : '',
     diagnostics.worst === null ? '' : `has-${diagnostics.worst}`,
+    data.run === undefined ? '' : `run-${data.run.status}`,
   ];
 
   return (
@@ -38,6 +39,7 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
       style={{ width: w, height: h }}
       data-node-id={node.id}
       data-kind={node.kind}
+      data-run-status={data.run?.status}
     >
       <svg className="handler-node__outline" width={w} height={h} viewBox={`0 0 ${w} ${h}`} aria-hidden="true">
         <path className="handler-node__shape" d={outlinePath(look.shape, w, h, 1.5)} />
@@ -68,6 +70,15 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
         </span>
       </div>
       <DiagnosticBadge diagnostics={diagnostics} x={badge.x} y={badge.y} />
+      {data.run !== undefined && (data.run.visits > 1 || data.run.retries > 0) ? (
+        <span
+          className="handler-node__run-counts"
+          title={`${data.run.visits} visit(s), ${data.run.retries} retr${data.run.retries === 1 ? 'y' : 'ies'}`}
+        >
+          {data.run.visits > 1 ? `×${data.run.visits}` : ''}
+          {data.run.retries > 0 ? ` ↻${data.run.retries}` : ''}
+        </span>
+      ) : null}
       <Handle
         id="in"
         type="target"

@@ -19,6 +19,7 @@ import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
 import { HandlerNode } from './HandlerNode';
 import { SelectionContext } from './SelectionContext';
 import { SubgraphNode } from './SubgraphNode';
+import { stableElements, type DrawnElement } from './stableElements';
 import { WorkflowEdge } from './WorkflowEdge';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
@@ -31,6 +32,9 @@ const FIT_VIEW: FitViewOptions = {
   padding: { top: '116px', right: '48px', bottom: '48px', left: '48px' },
   maxZoom: 1.1,
 };
+
+/** From this many nodes on, elements out of view are left out of the page. */
+const LARGE_FLOW = 150;
 
 function arrow(color: string): EdgeMarker {
   return { type: MarkerType.ArrowClosed, width: 16, height: 16, color };
@@ -74,13 +78,15 @@ export function WorkflowCanvas({
   const movable = editing?.onMoveNode !== undefined;
   // The drawn nodes and edges, then the dragged node and its edges swapped in: every other
   // element keeps its object, so React Flow redraws only what moved on each pointer move.
+  const nodeCache = useRef(new Map<string, DrawnElement<WorkflowFlowNode, WorkflowFlowNode>>());
   const shownNodes = useMemo(
     () =>
-      flow.nodes.map((n) => ({
-        ...n,
-        selected: isSelected(selection, 'node', n.id),
-        draggable: movable && n.type === 'handler',
-      })),
+      stableElements(
+        flow.nodes,
+        nodeCache.current,
+        (n) => `${String(isSelected(selection, 'node', n.id))}:${String(movable)}`,
+        (n) => ({ ...n, selected: isSelected(selection, 'node', n.id), draggable: movable && n.type === 'handler' }),
+      ),
     [flow.nodes, selection, movable],
   );
   const nodes = useMemo(
@@ -88,20 +94,26 @@ export function WorkflowCanvas({
       drag === null ? shownNodes : shownNodes.map((n) => (n.id === drag.id ? { ...n, position: drag.position } : n)),
     [shownNodes, drag],
   );
+  const edgeCache = useRef(new Map<string, DrawnElement<WorkflowFlowEdge, WorkflowFlowEdge>>());
   const shownEdges = useMemo(
     () =>
-      flow.edges.map((e): WorkflowFlowEdge => {
+      stableElements(flow.edges, edgeCache.current, (e) => String(isSelected(selection, 'edge', e.id)), (e): WorkflowFlowEdge => {
         const selected = isSelected(selection, 'edge', e.id);
         const worst = e.data?.diagnostics.worst ?? null;
+        const run = e.data?.run;
         const classes = [
           e.data?.edge.condition ? 'is-conditional' : '',
           worst === null ? '' : `has-${worst}`,
+          run === undefined ? '' : 'is-taken',
+          run?.latest === true ? 'is-latest' : '',
         ];
+        const stroke = selected ? 'var(--accent)' : run !== undefined ? 'var(--edge-taken)' : 'var(--edge-stroke)';
         return {
           ...e,
           selected,
+          animated: run?.latest === true,
           className: classes.join(' ').trim(),
-          markerEnd: arrow(selected ? 'var(--accent)' : 'var(--edge-stroke)'),
+          markerEnd: arrow(stroke),
         };
       }),
     [flow.edges, selection],
@@ -124,6 +136,8 @@ export function WorkflowCanvas({
         fitView
         fitViewOptions={FIT_VIEW}
         minZoom={0.05}
+        // Big graphs keep only what is in view in the page: less to style, lay out and paint.
+        onlyRenderVisibleElements={flow.nodes.length > LARGE_FLOW}
         maxZoom={2.5}
         nodesDraggable={movable}
         onNodesChange={(changes) => {

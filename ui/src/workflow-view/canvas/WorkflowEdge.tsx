@@ -33,18 +33,20 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   }
   const box = data?.labelBox ?? null;
   const worst = data?.diagnostics.worst ?? null;
+  const run = data?.run;
   const chipClasses = [
     'edge-chip',
     'nodrag',
     'nopan',
     selected ? 'is-selected' : '',
     worst === null ? '' : `has-${worst}`,
+    run === undefined ? '' : 'is-taken',
   ];
 
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} interactionWidth={18} />
-      {center !== null && (box !== null || worst !== null) ? (
+      {center !== null && (box !== null || worst !== null || run !== undefined) ? (
         <EdgeLabelRenderer>
           <div
             className={chipClasses.join(' ')}
@@ -53,6 +55,8 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
               minWidth: box?.width,
             }}
             data-edge-id={id}
+            data-taken-reason={run?.reason}
+            title={run === undefined ? undefined : `Taken ${run.count}× (${run.reason})`}
             onClick={() => select({ type: 'edge', id })}
           >
             {worst !== null ? (
@@ -72,6 +76,12 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
                     {line}
                   </span>
                 ))}
+              </span>
+            ) : null}
+            {run !== undefined ? (
+              <span className="edge-chip__reason">
+                {run.reason}
+                {run.count > 1 ? ` ×${run.count}` : ''}
               </span>
             ) : null}
           </div>

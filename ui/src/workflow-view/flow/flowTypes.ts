@@ -17,6 +17,23 @@ export type AttachedDiagnostics = {
   worst: Severity | null;
 };
 
+/** How a node stands in a run shown on the canvas (absent in the editor). */
+export type NodeRunMark = {
+  /** `pending`, `running`, `retrying`, `waiting`, `succeeded`, `failed`, `skipped`, `interrupted`. */
+  status: string;
+  visits: number;
+  retries: number;
+};
+
+/** An edge a run followed (absent in the editor and for edges not taken). */
+export type EdgeRunMark = {
+  /** Why it was chosen (`condition`, `label`, `weight`, ...). */
+  reason: string;
+  count: number;
+  /** It was the last edge the run followed. */
+  latest: boolean;
+};
+
 /** Data of a node that runs a handler. */
 export type HandlerNodeData = {
   node: Node;
@@ -25,6 +42,7 @@ export type HandlerNodeData = {
   box: NodeBox;
   direction: FlowDirection;
   diagnostics: AttachedDiagnostics;
+  run?: NodeRunMark;
 };
 
 /** Data of a labelled box drawn around a subgraph's nodes. */
@@ -47,6 +65,7 @@ export type WorkflowEdgeData = {
   route: Point[] | null;
   /** Centre of the label chip in flow coordinates; null before layout or without label. */
   labelCenter: Point | null;
+  run?: EdgeRunMark;
 };
 
 export type WorkflowFlowEdge = FlowEdge<WorkflowEdgeData, 'workflow'>;

@@ -1,0 +1,97 @@
+import { ReactFlowProvider } from '@xyflow/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useApi } from '../api/ApiContext';
+import { toApiError } from '../api/apiError';
+import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+import type { Workflow } from '../generated/Workflow';
+import type { CanvasSelection } from '../workflow-view/flow/elementIds';
+import type { WorkflowFlow } from '../workflow-view/flow/flowTypes';
+import { useFlowLayout, type FlowLayoutState } from '../workflow-view/layout/useFlowLayout';
+import { WorkflowView } from '../workflow-view/WorkflowView';
+import { withRunProgress } from './liveFlow';
+import type { RunProgress } from './runProgress';
+import './live-graph.css';
+
+function LaidOutRun({
+  opened,
+  workflow,
+  progress,
+  selectedNode,
+  onSelectNode,
+}: {
+  opened: OpenedWorkflow;
+  workflow: Workflow;
+  progress: RunProgress;
+  selectedNode: string | null;
+  onSelectNode: (node: string | null) => void;
+}) {
+  const laidOut = useFlowLayout(workflow, opened.diagnostics);
+  const previous = useRef<WorkflowFlow | undefined>(undefined);
+  const layout: FlowLayoutState = useMemo(() => {
+    if (laidOut.status !== 'ready') return laidOut;
+    const flow = withRunProgress(laidOut.flow, progress, previous.current);
+    previous.current = flow;
+    return { status: 'ready', flow };
+  }, [laidOut, progress]);
+  const selection: CanvasSelection = selectedNode === null ? null : { type: 'node', id: selectedNode };
+  return (
+    <WorkflowView
+      workflow={workflow}
+      layout={layout}
+      selection={selection}
+      onSelect={(next) => onSelectNode(next?.type === 'node' ? next.id : null)}
+    />
+  );
+}
+
+/**
+ * The run's workflow (the `graph.dot` its folder keeps, as the run parsed it) on the
+ * canvas, each node coloured by how it stands in `progress`, the edges taken highlighted.
+ */
+export function LiveGraph({
+  runFolder,
+  progress,
+  selectedNode,
+  onSelectNode,
+}: {
+  runFolder: string;
+  progress: RunProgress;
+  selectedNode: string | null;
+  onSelectNode: (node: string | null) => void;
+}) {
+  const api = useApi();
+  const [opened, setOpened] = useState<OpenedWorkflow | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.openWorkflow({ path: `${runFolder}/graph.dot` }).then(
+      (found) => live && setOpened(found),
+      (reason: unknown) => live && setError(toApiError(reason).message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, runFolder]);
+  if (error !== null) {
+    return (
+      <div className="canvas-message" role="alert">
+        <div className="canvas-message__card is-error">
+          <h2>The run's workflow could not be read</h2>
+          <p>{error}</p>
+        </div>
+      </div>
+    );
+  }
+  if (opened === null || opened.workflow === null) {
+    return (
+      <div className="canvas-message" role="status">
+        <span className="spinner" aria-hidden="true" /> Reading the run's workflow…
+      </div>
+    );
+  }
+  return (
+    <ReactFlowProvider>
+      <LaidOutRun opened={opened} workflow={opened.workflow} progress={progress} selectedNode={selectedNode} onSelectNode={onSelectNode} />
+    </ReactFlowProvider>
+  );
+}

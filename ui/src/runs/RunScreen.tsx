@@ -1,0 +1,214 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useApi } from '../api/ApiContext';
+import { toApiError } from '../api/apiError';
+import type { TimelineStage } from '../generated/TimelineStage';
+import { ArtifactsView } from './artifacts/ArtifactsView';
+import { CheckpointBrowser } from './checkpoints/CheckpointBrowser';
+import { GateDock } from './GateDock';
+import { LiveGraph } from './LiveGraph';
+import { RunHeader } from './RunHeader';
+import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
+import { progressOf, type RunProgress } from './runProgress';
+import { checkpointAt } from './scrubContext';
+import { StageDetail } from './stage/StageDetail';
+import { RunTimeline } from './timeline/RunTimeline';
+import { useRunFollow } from './useRunFollow';
+import './runs.css';
+
+type View = 'overview' | 'checkpoints' | 'artifacts';
+
+/** The latest visit of `node` in the timeline. */
+function latestVisit(stages: readonly TimelineStage[], node: string): TimelineStage | null {
+  let found: TimelineStage | null = null;
+  for (const stage of stages) if (stage.node_id === node && (found === null || stage.visit >= found.visit)) found = stage;
+  return found;
+}
+
+/**
+ * One run: the live graph over the timeline (scrub it to see the run at any moment), the
+ * selected stage's detail beside them, the checkpoint browser and the artifacts; the gate
+ * dock when the run waits for a person.
+ */
+export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; now: number; onBack: () => void; onOpenRun: (runId: string) => void }) {
+  const api = useApi();
+  const [followKey, setFollowKey] = useState(0);
+  const run = useRunFollow(api, runId, followKey);
+  const [view, setView] = useState<View>('overview');
+  const [selected, setSelected] = useState<{ node_id: string; visit: number } | null>(null);
+  const [scrub, setScrub] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<RunNotice | null>(null);
+  const lastProgress = useRef<RunProgress>(run.progress);
+
+  const { record, timeline, progress, events } = run;
+  // A notice goes away by itself after a while.
+  useEffect(() => {
+    if (notice === null) return;
+    const timer = setTimeout(() => setNotice(null), 8000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  useEffect(() => {
+    const found = record === null ? null : runNotice(record.workflow_name, lastProgress.current, progress);
+    lastProgress.current = progress;
+    if (found !== null && progress.seq > 0) {
+      setNotice(found);
+      notifyDesktop(found);
+    }
+  }, [progress, record]);
+
+  const runStart = timeline?.stages[0] !== undefined ? Date.parse(timeline.stages[0].started_at) : record !== null ? Date.parse(record.started_at) : 0;
+  const shownProgress = useMemo(
+    () => (scrub === null ? progress : progressOf(events, runStart + scrub)),
+    [scrub, progress, events, runStart],
+  );
+  const scrubCheckpoint = scrub === null ? null : checkpointAt(events, runStart + scrub);
+
+  const stage = useMemo(() => {
+    if (timeline === null || selected === null) return null;
+    return timeline.stages.find((s) => s.node_id === selected.node_id && s.visit === selected.visit) ?? null;
+  }, [timeline, selected]);
+
+  const act = useCallback(
+    (action: () => Promise<unknown>) => {
+      setBusy(true);
+      setActionError(null);
+      action().then(
+        () => {
+          setBusy(false);
+          setFollowKey((k) => k + 1);
+        },
+        (reason: unknown) => {
+          setBusy(false);
+          setActionError(toApiError(reason).message);
+        },
+      );
+    },
+    [],
+  );
+
+  if (run.error !== null && record === null) {
+    return (
+      <div className="run-screen">
+        <div className="banner is-error" role="alert">
+          <strong>Could not open run {runId}</strong> <span>{run.error.message}</span>
+        </div>
+        <button type="button" className="button" onClick={onBack}>
+          Back to the runs
+        </button>
+      </div>
+    );
+  }
+  if (record === null || timeline === null) {
+    return (
+      <div className="canvas-message" role="status">
+        <span className="spinner" aria-hidden="true" /> Opening run {runId}…
+      </div>
+    );
+  }
+  const waiting = [...progress.nodes.values()].some((n) => n.status === 'waiting');
+  return (
+    <div className="run-screen" data-testid="run-screen" data-run-id={runId}>
+      <RunHeader
+        record={record}
+        now={now}
+        busy={busy}
+        onBack={onBack}
+        onCancel={() => act(() => api.cancelRun({ run_id: runId }))}
+        onResume={() => act(() => api.resumeRun({ run_id: runId }))}
+      />
+      {actionError !== null ? (
+        <div className="banner is-error" role="alert">
+          {actionError}
+        </div>
+      ) : null}
+      {notice !== null ? (
+        <div className="toast banner is-info run-notice" role="status" data-testid="run-notice">
+          <strong>{notice.title}</strong>
+          <button type="button" className="button is-small" onClick={() => setNotice(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      <nav className="run-tabs" role="tablist" aria-label="Run views">
+        {(['overview', 'checkpoints', 'artifacts'] as const).map((v) => (
+          <button key={v} type="button" role="tab" aria-selected={view === v} className={view === v ? 'is-active' : ''} onClick={() => setView(v)}>
+            {v === 'overview' ? 'Graph & timeline' : v === 'checkpoints' ? 'Checkpoints' : `Artifacts${record.artifact_count > 0 ? ` (${record.artifact_count})` : ''}`}
+          </button>
+        ))}
+      </nav>
+      <div className="run-body">
+        <div className="run-main">
+          {view === 'overview' ? (
+            <div className="run-overview">
+              <div className="run-overview__graph">
+                <LiveGraph
+                  runFolder={record.folder}
+                  progress={shownProgress}
+                  selectedNode={selected?.node_id ?? null}
+                  onSelectNode={(node) => {
+                    const visit = node === null ? null : latestVisit(timeline.stages, node);
+                    setSelected(visit === null ? null : { node_id: visit.node_id, visit: visit.visit });
+                  }}
+                />
+                {scrub !== null ? (
+                  <div className="run-scrub-note" data-testid="scrub-note">
+                    The run as it was at {(scrub / 1000).toFixed(1)} s
+                    {scrubCheckpoint !== null ? (
+                      <>
+                        {' '}
+                        · last checkpoint after <code>{scrubCheckpoint.node}</code>
+                        {scrubCheckpoint.sha !== null ? (
+                          <>
+                            {' '}
+                            (<code>{scrubCheckpoint.sha.slice(0, 8)}</code>)
+                          </>
+                        ) : null}
+                      </>
+                    ) : null}
+                    <button type="button" className="button is-small" onClick={() => setScrub(null)}>
+                      Back to now
+                    </button>
+                  </div>
+                ) : null}
+              </div>
+              <div className="run-overview__timeline">
+                <RunTimeline timeline={timeline} now={now} selected={selected} onSelect={(s) => setSelected({ node_id: s.node_id, visit: s.visit })} scrubTime={scrub} onScrub={setScrub} />
+              </div>
+            </div>
+          ) : null}
+          {view === 'checkpoints' ? (
+            <CheckpointBrowser
+              runId={runId}
+              runStatus={record.status}
+              refreshKey={run.shapeVersion}
+              onRunStarted={(started) => {
+                // Resumed: follow this run's new events; forked: show the new run.
+                if (started === runId) setFollowKey((k) => k + 1);
+                else onOpenRun(started);
+              }}
+              onRolledBack={() => {
+                setFollowKey((k) => k + 1);
+              }}
+            />
+          ) : null}
+          {view === 'artifacts' ? <ArtifactsView runId={runId} refreshKey={run.shapeVersion} initialStage={null} /> : null}
+        </div>
+        {stage !== null ? (
+          <aside className="run-side">
+            <StageDetail
+              runId={runId}
+              stage={stage}
+              events={events}
+              transcripts={run.transcripts}
+              transcriptVersion={run.transcriptVersion}
+              fileVersion={run.shapeVersion}
+              onClose={() => setSelected(null)}
+            />
+          </aside>
+        ) : null}
+      </div>
+      <GateDock runId={runId} waiting={waiting} onAnswered={() => run.refresh()} />
+    </div>
+  );
+}

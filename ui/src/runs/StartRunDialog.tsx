@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { useApi } from '../api/ApiContext';
+import { toApiError } from '../api/apiError';
+import { useEscapeKey } from '../app/useEscapeKey';
+import { parseLabels } from './labels';
+import { askToNotify } from './runNotice';
+
+/**
+ * Starts a run of the open workflow: its goal (the graph's by default), labels to find it
+ * by, and whether LLM stages are simulated (dry run, no API key needed).
+ */
+export function StartRunDialog({
+  workflowPath,
+  defaultGoal,
+  unsaved,
+  onSave,
+  onStarted,
+  onClose,
+}: {
+  workflowPath: string;
+  defaultGoal: string | null;
+  /** The editor holds changes the file on disk does not have yet. */
+  unsaved: boolean;
+  onSave: () => Promise<boolean>;
+  onStarted: (runId: string) => void;
+  onClose: () => void;
+}) {
+  const api = useApi();
+  const [goal, setGoal] = useState(defaultGoal ?? '');
+  const [labels, setLabels] = useState('');
+  const [dryRun, setDryRun] = useState(false);
+  const [workDir, setWorkDir] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEscapeKey(onClose);
+  const parsed = parseLabels(labels);
+
+  const start = async () => {
+    if (!parsed.ok) return;
+    askToNotify();
+    setBusy(true);
+    setError(null);
+    try {
+      if (unsaved && !(await onSave())) {
+        setError('The workflow could not be saved, so the run was not started.');
+        setBusy(false);
+        return;
+      }
+      const started = await api.startRun({
+        workflow_path: workflowPath,
+        goal: goal.trim() === '' || goal === defaultGoal ? null : goal,
+        labels: parsed.labels,
+        dry_run: dryRun,
+        work_dir: workDir.trim() === '' ? null : workDir.trim(),
+        checkpoints: null,
+      });
+      onStarted(started.run_id);
+    } catch (reason) {
+      setError(toApiError(reason).message);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="dialog-backdrop" role="presentation" onClick={onClose}>
+      <form
+        className="dialog start-run"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Start a run"
+        onClick={(e) => e.stopPropagation()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+      >
+        <h2>Run this workflow</h2>
+        <p className="muted start-run__path">{workflowPath}</p>
+        <label htmlFor="run-goal">Goal</label>
+        <textarea id="run-goal" className="input" rows={2} value={goal} onChange={(e) => setGoal(e.target.value)} placeholder="The workflow's goal" />
+        <label htmlFor="run-labels">Labels</label>
+        <input
+          id="run-labels"
+          className="input"
+          value={labels}
+          onChange={(e) => setLabels(e.target.value)}
+          placeholder="team=web, ticket=123"
+          aria-invalid={!parsed.ok}
+        />
+        {!parsed.ok ? <p className="start-run__hint is-error">{parsed.error}</p> : null}
+        <label htmlFor="run-work-dir">Work folder</label>
+        <input
+          id="run-work-dir"
+          className="input"
+          value={workDir}
+          onChange={(e) => setWorkDir(e.target.value)}
+          placeholder="The workflow's folder"
+          spellCheck={false}
+        />
+        <label className="start-run__check">
+          <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} /> Dry run: simulate LLM stages (no API key needed; commands still run)
+        </label>
+        {unsaved ? <p className="banner is-warning">The editor has unsaved changes; they are saved before the run starts.</p> : null}
+        {error !== null ? (
+          <p className="banner is-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button is-primary" disabled={busy || !parsed.ok}>
+            {busy ? 'Starting…' : unsaved ? 'Save and start' : 'Start run'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import type { CheckpointDiff } from '../../generated/CheckpointDiff';
+import type { ApiResult } from './useApiResult';
+import { PathList } from './PathList';
+import { rollbackPlan } from './rollbackPlan';
+
+/** The files a rollback will rewrite, restore or delete, from the diff target → current tip. */
+export function RollbackPlanView({ diff }: { diff: ApiResult<CheckpointDiff> }) {
+  if (diff.status === 'loading') {
+    return (
+      <p className="confirm-dialog__note" role="status">
+        <span className="spinner" aria-hidden="true" /> Working out which files change…
+      </p>
+    );
+  }
+  if (diff.status === 'failed') {
+    return (
+      <div className="banner is-error" role="alert">
+        <strong>Could not work out which files change</strong>
+        <span>{diff.error.message}</span>
+      </div>
+    );
+  }
+  const plan = rollbackPlan(diff.value.files);
+  if (plan.rewritten.length + plan.restored.length + plan.deleted.length === 0) {
+    return (
+      <p className="confirm-dialog__note" data-testid="rollback-no-files">
+        No files change: the last checkpoint already has this checkpoint's files.
+      </p>
+    );
+  }
+  return (
+    <div className="rollback-plan" data-testid="rollback-plan">
+      <PathList title="Rewritten" paths={plan.rewritten} testId="rollback-rewritten" />
+      <PathList title="Written back (deleted since)" paths={plan.restored} testId="rollback-restored" />
+      <PathList title="Deleted (created since)" paths={plan.deleted} testId="rollback-deleted" />
+    </div>
+  );
+}

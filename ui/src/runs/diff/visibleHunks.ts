@@ -1,0 +1,19 @@
+import type { DiffHunk } from './parsePatch';
+
+/** Files with more lines than this start folded behind a "Show" button. */
+export const FOLD_LINES = 400;
+
+/** Lines revealed per "Show" / "Show more" click. */
+export const SHOW_STEP = 2000;
+
+/** The first `limit` lines of `hunks`, hunk by hunk (the last one cut short when needed). */
+export function visibleHunks(hunks: DiffHunk[], limit: number): DiffHunk[] {
+  const shown: DiffHunk[] = [];
+  let left = limit;
+  for (const hunk of hunks) {
+    if (left <= 0) break;
+    shown.push(hunk.lines.length <= left ? hunk : { ...hunk, lines: hunk.lines.slice(0, left) });
+    left -= hunk.lines.length;
+  }
+  return shown;
+}

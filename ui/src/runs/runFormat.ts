@@ -1,0 +1,37 @@
+import type { RunStatus } from '../generated/RunStatus';
+
+/** A duration as a person reads it: `850 ms`, `4.2 s`, `3 m 12 s`, `1 h 05 m`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} m ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} m`;
+}
+
+/** When something started, relative to `now` (`just now`, `5 min ago`, then the date). */
+export function formatStarted(iso: string, now: number): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const ago = now - at;
+  if (ago < 45_000) return 'just now';
+  if (ago < 3_600_000) return `${Math.round(ago / 60_000)} min ago`;
+  if (ago < 86_400_000) return `${Math.round(ago / 3_600_000)} h ago`;
+  return new Date(at).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** The words shown for a run status. */
+export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
+  running: 'Running',
+  success: 'Succeeded',
+  fail: 'Failed',
+  cancelled: 'Cancelled',
+  interrupted: 'Interrupted',
+};
+
+/** Whether a run in this status can be resumed. */
+export function canResume(status: RunStatus): boolean {
+  return status === 'fail' || status === 'cancelled' || status === 'interrupted';
+}

@@ -1,0 +1,45 @@
+import type { RunEvent } from '../../api/runEvent';
+
+/** Where a stage visit sent the run, and why. */
+export type RoutingDecision = { to: string; label: string | null; condition: string | null; reason: string };
+
+const REASON_TEXT: Record<string, string> = {
+  condition: 'its condition held',
+  label: 'it matched the preferred label',
+  suggestion: 'its target was suggested',
+  weight: 'it is the heaviest unconditional edge',
+  retry_target: 'failure routing sent the run there',
+  goal_gate: 'an unmet goal gate sent the run back',
+  fan_in: 'the parallel branches continue at their fan-in',
+};
+
+/** A person's reading of an `edge.selected` reason. */
+export function describeReason(reason: string): string {
+  return REASON_TEXT[reason] ?? reason;
+}
+
+/**
+ * The `edge.selected` that followed a stage visit: the first one from `node` at or after
+ * the visit started (and before the node's next visit started).
+ */
+export function routingDecision(events: readonly RunEvent[], node: string, startedAt: string): RoutingDecision | null {
+  const since = Date.parse(startedAt);
+  let started = false;
+  for (const event of events) {
+    if (!started) {
+      if (Date.parse(event.ts) >= since && event.node_id === node && event.event === 'stage.started') started = true;
+      continue;
+    }
+    if (event.event === 'stage.started' && event.node_id === node && event.properties.attempt === 1) return null;
+    if (event.event === 'edge.selected' && event.properties.from === node) {
+      const p = event.properties;
+      return {
+        to: typeof p.to === 'string' ? p.to : '?',
+        label: typeof p.label === 'string' ? p.label : null,
+        condition: typeof p.condition === 'string' ? p.condition : null,
+        reason: typeof p.reason === 'string' ? p.reason : 'unknown',
+      };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,153 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Api } from '../api/Api';
+import { toApiError } from '../api/apiError';
+import type { RunEvent } from '../api/runEvent';
+import type { ApiError } from '../generated/ApiError';
+import type { RunRecord } from '../generated/RunRecord';
+import type { Timeline } from '../generated/Timeline';
+import { RunProgressBuilder, type RunProgress } from './runProgress';
+import { TranscriptBuilder } from './transcript';
+
+/** Events that change the timeline or the run's record (the rest is output). */
+const SHAPE_EVENTS = /^(run\.|stage\.|interview\.|parallel\.|checkpoint\.saved)/;
+/** The timeline and record are fetched again at most this often while events arrive. */
+const REFRESH_MS = 1000;
+/** Progress is handed to the screen at most this often (events are applied as they come). */
+const PUBLISH_MS = 150;
+
+/** A run followed live: its record, timeline, every event, progress and transcripts. */
+export type FollowedRun = {
+  record: RunRecord | null;
+  timeline: Timeline | null;
+  progress: RunProgress;
+  /** Every event so far, in `seq` order (do not mutate). */
+  events: readonly RunEvent[];
+  transcripts: TranscriptBuilder;
+  /** Changes whenever a transcript changed (a render key). */
+  transcriptVersion: number;
+  /** Changes whenever the timeline or checkpoints may have changed. */
+  shapeVersion: number;
+  ended: boolean;
+  error: ApiError | null;
+  /** Fetch record and timeline again now (after a rollback or resume). */
+  refresh(): void;
+};
+
+/**
+ * Follows a run: loads its record and timeline, then streams its events, applying them in
+ * batches once per animation frame so a fast run (hundreds of events a second) costs one
+ * render per frame.
+ */
+export function useRunFollow(api: Api, runId: string, followKey: number): FollowedRun {
+  const [record, setRecord] = useState<RunRecord | null>(null);
+  const [timeline, setTimeline] = useState<Timeline | null>(null);
+  const [progress, setProgress] = useState<RunProgress>(() => new RunProgressBuilder().snapshot());
+  const [transcriptVersion, setTranscriptVersion] = useState(0);
+  const [shapeVersion, setShapeVersion] = useState(0);
+  const [ended, setEnded] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  const events = useRef<RunEvent[]>([]);
+  const transcripts = useRef(new TranscriptBuilder());
+  const loadSeq = useRef(0);
+
+  const load = useCallback(() => {
+    const mine = ++loadSeq.current;
+    Promise.all([api.getRun({ run_id: runId }), api.runTimeline({ run_id: runId })]).then(
+      ([nextRecord, nextTimeline]) => {
+        if (mine !== loadSeq.current) return;
+        setRecord(nextRecord);
+        setTimeline(nextTimeline);
+        setShapeVersion((v) => v + 1);
+      },
+      (reason: unknown) => {
+        if (mine === loadSeq.current) setError(toApiError(reason));
+      },
+    );
+  }, [api, runId]);
+
+  useEffect(() => {
+    events.current = [];
+    transcripts.current = new TranscriptBuilder();
+    const builder = new RunProgressBuilder();
+    setProgress(builder.snapshot());
+    setEnded(false);
+    setError(null);
+    load();
+    let pending: RunEvent[] = [];
+    let frame: number | null = null;
+    let lastRefresh = 0;
+    let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+    const scheduleRefresh = () => {
+      if (refreshTimer !== null) return;
+      const wait = Math.max(0, lastRefresh + REFRESH_MS - Date.now());
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        lastRefresh = Date.now();
+        load();
+      }, wait);
+    };
+    let lastPublish = 0;
+    let outputChanged = false;
+    const publish = () => {
+      lastPublish = performance.now();
+      setProgress(builder.snapshot());
+      if (outputChanged) setTranscriptVersion((v) => v + 1);
+      outputChanged = false;
+    };
+    const flush = () => {
+      frame = null;
+      if (pending.length > 0) {
+        const batch = pending;
+        pending = [];
+        let shape = false;
+        for (const event of batch) {
+          builder.apply(event);
+          if (transcripts.current.apply(event) !== null) outputChanged = true;
+          if (SHAPE_EVENTS.test(event.event)) shape = true;
+        }
+        events.current = events.current.concat(batch);
+        if (shape) scheduleRefresh();
+      }
+      // A fast run costs one render every PUBLISH_MS, not one per frame.
+      if (performance.now() - lastPublish >= PUBLISH_MS) publish();
+      else frame = requestAnimationFrame(flush);
+    };
+    const unsubscribe = api.followEvents(
+      { run_id: runId, after_seq: 0 },
+      {
+        onEvent(event) {
+          pending.push(event);
+          frame ??= requestAnimationFrame(flush);
+        },
+        onEnd() {
+          if (frame !== null) cancelAnimationFrame(frame);
+          flush();
+          publish();
+          setEnded(true);
+          load();
+        },
+        onError(failure) {
+          setError(failure);
+        },
+      },
+    );
+    return () => {
+      unsubscribe();
+      if (frame !== null) cancelAnimationFrame(frame);
+      if (refreshTimer !== null) clearTimeout(refreshTimer);
+    };
+  }, [api, runId, load, followKey]);
+
+  return {
+    record,
+    timeline,
+    progress,
+    events: events.current,
+    transcripts: transcripts.current,
+    transcriptVersion,
+    shapeVersion,
+    ended,
+    error,
+    refresh: load,
+  };
+}
