@@ -89,6 +89,19 @@ describe('runs', () => {
       await page.keyboard.press('Escape');
       await page.getByTestId('lightbox').waitFor({ state: 'detached' });
 
+      // The Playwright report runs in a sandboxed frame, and the image it loads itself shows.
+      const report = page.frameLocator('[data-testid="report-frame"]');
+      const reportImage = report.locator('img');
+      await reportImage.waitFor({ timeout: LONG });
+      let loaded = false;
+      for (let i = 0; i < 50 && !loaded; i++) {
+        loaded = await reportImage.evaluate((img) => img.complete && img.naturalWidth > 0);
+        if (!loaded) await new Promise((done) => setTimeout(done, 200));
+      }
+      assert.ok(loaded, "the report's own image loads in its sandboxed frame");
+      await page.getByTestId('report-frame').scrollIntoViewIfNeeded();
+      await shot('report');
+
       // Roll back to the checkpoint after the unit check passed, then continue from there.
       await page.getByRole('tab', { name: 'Checkpoints' }).click();
       const passedRow = page.locator('[data-testid="checkpoint-row"][data-node="unit"]').first();

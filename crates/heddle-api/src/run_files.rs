@@ -36,6 +36,14 @@ impl RunFileArea {
             _ => None,
         }
     }
+
+    /// The area as written in a URL (what [`RunFileArea::parse`] reads).
+    pub fn name(self) -> &'static str {
+        match self {
+            RunFileArea::Artifacts => "artifacts",
+            RunFileArea::Nodes => "nodes",
+        }
+    }
 }
 
 /// One file of a run to serve.

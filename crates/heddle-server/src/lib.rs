@@ -3,7 +3,8 @@
 //! `Last-Event-ID`), and the built UI (`ui/dist`) as static files, so the same UI that runs
 //! in the desktop window also runs in a plain browser. It binds to loopback, rejects
 //! requests whose `Host` is not a loopback name (DNS-rebinding protection), and requires
-//! its random access token on every request.
+//! its random access token on every request (a shared link of one run's files carries a key
+//! derived from it instead).
 
 mod auth;
 mod events;
@@ -13,9 +14,11 @@ mod operations;
 mod router;
 mod run_files;
 mod run_routes;
+mod shared_files;
 
 pub use auth::TOKEN_COOKIE;
 pub use router::{AppState, ServerConfig, router};
+pub use shared_files::run_files_key;
 
 use std::net::SocketAddr;
 

@@ -18,7 +18,7 @@ use crate::events::{run_changes, run_events};
 use crate::file_events::watch_workflow;
 use crate::host_check::require_loopback_host;
 use crate::operations::{ApiResponse, blocking, launch_info};
-use crate::run_files::run_file;
+use crate::run_files::{run_file, shared_run_file};
 use crate::run_routes::{invalid, run_routes};
 
 /// What the server serves.
@@ -43,14 +43,21 @@ pub struct AppState {
     pub launch: Arc<LaunchInfo>,
     /// The run host.
     pub host: RunHost,
+    /// The access token (shared links of a run's files derive their key from it).
+    pub token: Arc<String>,
 }
 
 /// Builds the application router.
 pub fn router(config: ServerConfig) -> Router {
+    let token = Arc::new(config.token);
     let state = AppState {
         launch: Arc::new(config.launch.clone()),
         host: config.host.clone(),
+        token: token.clone(),
     };
+    let shared = Router::new()
+        .route("/{key}/{run}/{area}/{*path}", get(shared_run_file))
+        .with_state(state.clone());
     let api = Router::new()
         .route(
             "/launch_info",
@@ -76,15 +83,12 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/run_changes", get(run_changes))
         .merge(run_routes())
         .with_state(state);
-    let mut app = Router::new().nest("/api", api);
+    let mut app = Router::new().nest("/api", api).nest("/shared", shared);
     if let Some(dir) = config.ui_dir {
         let index = dir.join("index.html");
         app = app.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)));
     }
-    let app = app.layer(middleware::from_fn_with_state(
-        Arc::new(config.token),
-        require_token,
-    ));
+    let app = app.layer(middleware::from_fn_with_state(token, require_token));
     if config.allow_any_host {
         app
     } else {

@@ -1,23 +1,50 @@
 //! `GET /api/runs/{run}/{artifacts|nodes}/{path}`: a file a run left, for the UI to show
 //! (images, videos with range requests, logs, reports). heddle-api confines the path to the
 //! folder; pages are served with a sandboxing CSP so a report's scripts run in an opaque
-//! origin, without the UI's access token or its API.
+//! origin, without the UI's access token or its API. A page is answered with a redirect to
+//! its shared link (`/shared/...`, see `shared_files`), so the files it loads itself are
+//! served without the token cookie its opaque origin cannot send.
 
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, SANDBOXED_PAGE_POLICY};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
 use crate::operations::{ApiResponse, blocking};
 use crate::router::AppState;
+use crate::shared_files::{run_files_key, shared_link};
 
 /// The route's handler.
 pub async fn run_file(
     State(state): State<AppState>,
     Path((run_id, area, path)): Path<(String, String, String)>,
     request: Request,
+) -> Response {
+    serve(state, run_id, area, path, request, true).await
+}
+
+/// `GET /shared/{key}/{run}/{area}/{path}`: the same files, opened by the run's key.
+pub async fn shared_run_file(
+    State(state): State<AppState>,
+    Path((key, run_id, area, path)): Path<(String, String, String, String)>,
+    request: Request,
+) -> Response {
+    if !crate::auth::same(&key, &run_files_key(&state.token, &run_id)) {
+        let error = ApiError::new(ErrorCode::Unauthorized, "this link does not open that run");
+        return ApiResponse::<()>(Err(error)).into_response();
+    }
+    serve(state, run_id, area, path, request, false).await
+}
+
+async fn serve(
+    state: AppState,
+    run_id: String,
+    area: String,
+    path: String,
+    request: Request,
+    redirect_pages: bool,
 ) -> Response {
     let Some(area) = RunFileArea::parse(&area) else {
         let error = ApiError::new(
@@ -28,10 +55,15 @@ pub async fn run_file(
     };
     let host = state.host.clone();
     let req = RunFileRequest { run_id, area, path };
+    let asked = req.clone();
     let served = match blocking(move || host.run_file(&req)).await.0 {
         Ok(served) => served,
         Err(error) => return ApiResponse::<()>(Err(error)).into_response(),
     };
+    if redirect_pages && served.is_html() {
+        let link = shared_link(&state.token, &asked.run_id, asked.area.name(), &asked.path);
+        return Redirect::to(&link).into_response();
+    }
     let mut response = match ServeFile::new(&served.path).oneshot(request).await {
         Ok(response) => response.into_response(),
         Err(never) => match never {},

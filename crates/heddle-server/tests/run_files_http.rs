@@ -12,12 +12,18 @@ use support::live::{FLOW, TOKEN, start_server};
 /// A raw `GET` over its own connection, so the path reaches the server exactly as written
 /// (HTTP clients normalise `..` and `%2e%2e` away); the status and the response head.
 async fn raw_get(base: &str, path: &str) -> (u16, String) {
+    raw_get_as(base, path, Some(TOKEN)).await
+}
+
+/// [`raw_get`] with the given token (none: as a page that cannot send it).
+async fn raw_get_as(base: &str, path: &str, token: Option<&str>) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let addr = base.trim_start_matches("http://");
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n"
-    );
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = Vec::new();
     stream.read_to_end(&mut response).await.unwrap();
@@ -90,17 +96,51 @@ async fn a_runs_files_are_served_and_never_anything_outside_them() {
         .unwrap();
     assert_eq!(ranged.status().as_u16(), 206);
     assert_eq!(ranged.bytes().await.unwrap().as_ref(), b"\x89PNG");
+    // A page is sent on to its shared link, where it and the files beside it load without
+    // the token (a sandboxed frame cannot send the cookie), in a sandbox.
     let (status, head) = raw_get(
         &server.base,
         &format!("/api/runs/{run}/artifacts/one/retry_0/report.html"),
     )
     .await;
+    assert_eq!(status, 303, "{head}");
+    let key = heddle_server::run_files_key(TOKEN, &run);
+    let shared = format!("/shared/{key}/{run}/artifacts/one/retry_0/report.html");
+    assert!(head.contains(&format!("location: {shared}")), "{head}");
+    let (status, head) = raw_get_as(&server.base, &shared, None).await;
     assert_eq!(status, 200, "{head}");
     assert!(
         head.to_ascii_lowercase()
             .contains("content-security-policy: sandbox"),
         "{head}"
     );
+    assert!(head.ends_with("<html>report</html>"), "{head}");
+    let sibling = format!("/shared/{key}/{run}/artifacts/one/retry_0/shots/home.png");
+    let (status, head) = raw_get_as(&server.base, &sibling, None).await;
+    assert_eq!(
+        status, 200,
+        "the page's own files load under its link: {head}"
+    );
+    // The key opens that run's files only: not with another key, not another run, not the API.
+    let wrong = format!(
+        "/shared/{}/{run}/artifacts/one/retry_0/shots/home.png",
+        "0".repeat(32)
+    );
+    assert_eq!(raw_get_as(&server.base, &wrong, None).await.0, 401);
+    let other = format!("/shared/{key}/01OTHERRUN/artifacts/one/retry_0/shots/home.png");
+    assert_eq!(raw_get_as(&server.base, &other, None).await.0, 401);
+    for path in [
+        format!("/shared/{key}/{run}/../../api/list_runs"),
+        format!("/shared/{key}/{run}/artifacts/%2e%2e/manifest.json"),
+        format!("/shared/{key}/{run}/worktree/README.md"),
+    ] {
+        let (status, head) = raw_get_as(&server.base, &path, None).await;
+        assert!(
+            matches!(status, 400 | 401 | 404 | 422),
+            "{path}: {status}\n{head}"
+        );
+        assert!(!head.contains("\"run_id\""), "{path} leaked the manifest");
+    }
     let (status, head) = raw_get(
         &server.base,
         &format!("/api/runs/{run}/nodes/one/status.json"),

@@ -26,6 +26,7 @@ import './app.css';
 // The runs screens load when first shown, keeping them out of the editor's start-up bundle.
 const RunsList = lazy(() => import('../runs/RunsList').then((m) => ({ default: m.RunsList })));
 const RunScreen = lazy(() => import('../runs/RunScreen').then((m) => ({ default: m.RunScreen })));
+const ignoreKey = () => undefined;
 const loadingRuns = (
   <div className="canvas-message" role="status">
     <span className="spinner" aria-hidden="true" /> Loading…
@@ -95,7 +96,15 @@ export function App() {
     else setDialogOpen(true);
   }, [api, opened, pickFile]);
   const showHelp = useCallback(() => setHelpOpen(true), []);
-  useEditingShortcuts({ save: editing.save, undo: editing.undo, redo: editing.redo, open: onOpenClick, help: showHelp });
+  // Save, undo and redo act on the editor, so only while it is shown.
+  const inEditor = screen.kind === 'editor';
+  useEditingShortcuts({
+    save: inEditor ? editing.save : ignoreKey,
+    undo: inEditor ? editing.undo : ignoreKey,
+    redo: inEditor ? editing.redo : ignoreKey,
+    open: onOpenClick,
+    help: showHelp,
+  });
   const closeDialog = useCallback(() => {
     setDialogOpen(false);
     dismissFailure();

@@ -60,7 +60,9 @@ export function GateDock({ runId, waiting, onAnswered }: { runId: string; waitin
   useEffect(() => {
     if (gate === undefined) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+      // Not for keys a text field, an open dialog or another handler is taking.
+      if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.defaultPrevented || typingIn(e.target)) return;
+      if (document.querySelector('[aria-modal="true"]') !== null) return;
       const choice = gate.choices.find((c) => c.key.toLowerCase() === e.key.toLowerCase());
       if (choice !== undefined) {
         e.preventDefault();

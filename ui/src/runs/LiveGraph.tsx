@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
@@ -33,15 +33,9 @@ function LaidOutRun({
     previous.current = flow;
     return { status: 'ready', flow };
   }, [laidOut, progress]);
-  const selection: CanvasSelection = selectedNode === null ? null : { type: 'node', id: selectedNode };
-  return (
-    <WorkflowView
-      workflow={workflow}
-      layout={layout}
-      selection={selection}
-      onSelect={(next) => onSelectNode(next?.type === 'node' ? next.id : null)}
-    />
-  );
+  const selection: CanvasSelection = useMemo(() => (selectedNode === null ? null : { type: 'node', id: selectedNode }), [selectedNode]);
+  const onSelect = useCallback((next: CanvasSelection) => onSelectNode(next?.type === 'node' ? next.id : null), [onSelectNode]);
+  return <WorkflowView workflow={workflow} layout={layout} selection={selection} onSelect={onSelect} />;
 }
 
 /**

@@ -49,7 +49,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
     return () => clearTimeout(timer);
   }, [notice]);
   useEffect(() => {
-    const found = record === null ? null : runNotice(record.workflow_name, lastProgress.current, progress);
+    const found = record === null ? null : runNotice(record.workflow_name, lastProgress.current, progress, Date.now());
     lastProgress.current = progress;
     if (found !== null && progress.seq > 0) {
       setNotice(found);
@@ -63,6 +63,15 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
     [scrub, progress, events, runStart],
   );
   const scrubCheckpoint = scrub === null ? null : checkpointAt(events, runStart + scrub);
+
+  const stages = timeline?.stages;
+  const selectNode = useCallback(
+    (node: string | null) => {
+      const visit = node === null || stages === undefined ? null : latestVisit(stages, node);
+      setSelected(visit === null ? null : { node_id: visit.node_id, visit: visit.visit });
+    },
+    [stages],
+  );
 
   const stage = useMemo(() => {
     if (timeline === null || selected === null) return null;
@@ -117,6 +126,14 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
         onCancel={() => act(() => api.cancelRun({ run_id: runId }))}
         onResume={() => act(() => api.resumeRun({ run_id: runId }))}
       />
+      {run.error !== null ? (
+        <div className="banner is-error" role="alert" data-testid="follow-error">
+          <strong>Stopped following the run</strong> <span>{run.error.message}</span>
+          <button type="button" className="button is-small" onClick={() => setFollowKey((k) => k + 1)}>
+            Retry
+          </button>
+        </div>
+      ) : null}
       {actionError !== null ? (
         <div className="banner is-error" role="alert">
           {actionError}
@@ -146,10 +163,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
                   runFolder={record.folder}
                   progress={shownProgress}
                   selectedNode={selected?.node_id ?? null}
-                  onSelectNode={(node) => {
-                    const visit = node === null ? null : latestVisit(timeline.stages, node);
-                    setSelected(visit === null ? null : { node_id: visit.node_id, visit: visit.visit });
-                  }}
+                  onSelectNode={selectNode}
                 />
                 {scrub !== null ? (
                   <div className="run-scrub-note" data-testid="scrub-note">
@@ -181,7 +195,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
             <CheckpointBrowser
               runId={runId}
               runStatus={record.status}
-              refreshKey={run.shapeVersion}
+              refreshKey={run.checkpointVersion}
               onRunStarted={(started) => {
                 // Resumed: follow this run's new events; forked: show the new run.
                 if (started === runId) setFollowKey((k) => k + 1);
@@ -192,7 +206,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
               }}
             />
           ) : null}
-          {view === 'artifacts' ? <ArtifactsView runId={runId} refreshKey={run.shapeVersion} initialStage={null} /> : null}
+          {view === 'artifacts' ? <ArtifactsView runId={runId} refreshKey={run.artifactVersion} initialStage={null} /> : null}
         </div>
         {stage !== null ? (
           <aside className="run-side">

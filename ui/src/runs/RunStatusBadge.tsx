@@ -1,5 +1,7 @@
 import type { RunStatus } from '../generated/RunStatus';
 import { RUN_STATUS_LABEL } from './runFormat';
+import './runColors.css';
+import './runs.css';
 
 /** A run's status as a coloured pill (pulsing while it runs). */
 export function RunStatusBadge({ status }: { status: RunStatus }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { progressOf } from './runProgress';
-import { runNotice } from './runNotice';
+import { NOTICE_FRESH_MS, runNotice } from './runNotice';
 import { eventStream } from './runEvents.testdata';
 
 describe('run notices', () => {
@@ -10,12 +10,16 @@ describe('run notices', () => {
     const before = progressOf(events);
     add('interview.started', 'review', { question: 'Ship?' });
     const waiting = progressOf(events);
-    expect(runNotice('Flow', before, waiting)?.title).toBe('Flow is waiting for you');
-    expect(runNotice('Flow', waiting, waiting)).toBeNull();
+    const now = waiting.lastEventAt + 1000;
+    expect(runNotice('Flow', before, waiting, now)?.title).toBe('Flow is waiting for you');
+    expect(runNotice('Flow', waiting, waiting, now)).toBeNull();
     add('interview.answered', 'review', {});
     add('stage.completed', 'review', { status: 'success' });
     add('run.completed', undefined, {});
-    expect(runNotice('Flow', waiting, progressOf(events))?.title).toBe('Flow finished');
+    const ended = progressOf(events);
+    expect(runNotice('Flow', waiting, ended, ended.lastEventAt + 1000)?.title).toBe('Flow finished');
+    // Opening a run that finished long ago replays its history: no notice.
+    expect(runNotice('Flow', waiting, ended, ended.lastEventAt + NOTICE_FRESH_MS + 1)).toBeNull();
   });
 
   it('names a failed run', () => {
@@ -23,6 +27,7 @@ describe('run notices', () => {
     add('stage.started', 'a', { visit: 1 });
     const before = progressOf(events);
     add('run.failed', undefined, { reason: 'x' });
-    expect(runNotice('Flow', before, progressOf(events))?.title).toBe('Flow failed');
+    const failed = progressOf(events);
+    expect(runNotice('Flow', before, failed, failed.lastEventAt)?.title).toBe('Flow failed');
   });
 });

@@ -3,11 +3,16 @@ import type { RunProgress } from './runProgress';
 /** Something about a run worth telling a person who is looking elsewhere. */
 export type RunNotice = { key: string; title: string; body: string };
 
+/** Events older than this (replayed history, not news) never notify. */
+export const NOTICE_FRESH_MS = 15_000;
+
 /**
  * What changed between two moments of a followed run that deserves a notification: the
- * run ended, or it started waiting for a person. Null when nothing did.
+ * run ended, or it started waiting for a person, just now (`now`, epoch ms). Null when
+ * nothing did, or when the change is history being replayed (opening a finished run).
  */
-export function runNotice(workflow: string, before: RunProgress, after: RunProgress): RunNotice | null {
+export function runNotice(workflow: string, before: RunProgress, after: RunProgress, now: number): RunNotice | null {
+  if (now - after.lastEventAt > NOTICE_FRESH_MS) return null;
   if (before.runState === 'running' && after.runState !== 'running') {
     const verb = after.runState === 'completed' ? 'finished' : after.runState === 'failed' ? 'failed' : 'was cancelled';
     return { key: `end:${after.seq}`, title: `${workflow} ${verb}`, body: `The run ${verb}.` };

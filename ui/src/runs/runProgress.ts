@@ -37,6 +37,8 @@ export type RunProgress = {
   runState: 'running' | 'completed' | 'failed' | 'cancelled';
   /** The last event applied (0 before any). */
   seq: number;
+  /** When the last event applied happened (epoch ms; 0 before any). */
+  lastEventAt: number;
 };
 
 /** The key of a taken edge. */
@@ -70,6 +72,7 @@ export class RunProgressBuilder {
   private current: string | null = null;
   private runState: RunProgress['runState'] = 'running';
   private seq = 0;
+  private lastEventAt = 0;
 
   private node(id: string): NodeProgress {
     let found = this.nodes.get(id);
@@ -84,6 +87,7 @@ export class RunProgressBuilder {
   apply(event: RunEvent): void {
     if (event.seq <= this.seq) return;
     this.seq = event.seq;
+    this.lastEventAt = Date.parse(event.ts) || this.lastEventAt;
     const props = event.properties;
     const nodeId = event.node_id ?? null;
     switch (event.event) {
@@ -169,7 +173,14 @@ export class RunProgressBuilder {
   snapshot(): RunProgress {
     const nodes = new Map<string, NodeProgress>();
     for (const [id, node] of this.nodes) nodes.set(id, { ...node });
-    return { nodes, edges: new Map(this.edges), current: this.current, runState: this.runState, seq: this.seq };
+    return {
+      nodes,
+      edges: new Map(this.edges),
+      current: this.current,
+      runState: this.runState,
+      seq: this.seq,
+      lastEventAt: this.lastEventAt,
+    };
   }
 }
 

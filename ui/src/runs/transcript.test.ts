@@ -38,4 +38,17 @@ describe('transcript', () => {
     expect(kept.length).toBeLessThanOrEqual(TRANSCRIPT_KEEP_CHARS * 1.5);
     expect((second?.cutChars ?? 0) + kept.length).toBe(500_003);
   });
+
+  it('keeps a stage run again after a rollback apart, by its folder', () => {
+    const { events, add } = eventStream();
+    add('stage.started', 'browser', { visit: 1, stage_dir: 'nodes/browser' });
+    add('command.output', 'browser', { stream: 'stdout', text: 'first timeline' });
+    add('stage.started', 'browser', { visit: 1, stage_dir: 'nodes/browser-rerun_2' });
+    add('command.output', 'browser', { stream: 'stdout', text: 'second timeline' });
+    const builder = new TranscriptBuilder();
+    for (const event of events) builder.apply(event);
+    const text = (stageDir: string) => builder.get('browser', 1, stageDir)?.items.map((i) => (i.kind === 'text' ? i.text : '')).join('');
+    expect(text('nodes/browser')).toBe('first timeline');
+    expect(text('nodes/browser-rerun_2')).toBe('second timeline');
+  });
 });

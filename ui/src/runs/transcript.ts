@@ -27,9 +27,9 @@ function str(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
-/** The key of a stage visit. */
-export function visitKey(node: string, visit: number): string {
-  return `${node}#${visit}`;
+/** The key of a stage visit: its folder when the events name it, else node and visit. */
+export function visitKey(node: string, visit: number, stageDir?: string | null): string {
+  return stageDir ?? `${node}#${visit}`;
 }
 
 /**
@@ -37,12 +37,13 @@ export function visitKey(node: string, visit: number): string {
  * of one stream are merged into one item, tool calls are matched to their results.
  */
 export class TranscriptBuilder {
-  private readonly visits = new Map<string, number>();
+  /** Each node's current stage visit key. */
+  private readonly current = new Map<string, string>();
   private readonly transcripts = new Map<string, Transcript>();
   private readonly chars = new Map<string, number>();
 
   private transcriptOf(node: string): [string, Transcript] {
-    const key = visitKey(node, this.visits.get(node) ?? 1);
+    const key = this.current.get(node) ?? visitKey(node, 1);
     let found = this.transcripts.get(key);
     if (found === undefined) {
       found = { items: [], cutChars: 0 };
@@ -92,7 +93,8 @@ export class TranscriptBuilder {
     switch (event.event) {
       case 'stage.started': {
         const visit = typeof props.visit === 'number' ? props.visit : 1;
-        this.visits.set(node, visit);
+        const stageDir = typeof props.stage_dir === 'string' ? props.stage_dir : null;
+        this.current.set(node, visitKey(node, visit, stageDir));
         return this.transcriptOf(node)[0];
       }
       case 'command.output':
@@ -143,9 +145,13 @@ export class TranscriptBuilder {
     }
   }
 
-  /** The transcript of a stage visit (a copy of its item list), or null when it has none. */
-  get(node: string, visit: number): Transcript | null {
-    const found = this.transcripts.get(visitKey(node, visit));
+  /**
+   * The transcript of a stage visit (a copy of its item list), or null when it has none:
+   * found by its folder (`nodes/...`), else by node and visit (runs from before events named it).
+   */
+  get(node: string, visit: number, stageDir?: string): Transcript | null {
+    const found =
+      (stageDir === undefined ? undefined : this.transcripts.get(stageDir)) ?? this.transcripts.get(visitKey(node, visit));
     return found === undefined ? null : { items: [...found.items], cutChars: found.cutChars };
   }
 }

@@ -10,6 +10,10 @@ import { TranscriptBuilder } from './transcript';
 
 /** Events that change the timeline or the run's record (the rest is output). */
 const SHAPE_EVENTS = /^(run\.|stage\.|interview\.|parallel\.|checkpoint\.saved)/;
+/** Live output: folded into transcripts, not kept in `events` (the logs hold it all). */
+const OUTPUT_EVENTS = /^(command\.output|agent\.text|agent\.tool_call\.)/;
+/** Events after which the run may have new captured artifacts. */
+const ARTIFACT_EVENTS = /^(artifact\.captured|stage\.completed|stage\.failed)$/;
 /** The timeline and record are fetched again at most this often while events arrive. */
 const REFRESH_MS = 1000;
 /** Progress is handed to the screen at most this often (events are applied as they come). */
@@ -20,13 +24,17 @@ export type FollowedRun = {
   record: RunRecord | null;
   timeline: Timeline | null;
   progress: RunProgress;
-  /** Every event so far, in `seq` order (do not mutate). */
+  /** Every event so far but live output, in `seq` order (do not mutate). */
   events: readonly RunEvent[];
   transcripts: TranscriptBuilder;
   /** Changes whenever a transcript changed (a render key). */
   transcriptVersion: number;
-  /** Changes whenever the timeline or checkpoints may have changed. */
+  /** Changes whenever the timeline or the record may have changed. */
   shapeVersion: number;
+  /** Changes when a checkpoint was saved (and when the run is followed afresh). */
+  checkpointVersion: number;
+  /** Changes when the run may have captured new artifacts. */
+  artifactVersion: number;
   ended: boolean;
   error: ApiError | null;
   /** Fetch record and timeline again now (after a rollback or resume). */
@@ -44,6 +52,8 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
   const [progress, setProgress] = useState<RunProgress>(() => new RunProgressBuilder().snapshot());
   const [transcriptVersion, setTranscriptVersion] = useState(0);
   const [shapeVersion, setShapeVersion] = useState(0);
+  const [checkpointVersion, setCheckpointVersion] = useState(0);
+  const [artifactVersion, setArtifactVersion] = useState(0);
   const [ended, setEnded] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const events = useRef<RunEvent[]>([]);
@@ -55,6 +65,7 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
     Promise.all([api.getRun({ run_id: runId }), api.runTimeline({ run_id: runId })]).then(
       ([nextRecord, nextTimeline]) => {
         if (mine !== loadSeq.current) return;
+        setError(null);
         setRecord(nextRecord);
         setTimeline(nextTimeline);
         setShapeVersion((v) => v + 1);
@@ -88,11 +99,19 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
     };
     let lastPublish = 0;
     let outputChanged = false;
+    let checkpointSaved = false;
+    let artifactsChanged = false;
+    setCheckpointVersion((v) => v + 1);
+    setArtifactVersion((v) => v + 1);
     const publish = () => {
       lastPublish = performance.now();
       setProgress(builder.snapshot());
       if (outputChanged) setTranscriptVersion((v) => v + 1);
+      if (checkpointSaved) setCheckpointVersion((v) => v + 1);
+      if (artifactsChanged) setArtifactVersion((v) => v + 1);
       outputChanged = false;
+      checkpointSaved = false;
+      artifactsChanged = false;
     };
     const flush = () => {
       frame = null;
@@ -100,12 +119,16 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
         const batch = pending;
         pending = [];
         let shape = false;
+        const kept: RunEvent[] = [];
         for (const event of batch) {
           builder.apply(event);
           if (transcripts.current.apply(event) !== null) outputChanged = true;
           if (SHAPE_EVENTS.test(event.event)) shape = true;
+          if (event.event === 'checkpoint.saved') checkpointSaved = true;
+          if (ARTIFACT_EVENTS.test(event.event)) artifactsChanged = true;
+          if (!OUTPUT_EVENTS.test(event.event)) kept.push(event);
         }
-        events.current = events.current.concat(batch);
+        if (kept.length > 0) events.current = events.current.concat(kept);
         if (shape) scheduleRefresh();
       }
       // A fast run costs one render every PUBLISH_MS, not one per frame.
@@ -146,6 +169,8 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
     transcripts: transcripts.current,
     transcriptVersion,
     shapeVersion,
+    checkpointVersion,
+    artifactVersion,
     ended,
     error,
     refresh: load,

@@ -53,7 +53,8 @@ export function StageDetail({
   const shown = tabs.includes(tab) ? tab : 'overview';
   const folder = stageFolderOf(stage.stage_dir);
   const running = stage.ended_at === null;
-  const version = `${String(fileVersion)}:${stage.status}:${stage.ended_at ?? ''}`;
+  // A finished stage's files do not change; a running one's are read again as the run moves.
+  const version = running ? `${String(fileVersion)}:${stage.status}` : `${stage.stage_dir}:${stage.ended_at ?? ''}`;
   return (
     <section className="stage-detail" data-testid="stage-detail" data-node={stage.node_id} data-visit={stage.visit} aria-label={`Stage ${stage.node_id}`}>
       <header className="stage-detail__header">
@@ -78,7 +79,7 @@ export function StageDetail({
       <div className="stage-detail__body" role="tabpanel">
         {shown === 'overview' ? <StageOverview runId={runId} stage={stage} stageFolder={folder} events={events} version={version} /> : null}
         {shown === 'live' ? (
-          <TranscriptView key={`${transcriptVersion}`} transcript={transcripts.get(stage.node_id, stage.visit)} running={running} />
+          <TranscriptView transcript={transcripts.get(stage.node_id, stage.visit, stage.stage_dir)} running={running} version={transcriptVersion} />
         ) : null}
         {shown === 'prompt' ? (
           <StageFileView runId={runId} stageFolder={folder} name="prompt.md" mode="markdown" version={version} empty="No prompt was recorded." />

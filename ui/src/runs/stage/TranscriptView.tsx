@@ -5,13 +5,22 @@ import type { Transcript } from '../transcript';
  * What a stage visit produced live: streamed text (agent replies, command output) and tool
  * calls with their results. Follows the end while the person has not scrolled up.
  */
-export function TranscriptView({ transcript, running }: { transcript: Transcript | null; running: boolean }) {
+export function TranscriptView({
+  transcript,
+  running,
+  version,
+}: {
+  transcript: Transcript | null;
+  running: boolean;
+  /** Changes when any transcript grew (follow the end then). */
+  version: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   useEffect(() => {
     const el = box.current;
     if (el !== null && stick.current) el.scrollTop = el.scrollHeight;
-  }, [transcript]);
+  }, [version]);
   if (transcript === null || transcript.items.length === 0) {
     return <p className="muted stage-file__empty">{running ? 'Waiting for output…' : 'This stage streamed no output.'}</p>;
   }

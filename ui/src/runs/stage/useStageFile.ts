@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useApi } from '../../api/ApiContext';
 
 /** A file of a stage folder: loading, missing (404), its text, or why it could not be read. */
@@ -15,15 +15,20 @@ export type StageFile =
 export function useStageFile(runId: string, stageFolder: string | null, name: string | null, version: unknown): StageFile {
   const api = useApi();
   const [file, setFile] = useState<StageFile>({ state: 'loading' });
+  const shownPath = useRef<string | null>(null);
   useEffect(() => {
     if (stageFolder === null || name === null) {
       setFile({ state: 'missing' });
       return;
     }
     let live = true;
-    setFile((before) => (before.state === 'ready' ? before : { state: 'loading' }));
-    const url = api.runFileUrl({ run_id: runId, area: 'nodes', path: `${stageFolder}/${name}` });
-    fetch(url, { credentials: 'same-origin' })
+    const abort = new AbortController();
+    const path = `${stageFolder}/${name}`;
+    // The old text stays while the same file is read again, never under another stage.
+    setFile((before) => (before.state === 'ready' && shownPath.current === path ? before : { state: 'loading' }));
+    shownPath.current = path;
+    const url = api.runFileUrl({ run_id: runId, area: 'nodes', path });
+    fetch(url, { credentials: 'same-origin', signal: abort.signal })
       .then(async (response) => {
         if (!live) return;
         if (response.status === 404) setFile({ state: 'missing' });
@@ -34,10 +39,11 @@ export function useStageFile(runId: string, stageFolder: string | null, name: st
         }
       })
       .catch((reason: unknown) => {
-        if (live) setFile({ state: 'failed', message: reason instanceof Error ? reason.message : String(reason) });
+        if (live && !abort.signal.aborted) setFile({ state: 'failed', message: reason instanceof Error ? reason.message : String(reason) });
       });
     return () => {
       live = false;
+      abort.abort();
     };
   }, [api, runId, stageFolder, name, version]);
   return file;
