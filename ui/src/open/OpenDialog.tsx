@@ -10,9 +10,9 @@ export function OpenDialog({
 }: ComponentProps<typeof OpenPanel> & { onClose: () => void }) {
   useEscapeKey(onClose);
   return (
-    <div className="open-dialog" role="dialog" aria-modal="true" aria-label="Open a workflow">
-      <div className="open-dialog__backdrop" onClick={onClose} />
-      <div className="open-dialog__card">
+    <div className="modal open-dialog" role="dialog" aria-modal="true" aria-label="Open a workflow">
+      <div className="modal__backdrop" onClick={onClose} />
+      <div className="modal__card open-dialog__card">
         <button type="button" className="icon-button open-dialog__close" onClick={onClose} aria-label="Close">
           <CloseIcon size={16} />
         </button>

@@ -36,9 +36,9 @@ export function ConfirmDialog({
   };
   useEscapeKey(cancel);
   return (
-    <div className="confirm-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
-      <div className="confirm-dialog__backdrop" onClick={cancel} />
-      <div className="confirm-dialog__card">
+    <div className="modal confirm-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <div className="modal__backdrop" onClick={cancel} />
+      <div className="modal__card confirm-dialog__card">
         <button
           type="button"
           className="icon-button confirm-dialog__close"

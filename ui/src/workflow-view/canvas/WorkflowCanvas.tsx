@@ -33,7 +33,7 @@ const FIT_VIEW: FitViewOptions = {
   maxZoom: 1.1,
 };
 
-/** From this many nodes on, elements out of view are left out of the page. */
+/** From this many nodes on, a read-only canvas leaves elements out of view out of the page. */
 const LARGE_FLOW = 150;
 
 function arrow(color: string): EdgeMarker {
@@ -136,8 +136,9 @@ export function WorkflowCanvas({
         fitView
         fitViewOptions={FIT_VIEW}
         minZoom={0.05}
-        // Big graphs keep only what is in view in the page: less to style, lay out and paint.
-        onlyRenderVisibleElements={flow.nodes.length > LARGE_FLOW}
+        // A big read-only graph (a run's) keeps only what is in view in the page: less to
+        // style, lay out and paint while its statuses change. The editor draws everything.
+        onlyRenderVisibleElements={editing === undefined && flow.nodes.length > LARGE_FLOW}
         maxZoom={2.5}
         nodesDraggable={movable}
         onNodesChange={(changes) => {
