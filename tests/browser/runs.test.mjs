@@ -157,4 +157,39 @@ describe('runs', () => {
       await context.close();
     }
   });
+
+  test('a human gate waits in the dock and its accelerator key answers it', { timeout: 300_000 }, async () => {
+    const work = join(env.tempDir, 'gate-work');
+    mkdirSync(work, { recursive: true });
+    const { page, pageErrors, context } = await openPage(env.browser);
+    try {
+      const url = new URL(env.server.url);
+      url.searchParams.set('file', join(examplesDir, 'review-gate.dot'));
+      await page.goto(url.toString());
+      await page.locator('[data-node-id="review"]').waitFor({ timeout: LONG });
+      await page.getByTestId('run-button').click();
+      const dialog = page.getByRole('dialog', { name: 'Start a run' });
+      await dialog.getByLabel('Work folder').fill(work);
+      // The draft is an LLM stage: simulated, so no API key is needed.
+      await dialog.getByLabel(/Dry run/).check();
+      await dialog.getByRole('button', { name: 'Start run' }).click();
+
+      const dock = page.getByTestId('gate-dock');
+      await dock.waitFor({ timeout: RUN_TIMEOUT });
+      await dock.getByText('[S] Skip release').waitFor();
+      await page.locator('[data-node-id="review"][data-run-status="waiting"]').waitFor();
+      await page.getByTestId('run-notice').filter({ hasText: 'waiting for you' }).waitFor();
+      await page.screenshot({ path: join(screenshotDir, 'runs-gate.png') });
+      // The accelerator key answers it: Skip release goes straight to the exit.
+      await page.keyboard.press('s');
+      await dock.waitFor({ state: 'detached', timeout: LONG });
+      await page.locator('[data-testid="run-header"][data-status="success"]').waitFor({ timeout: RUN_TIMEOUT });
+      assert.equal(await page.locator('[data-node-id="publish"]').getAttribute('data-run-status'), 'pending');
+      assert.equal(await page.locator('[data-node-id="exit"]').getAttribute('data-run-status'), 'succeeded');
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      await context.close();
+    }
+  });
 });
+

@@ -5,6 +5,7 @@ export function useNow(everyMs: number, ticking = true): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!ticking) return;
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), everyMs);
     return () => clearInterval(timer);
   }, [everyMs, ticking]);

@@ -43,8 +43,8 @@ export type FollowedRun = {
 
 /**
  * Follows a run: loads its record and timeline, then streams its events, applying them in
- * batches once per animation frame so a fast run (hundreds of events a second) costs one
- * render per frame.
+ * batches (once per animation frame; on a timer while the page is hidden, where frames
+ * stop, so notifications still fire), publishing progress at most every PUBLISH_MS.
  */
 export function useRunFollow(api: Api, runId: string, followKey: number): FollowedRun {
   const [record, setRecord] = useState<RunRecord | null>(null);
@@ -85,7 +85,22 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
     setError(null);
     load();
     let pending: RunEvent[] = [];
-    let frame: number | null = null;
+    // The pending flush: an animation frame, or a timer while the page is hidden.
+    let scheduled: (() => void) | null = null;
+    const cancelFlush = () => {
+      scheduled?.();
+      scheduled = null;
+    };
+    const scheduleFlush = () => {
+      if (scheduled !== null) return;
+      if (document.hidden) {
+        const timer = setTimeout(runFlush, 100);
+        scheduled = () => clearTimeout(timer);
+      } else {
+        const frame = requestAnimationFrame(runFlush);
+        scheduled = () => cancelAnimationFrame(frame);
+      }
+    };
     let lastRefresh = 0;
     let refreshTimer: ReturnType<typeof setTimeout> | null = null;
     const scheduleRefresh = () => {
@@ -113,8 +128,11 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
       checkpointSaved = false;
       artifactsChanged = false;
     };
+    const runFlush = () => {
+      scheduled = null;
+      flush();
+    };
     const flush = () => {
-      frame = null;
       if (pending.length > 0) {
         const batch = pending;
         pending = [];
@@ -133,17 +151,17 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
       }
       // A fast run costs one render every PUBLISH_MS, not one per frame.
       if (performance.now() - lastPublish >= PUBLISH_MS) publish();
-      else frame = requestAnimationFrame(flush);
+      else scheduleFlush();
     };
     const unsubscribe = api.followEvents(
       { run_id: runId, after_seq: 0 },
       {
         onEvent(event) {
           pending.push(event);
-          frame ??= requestAnimationFrame(flush);
+          scheduleFlush();
         },
         onEnd() {
-          if (frame !== null) cancelAnimationFrame(frame);
+          cancelFlush();
           flush();
           publish();
           setEnded(true);
@@ -156,7 +174,7 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
     );
     return () => {
       unsubscribe();
-      if (frame !== null) cancelAnimationFrame(frame);
+      cancelFlush();
       if (refreshTimer !== null) clearTimeout(refreshTimer);
     };
   }, [api, runId, load, followKey]);
