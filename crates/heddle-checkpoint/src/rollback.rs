@@ -5,8 +5,10 @@
 //! timeline branch, leaving every earlier timeline as it was.
 
 use git2::{Index, Oid, Repository};
+use heddle_engine::emitter::append_run_event;
+use heddle_engine::event::Event;
 use heddle_engine::runlock::RunLock;
-use heddle_engine::{EngineError, RunDir};
+use heddle_engine::{EngineError, RunDir, SeededEntropy};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
@@ -40,7 +42,8 @@ pub struct RollbackReport {
 }
 
 /// Rolls the run in `run_dir` back to `target` (see [`resolve`] for the forms); `force`
-/// goes ahead over files changed outside the run; `now` (RFC 3339) dates the commits.
+/// goes ahead over files changed outside the run; `now` (RFC 3339) dates the commits and
+/// the `run.rolled_back` event appended to progress.jsonl.
 pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Result<RollbackReport> {
     let manifest = run_dir.read_manifest()?;
     let _lock = RunLock::acquire(run_dir, &manifest.run_id).map_err(|e| match e {
@@ -84,7 +87,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
     state.branch = branch.clone();
     state.timelines.push(branch.clone());
     state.save(run_dir)?;
-    let next_node = restore_run_files(run_dir, &repo, &state, target_oid)?;
+    let (next_node, completed_nodes) = restore_run_files(run_dir, &repo, &state, target_oid)?;
     let sig = signature(now)?;
     commit_metadata(
         &repo,
@@ -93,6 +96,18 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         &[],
         &format!("heddle({}) rollback to {target_oid}\n", state.run_id),
         &sig,
+    )?;
+    record_rollback(
+        run_dir,
+        &state.run_id,
+        now,
+        target_oid,
+        Event::RunRolledBack {
+            to: target_oid.to_string(),
+            timeline: GitState::short(&branch).to_string(),
+            next_node_id: next_node.clone(),
+            completed_nodes,
+        },
     )?;
     Ok(RollbackReport {
         target: target_oid.to_string(),
@@ -175,20 +190,20 @@ pub fn restore_run_files(
     repo: &Repository,
     state: &GitState,
     target: Oid,
-) -> Result<Option<String>> {
+) -> Result<(Option<String>, Vec<String>)> {
     let path = run_dir.checkpoint();
     let next = match checkpoint_at(repo, target)? {
         Some(mut checkpoint) => {
             checkpoint.git_commit_sha = Some(target.to_string());
             checkpoint.run_id = state.run_id.clone();
             checkpoint.save(&path)?;
-            checkpoint.next_node_id
+            (checkpoint.next_node_id, checkpoint.completed_nodes)
         }
         None => {
             if path.exists() {
                 std::fs::remove_file(&path).map_err(|e| CheckpointError::io(&path, &e))?;
             }
-            None
+            (None, Vec::new())
         }
     };
     let conclusion = run_dir.conclusion();
@@ -199,4 +214,31 @@ pub fn restore_run_files(
     manifest.run_branch = Some(GitState::short(&state.branch).to_string());
     heddle_engine::rundir::write_json(&run_dir.manifest(), &manifest, true)?;
     Ok(next)
+}
+
+/// Appends `event` (a `run.rolled_back`) to the run's progress.jsonl, dated `now`; its id's
+/// randomness comes from the target commit, so the same rollback always writes the same id.
+fn record_rollback(
+    run_dir: &RunDir,
+    run_id: &str,
+    now: &str,
+    target: Oid,
+    event: Event,
+) -> Result<()> {
+    let at = humantime::parse_rfc3339_weak(now).map_err(|e| {
+        CheckpointError::io(
+            run_dir.progress(),
+            &std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("time `{now}`: {e}"),
+            ),
+        )
+    })?;
+    let seed = target
+        .as_bytes()
+        .iter()
+        .take(8)
+        .fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+    append_run_event(run_dir, run_id, at, &SeededEntropy::new(seed), event)?;
+    Ok(())
 }

@@ -98,6 +98,24 @@ fn rollback_continue_and_rollback_again_keep_every_timeline_restorable() {
     assert!(out.status.success(), "{}", describe(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["next_node"], "two");
+    // The rollback is in the event log, numbered after the run's last event: a monitor
+    // learns which nodes are pending again.
+    let progress = std::fs::read_to_string(run.join("progress.jsonl")).unwrap();
+    let events: Vec<Value> = progress
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let last = events.last().unwrap();
+    assert_eq!(last["event"], "run.rolled_back", "{last}");
+    assert_eq!(
+        last["seq"],
+        events[events.len() - 2]["seq"].as_u64().unwrap() + 1
+    );
+    assert_eq!(last["properties"]["to"], report["target"]);
+    assert_eq!(last["properties"]["next_node_id"], "two");
+    assert_eq!(last["properties"]["timeline"], report["timeline"]);
+    let completed = last["properties"]["completed_nodes"].as_array().unwrap();
+    assert_eq!(completed.last().unwrap(), "one", "{completed:?}");
     assert!(!worktree(&run).join("b.txt").exists());
     assert_eq!(
         std::fs::read_to_string(worktree(&run).join("a.txt")).unwrap(),

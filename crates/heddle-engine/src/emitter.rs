@@ -294,6 +294,42 @@ fn end_with_newline(path: &std::path::Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Appends one run-level event to the progress.jsonl of a run that is not executing (a
+/// rollback records itself this way): numbered after the last event, dated `at`, its id
+/// drawn from `entropy`. The caller holds the run's lock.
+pub fn append_run_event(
+    run_dir: &RunDir,
+    run_id: &str,
+    at: std::time::SystemTime,
+    entropy: &dyn crate::Entropy,
+    event: Event,
+) -> Result<Envelope, crate::EngineError> {
+    let path = run_dir.progress();
+    let envelope = Envelope {
+        id: crate::entropy::new_ulid(at, entropy),
+        ts: crate::clock::rfc3339(at),
+        run_id: run_id.to_string(),
+        seq: last_seq(&path) + 1,
+        node_id: None,
+        event,
+    };
+    let io = |e: std::io::Error| crate::EngineError::io(&path, &e);
+    let mut line = serde_json::to_string(&envelope).map_err(|e| crate::EngineError::Io {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    line.push('\n');
+    end_with_newline(&path).map_err(io)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(io)?;
+    file.write_all(line.as_bytes()).map_err(io)?;
+    file.sync_data().map_err(io)?;
+    Ok(envelope)
+}
+
 /// The last `seq` in an existing progress.jsonl (0 when absent or empty).
 fn last_seq(path: &std::path::Path) -> u64 {
     let Ok(file) = File::open(path) else {

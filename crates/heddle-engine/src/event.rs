@@ -99,6 +99,19 @@ pub enum Event {
         /// Wall time of the run.
         duration_ms: u64,
     },
+    /// Someone rolled the stopped run back to a checkpoint; resumed, it continues from there
+    /// on a new timeline. Nodes the checkpoint had not completed are pending again.
+    #[serde(rename = "run.rolled_back")]
+    RunRolledBack {
+        /// The checkpoint commit restored.
+        to: String,
+        /// The new timeline branch (short name).
+        timeline: String,
+        /// The node the run resumes at (none: from the start).
+        next_node_id: Option<String>,
+        /// Nodes the checkpoint had completed, in order.
+        completed_nodes: Vec<String>,
+    },
     /// A stage attempt began.
     #[serde(rename = "stage.started")]
     StageStarted {
@@ -340,6 +353,7 @@ pub const EVENT_NAMES: &[&str] = &[
     "run.completed",
     "run.failed",
     "run.cancelled",
+    "run.rolled_back",
     "stage.started",
     "stage.completed",
     "stage.failed",
@@ -371,6 +385,7 @@ impl Event {
             Event::RunStarted { .. } => "run.started",
             Event::RunCompleted { .. } => "run.completed",
             Event::RunFailed { .. } => "run.failed",
+            Event::RunRolledBack { .. } => "run.rolled_back",
             Event::RunCancelled { .. } => "run.cancelled",
             Event::StageStarted { .. } => "stage.started",
             Event::StageCompleted { .. } => "stage.completed",

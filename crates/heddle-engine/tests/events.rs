@@ -31,6 +31,12 @@ fn samples() -> Vec<Event> {
             reason: "r".into(),
             duration_ms: 1,
         },
+        Event::RunRolledBack {
+            to: "abc".into(),
+            timeline: "heddle/run/R-t2".into(),
+            next_node_id: Some("b".into()),
+            completed_nodes: vec!["start".into(), "a".into()],
+        },
         Event::StageStarted {
             kind: "command".into(),
             visit: 1,
@@ -159,6 +165,7 @@ fn every_variant_is_listed_with_its_serialized_name() {
             | Event::RunCompleted { .. }
             | Event::RunFailed { .. }
             | Event::RunCancelled { .. }
+            | Event::RunRolledBack { .. }
             | Event::StageStarted { .. }
             | Event::StageCompleted { .. }
             | Event::StageFailed { .. }

@@ -69,4 +69,23 @@ describe('run progress', () => {
     expect(progress.nodes.size).toBe(300);
     expect(progress.edges.size).toBe(299);
   });
+
+  it('a rollback makes what the checkpoint had not completed pending again', () => {
+    const { events, add } = eventStream();
+    for (const [node, next] of [['start', 'unit'], ['unit', 'browser'], ['browser', 'exit']] as const) {
+      add('stage.started', node, { visit: 1 });
+      add('stage.completed', node, { status: 'success' });
+      add('edge.selected', undefined, { from: node, to: next, reason: 'weight' });
+    }
+    add('stage.started', 'exit', { visit: 1 });
+    add('stage.completed', 'exit', { status: 'success' });
+    add('run.completed', undefined, {});
+    add('run.rolled_back', undefined, { to: 'abc', timeline: 't2', next_node_id: 'browser', completed_nodes: ['start', 'unit'] });
+    const progress = progressOf(events);
+    expect(progress.nodes.get('unit')?.status).toBe('succeeded');
+    expect(progress.nodes.get('browser')).toEqual({ status: 'pending', visits: 0, retries: 0, outcome: null });
+    expect(progress.nodes.get('exit')?.status).toBe('pending');
+    expect([...progress.edges.keys()]).toEqual([edgeKey('start', 'unit')]);
+  });
 });
+

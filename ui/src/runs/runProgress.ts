@@ -103,6 +103,9 @@ export class RunProgressBuilder {
       case 'run.cancelled':
         this.end('cancelled');
         return;
+      case 'run.rolled_back':
+        this.rollBack(Array.isArray(props.completed_nodes) ? props.completed_nodes.filter((n): n is string => typeof n === 'string') : []);
+        return;
       case 'edge.selected': {
         const from = text(props.from);
         const to = text(props.to);
@@ -159,6 +162,28 @@ export class RunProgressBuilder {
       default:
         break;
     }
+  }
+
+  /**
+   * Back to a checkpoint that had completed `completed` (in order): nodes it had not
+   * completed are pending again, their visits forgotten, and only edges between nodes it had
+   * completed stay taken.
+   */
+  private rollBack(completed: readonly string[]): void {
+    const visits = new Map<string, number>();
+    for (const node of completed) visits.set(node, (visits.get(node) ?? 0) + 1);
+    for (const [id, node] of this.nodes) {
+      const kept = visits.get(id);
+      if (kept === undefined) {
+        this.nodes.set(id, { status: 'pending', visits: 0, retries: 0, outcome: null });
+      } else {
+        node.visits = kept;
+      }
+    }
+    for (const [key, edge] of this.edges) {
+      if (!visits.has(edge.from) || !visits.has(edge.to)) this.edges.delete(key);
+    }
+    this.current = null;
   }
 
   private end(state: RunProgress['runState']): void {
