@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { shortcutFor, type ShortcutAction } from './shortcuts';
 
 /** Whether a key press belongs to a text field (its own undo and typing come first). */
-function inTextField(target: EventTarget | null): boolean {
+export function inTextField(target: EventTarget | null): boolean {
   return (
     target instanceof HTMLElement &&
     (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))

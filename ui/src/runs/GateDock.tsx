@@ -1,12 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
+import { inTextField } from '../app/useEditingShortcuts';
 import type { PendingGate } from '../generated/PendingGate';
 
-/** Whether a key press is meant for a text field rather than for the dock. */
-function typingIn(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
-}
 
 /**
  * The human gates a run waits at: the question, its choices with their accelerator keys
@@ -26,12 +23,17 @@ export function GateDock({ runId, waiting, onAnswered }: { runId: string; waitin
       return;
     }
     let live = true;
+    let again: ReturnType<typeof setTimeout> | undefined;
     api.pendingGates({ run_id: runId }).then(
-      (found) => live && setGates(found),
+      (found) => {
+        if (!live) return;
+        setGates(found);
+        // The gate may be registered a moment after the event that announced it: ask again
+        // until it is there (not while one is shown).
+        if (found.length === 0) again = setTimeout(() => setTick((t) => t + 1), 1500);
+      },
       (reason: unknown) => live && setError(toApiError(reason).message),
     );
-    // The gate may be registered a moment after the event that announced it.
-    const again = setTimeout(() => setTick((t) => t + 1), 1500);
     return () => {
       live = false;
       clearTimeout(again);
@@ -48,6 +50,8 @@ export function GateDock({ runId, waiting, onAnswered }: { runId: string; waitin
         setBusy(false);
         setText('');
         setGates((all) => all.filter((g) => g.question_id !== gate.question_id));
+        // Another gate (a parallel branch) may be waiting already.
+        setTick((t) => t + 1);
         onAnswered();
       },
       (reason: unknown) => {
@@ -61,7 +65,7 @@ export function GateDock({ runId, waiting, onAnswered }: { runId: string; waitin
     if (gate === undefined) return;
     const onKey = (e: KeyboardEvent) => {
       // Not for keys a text field, an open dialog or another handler is taking.
-      if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.defaultPrevented || typingIn(e.target)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.defaultPrevented || inTextField(e.target)) return;
       if (document.querySelector('[aria-modal="true"]') !== null) return;
       const choice = gate.choices.find((c) => c.key.toLowerCase() === e.key.toLowerCase());
       if (choice !== undefined) {

@@ -24,7 +24,11 @@ export type FollowedRun = {
   record: RunRecord | null;
   timeline: Timeline | null;
   progress: RunProgress;
-  /** Every event so far but live output, in `seq` order (do not mutate). */
+  /**
+   * Every event so far but live output, in `seq` order. It grows in place (copying it on
+   * every frame would cost more the longer the run), so it is not a change signal: each
+   * publish gives a new `progress`. Do not mutate.
+   */
   events: readonly RunEvent[];
   transcripts: TranscriptBuilder;
   /** Changes whenever a transcript changed (a render key). */
@@ -137,16 +141,14 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
         const batch = pending;
         pending = [];
         let shape = false;
-        const kept: RunEvent[] = [];
         for (const event of batch) {
           builder.apply(event);
           if (transcripts.current.apply(event) !== null) outputChanged = true;
           if (SHAPE_EVENTS.test(event.event)) shape = true;
           if (event.event === 'checkpoint.saved') checkpointSaved = true;
           if (ARTIFACT_EVENTS.test(event.event)) artifactsChanged = true;
-          if (!OUTPUT_EVENTS.test(event.event)) kept.push(event);
+          if (!OUTPUT_EVENTS.test(event.event)) events.current.push(event);
         }
-        if (kept.length > 0) events.current = events.current.concat(kept);
         if (shape) scheduleRefresh();
       }
       // A fast run costs one render every PUBLISH_MS, not one per frame.

@@ -1,4 +1,4 @@
-import { fetchFailure } from './fetchFailure';
+import { fetchFailure } from '../fetchFailure';
 import type { RgbaImage } from './pixelDiff';
 
 function decode(src: string): Promise<HTMLImageElement> {

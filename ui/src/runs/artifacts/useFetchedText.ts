@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { failureMessage, fetchFailure, isAbort } from './fetchFailure';
+import { failureMessage, fetchFailure, isAbort } from '../fetchFailure';
 
 /** A text file fetched from a URL, as loaded so far. */
 export type FetchedText =

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { failureMessage, isAbort } from './fetchFailure';
+import { failureMessage, isAbort } from '../fetchFailure';
 import { loadImagePixels } from './imagePixels';
 import type { RgbaImage } from './pixelDiff';
 

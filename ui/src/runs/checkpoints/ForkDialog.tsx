@@ -1,12 +1,10 @@
-import { useState } from 'react';
 import { useApi } from '../../api/ApiContext';
-import { toApiError } from '../../api/apiError';
-import type { ApiError } from '../../generated/ApiError';
 import type { CheckpointEntry } from '../../generated/CheckpointEntry';
 import { loadRun } from './apiCalls';
 import { ConfirmDialog } from './ConfirmDialog';
 import { formatTime, nodesCompleted, shortSha } from './format';
 import { useApiResult } from './useApiResult';
+import { useStartRun } from './useStartRun';
 
 /** What forking does to files, which depends on how the run keeps its checkpoints. */
 function WorkFolderEffect({ mode, workDir }: { mode: string | null; workDir: string | null }) {
@@ -47,23 +45,7 @@ export function ForkDialog({
 }) {
   const api = useApi();
   const run = useApiResult({ run_id: runId }, loadRun);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const fork = () => {
-    setBusy(true);
-    setError(null);
-    api.forkRun({ run_id: runId, from: from.sha }).then(
-      (started) => {
-        setBusy(false);
-        onClose();
-        onRunStarted(started.run_id);
-      },
-      (reason: unknown) => {
-        setBusy(false);
-        setError(toApiError(reason));
-      },
-    );
-  };
+  const { busy, error, go: fork } = useStartRun(() => api.forkRun({ run_id: runId, from: from.sha }), onClose, onRunStarted);
   const record = run.status === 'loaded' ? run.value : null;
   return (
     <ConfirmDialog

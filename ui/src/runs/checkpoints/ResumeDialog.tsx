@@ -1,11 +1,9 @@
-import { useState } from 'react';
 import { useApi } from '../../api/ApiContext';
-import { toApiError } from '../../api/apiError';
-import type { ApiError } from '../../generated/ApiError';
 import type { CheckpointEntry } from '../../generated/CheckpointEntry';
 import type { RunStatus } from '../../generated/RunStatus';
 import { ConfirmDialog } from './ConfirmDialog';
 import { shortSha } from './format';
+import { useStartRun } from './useStartRun';
 
 /**
  * Asks before resuming the run: it continues from its own saved state (the current tip),
@@ -27,23 +25,7 @@ export function ResumeDialog({
   onClose: () => void;
 }) {
   const api = useApi();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
-  const resume = () => {
-    setBusy(true);
-    setError(null);
-    api.resumeRun({ run_id: runId }).then(
-      (started) => {
-        setBusy(false);
-        onClose();
-        onRunStarted(started.run_id);
-      },
-      (reason: unknown) => {
-        setBusy(false);
-        setError(toApiError(reason));
-      },
-    );
-  };
+  const { busy, error, go: resume } = useStartRun(() => api.resumeRun({ run_id: runId }), onClose, onRunStarted);
   return (
     <ConfirmDialog title="Resume the run?" confirm={{ label: 'Resume', onConfirm: resume }} busy={busy} onCancel={onClose}>
       <p>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApi } from '../../api/ApiContext';
+import { failureMessage, fetchFailure, isAbort } from '../fetchFailure';
 
 /** A file of a stage folder: loading, missing (404), its text, or why it could not be read. */
 export type StageFile =
@@ -21,8 +22,10 @@ export function useStageFile(runId: string, stageFolder: string | null, name: st
       setFile({ state: 'missing' });
       return;
     }
-    let live = true;
     const abort = new AbortController();
+    const settle = (next: StageFile) => {
+      if (!abort.signal.aborted) setFile(next);
+    };
     const path = `${stageFolder}/${name}`;
     // The old text stays while the same file is read again, never under another stage.
     setFile((before) => (before.state === 'ready' && shownPath.current === path ? before : { state: 'loading' }));
@@ -30,21 +33,14 @@ export function useStageFile(runId: string, stageFolder: string | null, name: st
     const url = api.runFileUrl({ run_id: runId, area: 'nodes', path });
     fetch(url, { credentials: 'same-origin', signal: abort.signal })
       .then(async (response) => {
-        if (!live) return;
-        if (response.status === 404) setFile({ state: 'missing' });
-        else if (!response.ok) setFile({ state: 'failed', message: `${response.status} ${response.statusText}: ${await response.text()}` });
-        else {
-          const text = await response.text();
-          if (live) setFile({ state: 'ready', text });
-        }
+        if (response.status === 404) settle({ state: 'missing' });
+        else if (!response.ok) settle({ state: 'failed', message: await fetchFailure(response) });
+        else settle({ state: 'ready', text: await response.text() });
       })
       .catch((reason: unknown) => {
-        if (live && !abort.signal.aborted) setFile({ state: 'failed', message: reason instanceof Error ? reason.message : String(reason) });
+        if (!isAbort(reason)) settle({ state: 'failed', message: failureMessage(reason) });
       });
-    return () => {
-      live = false;
-      abort.abort();
-    };
+    return () => abort.abort();
   }, [api, runId, stageFolder, name, version]);
   return file;
 }

@@ -1,4 +1,4 @@
-import { isApiError } from '../../api/apiError';
+import { isApiError } from '../api/apiError';
 
 /**
  * Why a fetch of a run's file failed, for people: the server's `ApiError` message when the
