@@ -170,12 +170,13 @@ describe('editor performance (measured, not asserted)', () => {
       await graphviz.context.close();
     }
 
-    // The default choice, auto, lays a graph this large out with Graphviz.
+    // The default choice, auto, lays a graph this large out with the layered engine.
     const auto = await openPage(env.browser);
     try {
       figures.default_auto_open_and_layout_ms = Math.round(
-        await openAndTime(auto.page, env.server.url, file, 'auto', 'graphviz'),
+        await openAndTime(auto.page, env.server.url, file, 'auto', 'layered'),
       );
+      await auto.page.screenshot({ path: join(screenshotDir, 'editor-300-nodes-layered.png') });
       assert.equal(await auto.page.getByLabel('Layout engine').inputValue(), 'auto');
       assert.deepEqual(auto.pageErrors, []);
     } finally {

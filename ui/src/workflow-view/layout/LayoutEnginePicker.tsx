@@ -26,7 +26,7 @@ function useRefitOnEngineChange(drawnBy: string) {
 
 /**
  * A small select on the canvas choosing the layout engine for every canvas: Auto (ELK for
- * ordinary graphs, Graphviz for large ones), ELK or Graphviz.
+ * ordinary graphs, the layered engine for large ones), ELK, Graphviz or Layered.
  * `data-layout-engine` names the engine that laid out the flow shown (`flow`); while the
  * newly chosen one is still working it differs from the select's value.
  */

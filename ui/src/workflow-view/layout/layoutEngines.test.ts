@@ -4,13 +4,14 @@ import { pipeline } from '../../test-support/workflowBuilder';
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { layoutFlow } from './layoutEngine';
+import { layoutLayered } from './layered/layeredLayout';
 import { layoutOriginOf, layoutWithEngine, type LayoutRunners } from './layoutEngines';
 import { warmUpFlow } from './warmUpFlow';
 
 const elk = new ELK();
 
 function runners(graphviz: LayoutRunners['graphviz']): LayoutRunners {
-  return { elk: (flow) => layoutFlow(flow, elk), graphviz };
+  return { elk: (flow) => layoutFlow(flow, elk), graphviz, layered: (flow) => Promise.resolve(layoutLayered(flow)) };
 }
 
 describe('layoutWithEngine', () => {
@@ -74,12 +75,19 @@ describe('layout engine choice', () => {
     expect((await import('./layoutEngineChoice')).chosenLayoutEngine()).toBe('auto');
   });
 
-  it('auto lays ordinary graphs out with ELK and large ones with Graphviz; a pick is kept', async () => {
-    const { engineFor, AUTO_GRAPHVIZ_FROM } = await import('./layoutEngineChoice');
+  it('auto lays ordinary graphs out with ELK and large ones with the layered engine; a pick is kept', async () => {
+    const { engineFor, AUTO_LAYERED_FROM } = await import('./layoutEngineChoice');
     expect(engineFor('auto', 12)).toBe('elk');
-    expect(engineFor('auto', AUTO_GRAPHVIZ_FROM - 1)).toBe('elk');
-    expect(engineFor('auto', AUTO_GRAPHVIZ_FROM)).toBe('graphviz');
+    expect(engineFor('auto', AUTO_LAYERED_FROM - 1)).toBe('elk');
+    expect(engineFor('auto', AUTO_LAYERED_FROM)).toBe('layered');
     expect(engineFor('elk', 5000)).toBe('elk');
     expect(engineFor('graphviz', 3)).toBe('graphviz');
+    expect(engineFor('layered', 3)).toBe('layered');
+  });
+
+  it('lays out with the layered engine in the page, without a worker', async () => {
+    const flow = await layoutWithEngine('layered', workflowToFlow(pipeline(), []));
+    expect(layoutOriginOf(flow)).toEqual({ engine: 'layered', fallbackReason: null });
+    expect(flow.edges.every((e) => (e.data?.route?.length ?? 0) >= 2)).toBe(true);
   });
 });

@@ -1,16 +1,18 @@
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { layoutFlowWithGraphviz } from './graphviz/graphvizLayout';
+import { layoutLayered } from './layered/layeredLayout';
 import { workerGraphviz } from './graphviz/workerGraphviz';
 import { layoutFlow } from './layoutEngine';
 import { warmUpFlow } from './warmUpFlow';
 import { workerElk } from './workerElk';
 
 /** The engines the canvas can lay a workflow out with. */
-export type LayoutEngineName = 'elk' | 'graphviz';
+export type LayoutEngineName = 'elk' | 'graphviz' | 'layered';
 
 export const LAYOUT_ENGINES: readonly { name: LayoutEngineName; title: string }[] = [
   { name: 'elk', title: 'ELK' },
   { name: 'graphviz', title: 'Graphviz' },
+  { name: 'layered', title: 'Layered (fast)' },
 ];
 
 export function isLayoutEngineName(value: unknown): value is LayoutEngineName {
@@ -33,10 +35,11 @@ export function layoutOriginOf(flow: WorkflowFlow): LayoutOrigin | undefined {
 /** How each engine lays a flow out. */
 export type LayoutRunners = Record<LayoutEngineName, (flow: WorkflowFlow) => Promise<WorkflowFlow>>;
 
-/** The app's engines, each in its own web worker. */
-const IN_WORKERS: LayoutRunners = {
+/** The app's engines: ELK and Graphviz each in its own web worker, the layered one in the page. */
+const APP_ENGINES: LayoutRunners = {
   elk: (flow) => layoutFlow(flow, workerElk()),
   graphviz: (flow) => layoutFlowWithGraphviz(flow, workerGraphviz()),
+  layered: (flow) => Promise.resolve(layoutLayered(flow)),
 };
 
 /**
@@ -46,7 +49,7 @@ const IN_WORKERS: LayoutRunners = {
 export async function layoutWithEngine(
   engine: LayoutEngineName,
   flow: WorkflowFlow,
-  runners: LayoutRunners = IN_WORKERS,
+  runners: LayoutRunners = APP_ENGINES,
 ): Promise<WorkflowFlow> {
   let laidOut: WorkflowFlow;
   let origin: LayoutOrigin = { engine, fallbackReason: null };
@@ -69,9 +72,9 @@ const warmedUp = new Set<LayoutEngineName>();
  * the engine then overlaps with fetching the workflow instead of delaying its layout.
  */
 export function warmUpLayoutEngine(engine: LayoutEngineName): void {
-  if (warmedUp.has(engine) || typeof Worker !== 'function') return;
+  if (engine === 'layered' || warmedUp.has(engine) || typeof Worker !== 'function') return;
   warmedUp.add(engine);
-  IN_WORKERS[engine](warmUpFlow()).catch(() => {
+  APP_ENGINES[engine](warmUpFlow()).catch(() => {
     // A real layout reports the failure; the warm-up has nothing to show it to.
   });
 }

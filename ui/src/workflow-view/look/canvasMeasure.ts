@@ -12,12 +12,17 @@ export function createCanvasMeasure(root: Element = document.documentElement): M
   const uiFamily = style.getPropertyValue('--font-ui').trim() || 'system-ui, sans-serif';
   const monoFamily = style.getPropertyValue('--font-mono').trim() || 'monospace';
   const cache = new Map<string, number>();
+  let currentFont = '';
   return (text: string, font: FontSpec) => {
     const css = `${font.bold ? 650 : 400} ${font.size}px ${font.mono ? monoFamily : uiFamily}`;
     const key = `${css}\n${text}`;
     let width = cache.get(key);
     if (width === undefined) {
-      context.font = css;
+      // Setting a font parses it: only when it changes (calls mostly come in runs of one font).
+      if (css !== currentFont) {
+        context.font = css;
+        currentFont = css;
+      }
       width = context.measureText(text).width;
       cache.set(key, width);
     }

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { edge, node, pipeline, subgraph, workflow } from '../../../test-support/workflowBuilder';
+import type { Edge } from '../../../generated/Edge';
+import type { Node } from '../../../generated/Node';
+import type { SubgraphInfo } from '../../../generated/SubgraphInfo';
+import type { WorkflowFlow, WorkflowFlowNode } from '../../flow/flowTypes';
+import { workflowToFlow } from '../../flow/workflowToFlow';
+import { layoutLayered } from './layeredLayout';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function byId(flow: WorkflowFlow, id: string): WorkflowFlowNode {
+  const found = flow.nodes.find((n) => n.id === id);
+  if (found === undefined) throw new Error(`no node ${id}`);
+  return found;
+}
+
+/** A node's box in flow coordinates (adding its parents' positions). */
+function boxOf(flow: WorkflowFlow, id: string): Box {
+  const n = byId(flow, id);
+  const parent = n.parentId === undefined ? { x: 0, y: 0 } : boxOf(flow, n.parentId);
+  const size = n.type === 'subgraph' ? { width: n.width ?? 0, height: n.height ?? 0 } : n.data.box;
+  return { x: parent.x + n.position.x, y: parent.y + n.position.y, ...size };
+}
+
+function overlap(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+}
+
+function contains(outer: Box, inner: Box): boolean {
+  return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+}
+
+function onOutline(box: Box, point: { x: number; y: number }): boolean {
+  const inside = point.x >= box.x - 0.5 && point.x <= box.x + box.width + 0.5 && point.y >= box.y - 0.5 && point.y <= box.y + box.height + 0.5;
+  return inside;
+}
+
+function chain(rankdir: string) {
+  return workflow({
+    rankdir,
+    nodes: [node('a', { kind: 'start' }), node('b'), node('c', { kind: 'exit' })],
+    edges: [edge('a', 'b'), edge('b', 'c')],
+  });
+}
+
+function laidOut(wf: ReturnType<typeof workflow>): WorkflowFlow {
+  return layoutLayered(workflowToFlow(wf, []));
+}
+
+/** A deterministic pseudo-random generator (mulberry32), so every run tests the same graphs. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random workflow: a chain with branches, loops back, labels, self-loops and nested boxes. */
+function randomWorkflow(seed: number, rankdir: string): ReturnType<typeof workflow> {
+  const next = random(seed);
+  const count = 8 + Math.floor(next() * 25);
+  const subgraphs: SubgraphInfo[] = [subgraph([], { label: 'Outer' }), subgraph([], { label: 'Inner', parent: 0 }), subgraph([], { label: 'Side' })];
+  const nodes: Node[] = [];
+  for (let i = 0; i < count; i++) {
+    const roll = next();
+    const box = roll < 0.15 ? 1 : roll < 0.35 ? 0 : roll < 0.5 ? 2 : null;
+    const id = `n${i}`;
+    nodes.push(node(id, { label: 'x'.repeat(1 + Math.floor(next() * 20)), subgraph: box }));
+    if (box === 1) subgraphs[0]?.nodes.push(id);
+    if (box !== null) subgraphs[box]?.nodes.push(id);
+  }
+  const edges: Edge[] = [];
+  for (let i = 1; i < count; i++) {
+    edges.push(edge(`n${Math.floor(next() * i)}`, `n${i}`, next() < 0.3 ? { condition: 'outcome=success' } : {}));
+    if (next() < 0.2) edges.push(edge(`n${i}`, `n${Math.floor(next() * i)}`, { condition: 'outcome=fail' }));
+    if (next() < 0.05) edges.push(edge(`n${i}`, `n${i}`, { label: 'again' }));
+  }
+  return workflow({ rankdir, nodes, edges, subgraphs: subgraphs.filter((s) => s.nodes.length > 0).length === 3 ? subgraphs : [] });
+}
+
+describe('layered layout', () => {
+  it('lays a TB chain out top to bottom and an LR chain left to right', () => {
+    const tb = laidOut(chain('TB'));
+    expect(boxOf(tb, 'a').y).toBeLessThan(boxOf(tb, 'b').y);
+    expect(boxOf(tb, 'b').y).toBeLessThan(boxOf(tb, 'c').y);
+    expect(boxOf(tb, 'a').x + boxOf(tb, 'a').width / 2).toBeCloseTo(boxOf(tb, 'b').x + boxOf(tb, 'b').width / 2, 0);
+    const lr = laidOut(chain('LR'));
+    expect(boxOf(lr, 'a').x).toBeLessThan(boxOf(lr, 'b').x);
+    expect(boxOf(lr, 'b').x).toBeLessThan(boxOf(lr, 'c').x);
+  });
+
+  it('lays BT and RL chains out upwards and leftwards, starting at the origin', () => {
+    const bt = laidOut(chain('BT'));
+    expect(boxOf(bt, 'a').y).toBeGreaterThan(boxOf(bt, 'c').y);
+    expect(Math.min(...bt.nodes.map((n) => boxOf(bt, n.id).y))).toBe(0);
+    const rl = laidOut(chain('RL'));
+    expect(boxOf(rl, 'a').x).toBeGreaterThan(boxOf(rl, 'c').x);
+    expect(Math.min(...rl.nodes.map((n) => boxOf(rl, n.id).x))).toBe(0);
+  });
+
+  it('routes each edge from the tail to the head, labelled ones with a label centre', () => {
+    const flow = laidOut(pipeline());
+    for (const e of flow.edges) {
+      const route = e.data?.route ?? [];
+      expect(route.length).toBeGreaterThanOrEqual(2);
+      expect(onOutline(boxOf(flow, e.source), route[0] ?? { x: NaN, y: NaN })).toBe(true);
+      expect(onOutline(boxOf(flow, e.target), route[route.length - 1] ?? { x: NaN, y: NaN })).toBe(true);
+      expect(e.data?.labelCenter === null).toBe(e.data?.labelBox === null);
+    }
+  });
+
+  it('keeps document order: a retry edge loops back beside the nodes instead of reordering them', () => {
+    const wf = workflow({
+      nodes: [node('start', { kind: 'start' }), node('work'), node('check', { kind: 'conditional' }), node('exit', { kind: 'exit' })],
+      edges: [edge('start', 'work'), edge('work', 'check'), edge('check', 'work', { condition: 'outcome=fail' }), edge('check', 'exit', { condition: 'outcome=success' })],
+    });
+    const flow = laidOut(wf);
+    expect(boxOf(flow, 'work').y).toBeLessThan(boxOf(flow, 'check').y);
+    const back = flow.edges.find((e) => e.source === 'check' && e.target === 'work');
+    const route = back?.data?.route ?? [];
+    // Between its ends the loop stays out of every node.
+    for (const point of route.slice(1, -1)) {
+      for (const n of flow.nodes) expect(onOutline(boxOf(flow, n.id), point)).toBe(false);
+    }
+  });
+
+  it('puts box members inside their box below its title, nested boxes inside their parent', () => {
+    const wf = workflow({
+      nodes: [node('a'), node('b', { subgraph: 1 }), node('c', { subgraph: 0 }), node('d')],
+      edges: [edge('a', 'b'), edge('b', 'c'), edge('c', 'd')],
+      subgraphs: [subgraph(['b', 'c'], { label: 'Outer' }), subgraph(['b'], { label: 'Inner', parent: 0 })],
+    });
+    const flow = laidOut(wf);
+    const [outer, inner] = flow.nodes.filter((n) => n.type === 'subgraph').map((n) => boxOf(flow, n.id));
+    if (outer === undefined || inner === undefined) throw new Error('two boxes');
+    expect(contains(outer, inner)).toBe(true);
+    expect(contains(inner, boxOf(flow, 'b'))).toBe(true);
+    expect(contains(outer, boxOf(flow, 'c'))).toBe(true);
+    expect(boxOf(flow, 'b').y - inner.y).toBeGreaterThanOrEqual(40);
+    expect(overlap(outer, boxOf(flow, 'a'))).toBe(false);
+    expect(overlap(outer, boxOf(flow, 'd'))).toBe(false);
+  });
+
+  for (const rankdir of ['TB', 'LR', 'BT', 'RL']) {
+    it(`never overlaps nodes, labels or foreign boxes on random graphs (${rankdir})`, () => {
+      for (let seed = 1; seed <= 40; seed++) {
+        const wf = randomWorkflow(seed, rankdir);
+        const flow = laidOut(wf);
+        const handlers = flow.nodes.filter((n) => n.type === 'handler');
+        const boxes = handlers.map((n) => ({ id: n.id, box: boxOf(flow, n.id) }));
+        for (const [i, a] of boxes.entries()) {
+          const drawn = byId(flow, a.id);
+          if (drawn.type === 'handler') expect(a.box.width, `${a.id} keeps its size`).toBe(drawn.data.box.width);
+          for (const b of boxes.slice(i + 1)) expect(overlap(a.box, b.box), `seed ${seed}: ${a.id} and ${b.id}`).toBe(false);
+        }
+        for (const e of flow.edges) {
+          const center = e.data?.labelCenter;
+          const size = e.data?.labelBox;
+          if (center == null || size == null || e.source === e.target) continue;
+          const chip = { x: center.x - size.width / 2, y: center.y - size.height / 2, width: size.width, height: size.height };
+          for (const b of boxes) expect(overlap(chip, b.box), `seed ${seed}: label of ${e.id} and ${b.id}`).toBe(false);
+        }
+        for (const box of flow.nodes.filter((n) => n.type === 'subgraph')) {
+          const area = boxOf(flow, box.id);
+          const members = new Set(wf.subgraphs[box.data.index]?.nodes ?? []);
+          for (const b of boxes) {
+            if (members.has(b.id)) expect(contains(area, b.box), `seed ${seed}: ${b.id} in ${box.id}`).toBe(true);
+            else expect(overlap(area, b.box), `seed ${seed}: ${b.id} outside ${box.id}`).toBe(false);
+          }
+        }
+      }
+    });
+  }
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { placeRank } from './coordinates';
+import { crossings, type Adjacency } from './ordering';
+import { assignRanks } from './ranking';
+
+describe('assignRanks', () => {
+  it('puts each node one step (minlen) below its lowest predecessor', () => {
+    // 0 -> 1 -> 2, and 0 -> 2 directly: 2 still goes below 1.
+    const edges = [
+      { from: 0, to: 1, minlen: 1 },
+      { from: 1, to: 2, minlen: 1 },
+      { from: 0, to: 2, minlen: 1 },
+    ];
+    expect(assignRanks(3, edges)).toEqual([0, 1, 2]);
+    expect(assignRanks(3, edges.map((e) => ({ ...e, minlen: 2 })))).toEqual([0, 2, 4]);
+  });
+
+  it('moves a second entry point down next to the node it feeds', () => {
+    // 0 -> 1 -> 2 -> 3 and a separate source 4 -> 3.
+    const ranks = assignRanks(5, [
+      { from: 0, to: 1, minlen: 1 },
+      { from: 1, to: 2, minlen: 1 },
+      { from: 2, to: 3, minlen: 1 },
+      { from: 4, to: 3, minlen: 1 },
+    ]);
+    expect(ranks).toEqual([0, 1, 2, 3, 2]);
+  });
+});
+
+describe('placeRank', () => {
+  it('puts items where they want to be when they fit', () => {
+    expect(placeRank([0, 100, 300], [1, 1, 1], [0, 50, 50])).toEqual([0, 100, 300]);
+  });
+
+  it('splits a conflict by weight, keeping the separation exactly', () => {
+    // Both want 100, 40 apart: equal weights meet halfway around it.
+    expect(placeRank([100, 100], [1, 1], [0, 40])).toEqual([80, 120]);
+    // A heavy item hardly moves.
+    const [a, b] = placeRank([100, 100], [9, 1], [0, 40]);
+    expect(a).toBeCloseTo(96);
+    expect(b).toBeCloseTo(136);
+  });
+
+  it('pushes a run of crowded items apart as one block', () => {
+    const placed = placeRank([0, 0, 0, 500], [1, 1, 1, 1], [0, 10, 10, 10]);
+    expect(placed).toEqual([-10, 0, 10, 500]);
+  });
+});
+
+describe('crossings', () => {
+  it('counts links that cross between two ranks', () => {
+    // Rank 0: items 0, 1; rank 1: items 2, 3. 0->3 and 1->2 cross once.
+    const adj: Adjacency = {
+      down: [[{ item: 3, weight: 1 }], [{ item: 2, weight: 1 }], [], []],
+      up: [[], [], [{ item: 1, weight: 1 }], [{ item: 0, weight: 1 }]],
+    };
+    const position = new Float64Array([0, 1, 0, 1]);
+    expect(crossings([[0, 1], [2, 3]], adj, position)).toBe(1);
+    const uncrossed = new Float64Array([0, 1, 1, 0]);
+    expect(crossings([[0, 1], [3, 2]], adj, uncrossed)).toBe(0);
+  });
+});
