@@ -65,6 +65,12 @@ describe('runs', () => {
       await page.getByTestId('scrub-note').waitFor();
       await page.locator('[data-node-id="browser"][data-run-status="pending"]').waitFor();
       await shot('scrubbed');
+      // Near the end, the note lists the context the last checkpoint by then had saved.
+      await page.mouse.click(box.x + box.width - 4, box.y + box.height / 2);
+      const scrubContext = page.getByTestId('scrub-note').getByTestId('checkpoint-context-values');
+      await scrubContext.waitFor();
+      assert.ok((await scrubContext.locator('dt').count()) > 0, 'the scrubbed checkpoint has context values');
+      await shot('scrubbed-context');
       await page.getByTestId('scrub-note').getByRole('button', { name: 'Back to now' }).click();
 
       // A checkpoint: its diff against the one before shows the fix.

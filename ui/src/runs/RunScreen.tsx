@@ -10,6 +10,7 @@ import { RunHeader } from './RunHeader';
 import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
 import { progressOf, type RunProgress } from './runProgress';
 import { checkpointAt } from './scrubContext';
+import { ScrubNote } from './ScrubNote';
 import { StageDetail } from './stage/StageDetail';
 import { RunTimeline } from './timeline/RunTimeline';
 import { useRunFollow } from './useRunFollow';
@@ -166,24 +167,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
                   onSelectNode={selectNode}
                 />
                 {scrub !== null ? (
-                  <div className="run-scrub-note" data-testid="scrub-note">
-                    The run as it was at {(scrub / 1000).toFixed(1)} s
-                    {scrubCheckpoint !== null ? (
-                      <>
-                        {' '}
-                        · last checkpoint after <code>{scrubCheckpoint.node}</code>
-                        {scrubCheckpoint.sha !== null ? (
-                          <>
-                            {' '}
-                            (<code>{scrubCheckpoint.sha.slice(0, 8)}</code>)
-                          </>
-                        ) : null}
-                      </>
-                    ) : null}
-                    <button type="button" className="button is-small" onClick={() => setScrub(null)}>
-                      Back to now
-                    </button>
-                  </div>
+                  <ScrubNote runId={runId} atMs={scrub} checkpoint={scrubCheckpoint} onBack={() => setScrub(null)} />
                 ) : null}
               </div>
               <div className="run-overview__timeline">

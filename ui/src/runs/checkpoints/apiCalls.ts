@@ -12,9 +12,9 @@ export const loadCheckpoints = (api: Api, req: RunRef) => api.runCheckpoints(req
 export const loadCheckpointFiles = (api: Api, req: CheckpointRef) => api.checkpointFiles(req);
 /** One file at a checkpoint. */
 export const loadCheckpointFile = (api: Api, req: CheckpointFileRequest) => api.checkpointFile(req);
-/** The diff between two checkpoints. */
+/** The state (context values, log) a checkpoint saved. */
 export const loadCheckpointState = (api: Api, req: CheckpointRef) => api.checkpointState(req);
-
+/** The diff between two checkpoints. */
 export const loadCheckpointDiff = (api: Api, req: DiffRequest) => api.checkpointDiff(req);
 /** The run's record (its work folder and checkpoint mode). */
 export const loadRun = (api: Api, req: RunRef) => api.getRun(req);

@@ -9,14 +9,17 @@ import {
   type EdgeTypes,
   type FitViewOptions,
   type NodeTypes,
+  type Viewport,
 } from '@xyflow/react';
-import { useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { rerouteEdges } from '../flow/pinnedFlow';
 import { useShownTheme } from '../../theme/useTheme';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
+import { FIT_MAX_ZOOM, FIT_PADDING, fitViewport } from './fitViewport';
 import { HandlerNode } from './HandlerNode';
+import { knownGeometry } from './knownGeometry';
 import { SelectionContext } from './SelectionContext';
 import { SubgraphNode } from './SubgraphNode';
 import { stableElements, type DrawnElement } from './stableElements';
@@ -28,10 +31,8 @@ const nodeTypes: NodeTypes = { handler: HandlerNode, subgraph: SubgraphNode };
 const edgeTypes: EdgeTypes = { workflow: WorkflowEdge };
 
 /** Fit with room at the top for the workflow summary card. */
-const FIT_VIEW: FitViewOptions = {
-  padding: { top: '116px', right: '48px', bottom: '48px', left: '48px' },
-  maxZoom: 1.1,
-};
+const FIT_VIEW: FitViewOptions = { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM };
+const MIN_ZOOM = 0.05;
 
 /** From this many nodes on, a read-only canvas leaves elements out of view out of the page. */
 const LARGE_FLOW = 150;
@@ -85,7 +86,12 @@ export function WorkflowCanvas({
         flow.nodes,
         nodeCache.current,
         (n) => `${String(isSelected(selection, 'node', n.id))}:${String(movable)}`,
-        (n) => ({ ...n, selected: isSelected(selection, 'node', n.id), draggable: movable && n.type === 'handler' }),
+        (n) => ({
+          ...n,
+          ...knownGeometry(n),
+          selected: isSelected(selection, 'node', n.id),
+          draggable: movable && n.type === 'handler',
+        }),
       ),
     [flow.nodes, selection, movable],
   );
@@ -125,6 +131,16 @@ export function WorkflowCanvas({
     [shownEdges, draggedId],
   );
 
+  // The pane's size, read before React Flow is first drawn, so it starts at the fitted zoom.
+  const pane = useRef<HTMLDivElement>(null);
+  const [startViewport, setStartViewport] = useState<Viewport | null>(null);
+  const firstNodes = useRef(flow.nodes);
+  useLayoutEffect(() => {
+    const box = pane.current?.getBoundingClientRect();
+    setStartViewport(fitViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, MIN_ZOOM));
+  }, []);
+  if (startViewport === null) return <div ref={pane} className="workflow-canvas-pane" />;
+
   return (
     <SelectionContext.Provider value={onSelect}>
       <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
@@ -133,9 +149,9 @@ export function WorkflowCanvas({
         edges={edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
-        fitView
+        defaultViewport={startViewport}
         fitViewOptions={FIT_VIEW}
-        minZoom={0.05}
+        minZoom={MIN_ZOOM}
         // A big read-only graph (a run's) keeps only what is in view in the page: less to
         // style, lay out and paint while its statuses change. The editor draws everything.
         onlyRenderVisibleElements={editing === undefined && flow.nodes.length > LARGE_FLOW}

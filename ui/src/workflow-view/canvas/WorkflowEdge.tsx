@@ -3,15 +3,17 @@ import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '
 import { SeverityIcon } from '../../diagnostics/SeverityIcon';
 import type { WorkflowFlowEdge } from '../flow/flowTypes';
 import { polylineMidpoint, roundedPolylinePath } from './edgePath';
+import { useDetailed } from './detailZoom';
 import { useSelect } from './SelectionContext';
 
 /**
  * An edge along its ELK route (a smooth-step path between the handles before layout),
- * with a chip showing its label and condition.
+ * with a chip showing its label and condition (left out when zoomed far out).
  */
 function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   const { id, data, selected, markerEnd } = props;
   const select = useSelect();
+  const detailed = useDetailed();
   const route = data?.route ?? null;
   let path: string;
   let center: { x: number; y: number } | null;
@@ -46,7 +48,7 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} interactionWidth={18} />
-      {center !== null && (box !== null || worst !== null || run !== undefined) ? (
+      {detailed && center !== null && (box !== null || worst !== null || run !== undefined) ? (
         <EdgeLabelRenderer>
           <div
             className={chipClasses.join(' ')}
