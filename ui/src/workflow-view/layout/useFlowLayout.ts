@@ -14,7 +14,9 @@ export type FlowLayoutState =
   | { status: 'ready'; flow: WorkflowFlow }
   | { status: 'failed'; message: string };
 
-let sharedMeasure: MeasureText | null = null;
+// Made as the app loads, while the page is still nearly empty: reading the theme's fonts
+// then costs nothing, where later it would restyle the whole editor first.
+let sharedMeasure: MeasureText | null = typeof document === 'undefined' ? null : createCanvasMeasure();
 
 // Start the chosen engine's worker as soon as the app loads, while the first workflow is
 // still being fetched, instead of when its layout is asked for.

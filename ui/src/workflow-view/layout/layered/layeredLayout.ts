@@ -118,6 +118,28 @@ function flank(screen: Screen, towardsHigh: boolean): Side {
   return towardsHigh ? 'bottom' : 'top';
 }
 
+/**
+ * The route with a step in the middle of every slanted leg (across the flow, halfway along
+ * it), so edges run straight along and across like the ELK canvas's instead of diagonally.
+ */
+export function orthogonal(route: readonly Point[], vertical: boolean): Point[] {
+  const out: Point[] = [];
+  route.forEach((point, i) => {
+    const before = route[i - 1];
+    if (before !== undefined && Math.abs(point.x - before.x) > 0.5 && Math.abs(point.y - before.y) > 0.5) {
+      if (vertical) {
+        const y = (before.y + point.y) / 2;
+        out.push({ x: before.x, y }, { x: point.x, y });
+      } else {
+        const x = (before.x + point.x) / 2;
+        out.push({ x, y: before.y }, { x, y: point.y });
+      }
+    }
+    out.push(point);
+  });
+  return out;
+}
+
 /** Each edge's route and label centre on the screen. */
 function routes(p: Placement, flow: WorkflowFlow, screen: Screen, boxes: Map<string, PlacedBox>): Map<string, { route: Point[]; labelCenter: Point | null }> {
   const byId = new Map(flow.nodes.map((n) => [n.id, n]));
@@ -170,15 +192,17 @@ function routes(p: Placement, flow: WorkflowFlow, screen: Screen, boxes: Map<str
       // Out of the flank first, clear of the node, then along the bends.
       const clear = (cross: number, centreCross: number, half: number, high: boolean) =>
         high ? Math.max(cross, centreCross + half + BACK_EDGE_CLEARANCE) : Math.min(cross, centreCross - half - BACK_EDGE_CLEARANCE);
-      route = [
-        from,
-        screen.point(clear(leaveCross, sourceCross, fromNode.cross / 2, leaveHigh), p.along[sourceItem] ?? 0),
-        ...bends.map(centre),
-        screen.point(clear(enterCross, targetCross, toNode.cross / 2, enterHigh), p.along[targetItem] ?? 0),
-        to,
-      ];
+      // Beside the node it turns along the flow, and only crosses over at the first bend's
+      // rank (outside the node's), so no step lands on the node itself.
+      const leaveAt = clear(leaveCross, sourceCross, fromNode.cross / 2, leaveHigh);
+      const enterAt = clear(enterCross, targetCross, toNode.cross / 2, enterHigh);
+      const middle =
+        firstBend === undefined || lastBend === undefined
+          ? []
+          : [screen.point(leaveAt, p.along[firstBend] ?? 0), ...bends.map(centre), screen.point(enterAt, p.along[lastBend] ?? 0)];
+      route = [from, screen.point(leaveAt, p.along[sourceItem] ?? 0), ...middle, screen.point(enterAt, p.along[targetItem] ?? 0), to];
     }
-    result.set(edge.id, { route, labelCenter });
+    result.set(edge.id, { route: orthogonal(route, screen.vertical), labelCenter });
   });
   return result;
 }

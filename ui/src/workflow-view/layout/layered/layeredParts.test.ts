@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { placeRank } from './coordinates';
 import { crossings, type Adjacency } from './ordering';
 import { assignRanks } from './ranking';
+import { orthogonal } from './layeredLayout';
 
 describe('assignRanks', () => {
   it('puts each node one step (minlen) below its lowest predecessor', () => {
@@ -58,5 +59,29 @@ describe('crossings', () => {
     expect(crossings([[0, 1], [2, 3]], adj, position)).toBe(1);
     const uncrossed = new Float64Array([0, 1, 1, 0]);
     expect(crossings([[0, 1], [3, 2]], adj, uncrossed)).toBe(0);
+  });
+});
+
+describe('orthogonal', () => {
+  it('turns a slanted leg into along-across-along steps, leaving straight legs alone', () => {
+    const route = [
+      { x: 0, y: 0 },
+      { x: 0, y: 10 },
+      { x: 40, y: 30 },
+    ];
+    expect(orthogonal(route, true)).toEqual([
+      { x: 0, y: 0 },
+      { x: 0, y: 10 },
+      { x: 0, y: 20 },
+      { x: 40, y: 20 },
+      { x: 40, y: 30 },
+    ]);
+    expect(orthogonal(route, false)).toEqual([
+      { x: 0, y: 0 },
+      { x: 0, y: 10 },
+      { x: 20, y: 10 },
+      { x: 20, y: 30 },
+      { x: 40, y: 30 },
+    ]);
   });
 });
