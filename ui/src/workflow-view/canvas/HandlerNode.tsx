@@ -6,7 +6,6 @@ import { KindIcon } from '../icons/KindIcon';
 import { DIAMOND_ICON, contentInsets } from '../look/nodeSize';
 import { badgeAnchor, outlineAnchor, outlinePath, type Side } from '../look/shapeGeometry';
 import { DiagnosticBadge } from './DiagnosticBadge';
-import { useDetailed } from './detailZoom';
 
 const POSITION: Record<Side, Position> = {
   top: Position.Top,
@@ -15,8 +14,7 @@ const POSITION: Record<Side, Position> = {
   left: Position.Left,
 };
 
-/** A workflow node: its kind's outline, icon, label lines and subtitle (the outline alone when
- * zoomed far out). Read-only. */
+/** A workflow node: its kind's outline, icon, label lines and subtitle. Read-only. */
 function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
   const { look, box, node, subtitle, direction, diagnostics } = data;
   const { width: w, height: h } = box;
@@ -34,24 +32,6 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
     diagnostics.worst === null ? '' : `has-${diagnostics.worst}`,
     data.run === undefined ? '' : `run-${data.run.status}`,
   ];
-  const detailed = useDetailed();
-
-  if (!detailed) {
-    // Zoomed far out: the outline alone (its kind's and run status's colours), no contents.
-    return (
-      <div
-        className={[...classes, 'is-sketch'].join(' ')}
-        style={{ width: w, height: h }}
-        data-node-id={node.id}
-        data-kind={node.kind}
-        data-run-status={data.run?.status}
-      >
-        <svg className="handler-node__outline" width={w} height={h} viewBox={`0 0 ${w} ${h}`} aria-hidden="true">
-          <path className="handler-node__shape" d={outlinePath(look.shape, w, h, 1.5)} />
-        </svg>
-      </div>
-    );
-  }
 
   return (
     <div

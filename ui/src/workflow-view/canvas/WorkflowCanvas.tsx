@@ -18,9 +18,11 @@ import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
 import { FIT_MAX_ZOOM, FIT_PADDING, fitViewport } from './fitViewport';
+import { isSketchZoom } from './detailZoom';
 import { HandlerNode } from './HandlerNode';
 import { knownGeometry } from './knownGeometry';
 import { SelectionContext } from './SelectionContext';
+import { SketchLayer } from './SketchLayer';
 import { SubgraphNode } from './SubgraphNode';
 import { stableElements, type DrawnElement } from './stableElements';
 import { WorkflowEdge } from './WorkflowEdge';
@@ -30,12 +32,25 @@ import './canvas.css';
 const nodeTypes: NodeTypes = { handler: HandlerNode, subgraph: SubgraphNode };
 const edgeTypes: EdgeTypes = { workflow: WorkflowEdge };
 
-/** Fit with room at the top for the workflow summary card. */
-const FIT_VIEW: FitViewOptions = { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM };
+/** Fit with room at the top for the workflow summary card; hidden nodes (a sketch's) count. */
+const FIT_VIEW: FitViewOptions = { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM, includeHiddenNodes: true };
 const MIN_ZOOM = 0.05;
 
 /** From this many nodes on, a read-only canvas leaves elements out of view out of the page. */
 const LARGE_FLOW = 150;
+
+const hiddenCopies = new WeakMap<object, object>();
+
+/** `element` hidden from React Flow (drawn in the sketch); the same copy for the same element,
+ * so React Flow does not take unchanged elements in again on every update of a live run. */
+function hiddenCopy<T extends object>(element: T): T & { hidden: true } {
+  let copy = hiddenCopies.get(element) as (T & { hidden: true }) | undefined;
+  if (copy === undefined) {
+    copy = { ...element, hidden: true };
+    hiddenCopies.set(element, copy);
+  }
+  return copy;
+}
 
 function arrow(color: string): EdgeMarker {
   return { type: MarkerType.ArrowClosed, width: 16, height: 16, color };
@@ -134,19 +149,26 @@ export function WorkflowCanvas({
   // The pane's size, read before React Flow is first drawn, so it starts at the fitted zoom.
   const pane = useRef<HTMLDivElement>(null);
   const [startViewport, setStartViewport] = useState<Viewport | null>(null);
+  // Zoomed far out the graph is one sketch and React Flow's own nodes and edges are hidden.
+  const [sketch, setSketch] = useState(false);
   const firstNodes = useRef(flow.nodes);
   useLayoutEffect(() => {
     const box = pane.current?.getBoundingClientRect();
-    setStartViewport(fitViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, MIN_ZOOM));
+    const viewport = fitViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, MIN_ZOOM);
+    setSketch(isSketchZoom(viewport.zoom));
+    setStartViewport(viewport);
   }, []);
+  const hiddenNodes = useMemo(() => (sketch ? nodes.map(hiddenCopy) : nodes), [sketch, nodes]);
+  const hiddenEdges = useMemo(() => (sketch ? edges.map(hiddenCopy) : edges), [sketch, edges]);
   if (startViewport === null) return <div ref={pane} className="workflow-canvas-pane" />;
 
   return (
     <SelectionContext.Provider value={onSelect}>
       <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
         className={editing === undefined ? 'workflow-canvas' : 'workflow-canvas is-editable'}
-        nodes={nodes}
-        edges={edges}
+        nodes={hiddenNodes}
+        edges={hiddenEdges}
+        onMove={(_, viewport) => setSketch(isSketchZoom(viewport.zoom))}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         defaultViewport={startViewport}
@@ -189,10 +211,13 @@ export function WorkflowCanvas({
         colorMode={theme}
         attributionPosition="bottom-center"
       >
-        <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />
+        {/* Zoomed far out the dots would be a pixel apart: millions to paint on every pan frame. */}
+        {sketch ? null : <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />}
         <Controls showInteractive={false} position="bottom-left" />
         <LayoutEnginePicker flow={flow} />
-        <MiniMap
+        {sketch ? <SketchLayer flow={flow} selection={selection} onSelect={onSelect} /> : null}
+        {/* Zoomed out the canvas is the overview; the minimap shows React Flow's (hidden) nodes. */}
+        {sketch ? null : <MiniMap
           position="bottom-right"
           pannable
           zoomable
@@ -200,7 +225,7 @@ export function WorkflowCanvas({
           nodeBorderRadius={6}
           ariaLabel="Workflow overview"
           style={{ width: 176, height: 124 }}
-        />
+        />}
       </ReactFlow>
     </SelectionContext.Provider>
   );

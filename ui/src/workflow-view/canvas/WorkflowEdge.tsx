@@ -3,17 +3,15 @@ import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '
 import { SeverityIcon } from '../../diagnostics/SeverityIcon';
 import type { WorkflowFlowEdge } from '../flow/flowTypes';
 import { polylineMidpoint, roundedPolylinePath } from './edgePath';
-import { useDetailed } from './detailZoom';
 import { useSelect } from './SelectionContext';
 
 /**
  * An edge along its ELK route (a smooth-step path between the handles before layout),
- * with a chip showing its label and condition (left out when zoomed far out).
+ * with a chip showing its label and condition.
  */
 function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   const { id, data, selected, markerEnd } = props;
   const select = useSelect();
-  const detailed = useDetailed();
   const route = data?.route ?? null;
   let path: string;
   let center: { x: number; y: number } | null;
@@ -48,7 +46,7 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} interactionWidth={18} />
-      {detailed && center !== null && (box !== null || worst !== null || run !== undefined) ? (
+      {center !== null && (box !== null || worst !== null || run !== undefined) ? (
         <EdgeLabelRenderer>
           <div
             className={chipClasses.join(' ')}

@@ -1,12 +1,10 @@
-import { useStore } from '@xyflow/react';
-
 /**
- * Below this zoom a label would be a few pixels tall: nodes are drawn as their outline only
- * and edge chips are left out, which keeps a large graph seen whole cheap to draw and pan.
+ * Below this zoom a label would be a few pixels tall: the canvas draws the graph as one
+ * sketch (`SketchLayer`) instead of its React Flow nodes and edges.
  */
 export const DETAIL_ZOOM = 0.35;
 
-/** Whether the canvas is zoomed in enough to draw node contents (re-renders only when that flips). */
-export function useDetailed(): boolean {
-  return useStore((state) => state.transform[2] >= DETAIL_ZOOM);
+/** Whether a canvas at `zoom` is drawn as a sketch. */
+export function isSketchZoom(zoom: number): boolean {
+  return zoom < DETAIL_ZOOM;
 }

@@ -10,6 +10,8 @@ const REFIT: FitViewOptions = {
   padding: { top: '116px', right: '48px', bottom: '48px', left: '48px' },
   maxZoom: 1.1,
   duration: 200,
+  // Zoomed out, the canvas hides its nodes behind a sketch: they still count.
+  includeHiddenNodes: true,
 };
 
 /** Fits the view to the graph again when a different engine has laid it out: the drawing's

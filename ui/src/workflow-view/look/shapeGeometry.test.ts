@@ -58,3 +58,18 @@ describe('outlineAnchor', () => {
     expect(outlineAnchor('parallelogram', 160, 60, 'right').x).toBeLessThan(160);
   });
 });
+
+describe('outlinePath at an origin', () => {
+  it('draws the same outline moved by the origin', () => {
+    const numbers = (d: string) => d.match(/-?\d+(\.\d+)?/g)?.map(Number) ?? [];
+    for (const shape of ['rect', 'parallelogram', 'diamond'] as const) {
+      const moved = numbers(outlinePath(shape, 100, 40, 1.5, { x: 10, y: 20 }));
+      const original = numbers(outlinePath(shape, 100, 40, 1.5));
+      expect(moved.length).toBe(original.length);
+      // A polygon's path is all x,y pairs (M, L, Q): each x moves by 10, each y by 20.
+      moved.forEach((n, i) => expect(n - (original[i] ?? 0)).toBeCloseTo(i % 2 === 0 ? 10 : 20, 1));
+    }
+    // A pill's arcs keep their radii and flags; only the points move.
+    expect(outlinePath('pill', 100, 40, 0, { x: 10, y: 20 })).toBe('M30,20 H90 A20,20 0 0 1 90,60 H30 A20,20 0 0 1 30,20 Z');
+  });
+});

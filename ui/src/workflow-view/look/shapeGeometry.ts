@@ -81,22 +81,25 @@ function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 
-/** SVG path data of a node's outline, inset by `inset` pixels (for the stroke). */
-export function outlinePath(shape: NodeShape, w: number, h: number, inset = 0): string {
+/**
+ * SVG path data of a node's outline, inset by `inset` pixels (for the stroke), with the box's
+ * top-left corner at `origin` (where a drawing of many nodes puts it, without a transform each).
+ */
+export function outlinePath(shape: NodeShape, w: number, h: number, inset = 0, origin: Point = { x: 0, y: 0 }): string {
   const iw = w - inset * 2;
   const ih = h - inset * 2;
   const polygon = outlinePolygon(shape, iw, ih);
   if (polygon === null) {
     const r = ih / 2;
-    const x0 = inset;
-    const y0 = inset;
+    const x0 = origin.x + inset;
+    const y0 = origin.y + inset;
     return (
       `M${fmt(x0 + r)},${fmt(y0)} H${fmt(x0 + iw - r)} ` +
       `A${fmt(r)},${fmt(r)} 0 0 1 ${fmt(x0 + iw - r)},${fmt(y0 + ih)} ` +
       `H${fmt(x0 + r)} A${fmt(r)},${fmt(r)} 0 0 1 ${fmt(x0 + r)},${fmt(y0)} Z`
     );
   }
-  const moved = polygon.map((pt) => ({ x: pt.x + inset, y: pt.y + inset }));
+  const moved = polygon.map((pt) => ({ x: pt.x + inset + origin.x, y: pt.y + inset + origin.y }));
   return roundedPolygonPath(moved, CORNER_RADIUS[shape]);
 }
 
