@@ -1,7 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useApi } from '../api/ApiContext';
-import { toApiError } from '../api/apiError';
+import { useCallback, useMemo, useRef } from 'react';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import type { Workflow } from '../generated/Workflow';
 import type { CanvasSelection } from '../workflow-view/flow/elementIds';
@@ -10,6 +8,7 @@ import { useFlowLayout, type FlowLayoutState } from '../workflow-view/layout/use
 import { WorkflowView } from '../workflow-view/WorkflowView';
 import { withRunProgress } from './liveFlow';
 import type { RunProgress } from './runProgress';
+import type { RunGraph } from './useRunGraph';
 import './live-graph.css';
 
 function LaidOutRun({
@@ -39,44 +38,32 @@ function LaidOutRun({
 }
 
 /**
- * The run's workflow (the `graph.dot` its folder keeps, as the run parsed it) on the
- * canvas, each node coloured by how it stands in `progress`, the edges taken highlighted.
+ * The run's workflow (the `graph.dot` its folder keeps, as the run parsed it; see
+ * `useRunGraph`) on the canvas, each node coloured by how it stands in `progress`, the edges
+ * taken highlighted.
  */
 export function LiveGraph({
-  runFolder,
+  graph,
   progress,
   selectedNode,
   onSelectNode,
 }: {
-  runFolder: string;
+  graph: RunGraph;
   progress: RunProgress;
   selectedNode: string | null;
   onSelectNode: (node: string | null) => void;
 }) {
-  const api = useApi();
-  const [opened, setOpened] = useState<OpenedWorkflow | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    api.openWorkflow({ path: `${runFolder}/graph.dot` }).then(
-      (found) => live && setOpened(found),
-      (reason: unknown) => live && setError(toApiError(reason).message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, runFolder]);
-  if (error !== null) {
+  if (graph.status === 'failed') {
     return (
       <div className="canvas-message" role="alert">
         <div className="canvas-message__card is-error">
           <h2>The run's workflow could not be read</h2>
-          <p>{error}</p>
+          <p>{graph.message}</p>
         </div>
       </div>
     );
   }
-  if (opened === null || opened.workflow === null) {
+  if (graph.status === 'loading' || graph.opened.workflow === null) {
     return (
       <div className="canvas-message" role="status">
         <span className="spinner" aria-hidden="true" /> Reading the run's workflow…
@@ -85,7 +72,13 @@ export function LiveGraph({
   }
   return (
     <ReactFlowProvider>
-      <LaidOutRun opened={opened} workflow={opened.workflow} progress={progress} selectedNode={selectedNode} onSelectNode={onSelectNode} />
+      <LaidOutRun
+        opened={graph.opened}
+        workflow={graph.opened.workflow}
+        progress={progress}
+        selectedNode={selectedNode}
+        onSelectNode={onSelectNode}
+      />
     </ReactFlowProvider>
   );
 }

@@ -10,10 +10,12 @@ import { RunHeader } from './RunHeader';
 import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
 import { progressOf, type RunProgress } from './runProgress';
 import { checkpointAt } from './scrubContext';
+import { withTimelineStatuses } from './timelineProgress';
 import { ScrubNote } from './ScrubNote';
 import { StageDetail } from './stage/StageDetail';
 import { RunTimeline } from './timeline/RunTimeline';
 import { useRunFollow } from './useRunFollow';
+import { useRunGraph } from './useRunGraph';
 import './runs.css';
 
 type View = 'overview' | 'checkpoints' | 'artifacts';
@@ -43,6 +45,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   const lastProgress = useRef<RunProgress>(run.progress);
 
   const { record, timeline, progress, events } = run;
+  const graph = useRunGraph(runId);
   // A notice goes away by itself after a while.
   useEffect(() => {
     if (notice === null) return;
@@ -60,8 +63,8 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
 
   const runStart = timeline?.stages[0] !== undefined ? Date.parse(timeline.stages[0].started_at) : record !== null ? Date.parse(record.started_at) : 0;
   const shownProgress = useMemo(
-    () => (scrub === null ? progress : progressOf(events, runStart + scrub)),
-    [scrub, progress, events, runStart],
+    () => (scrub === null ? withTimelineStatuses(progress, timeline) : progressOf(events, runStart + scrub)),
+    [scrub, progress, events, runStart, timeline],
   );
   const scrubCheckpoint = scrub === null ? null : checkpointAt(events, runStart + scrub);
 
@@ -118,7 +121,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   }
   const waiting = [...progress.nodes.values()].some((n) => n.status === 'waiting');
   return (
-    <div className="run-screen" data-testid="run-screen" data-run-id={runId}>
+    <div className="run-screen" data-testid="run-screen" data-run-id={runId} data-events={run.ended ? 'ended' : 'following'}>
       <RunHeader
         record={record}
         now={now}
@@ -161,7 +164,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
             <div className="run-overview">
               <div className="run-overview__graph">
                 <LiveGraph
-                  runFolder={record.folder}
+                  graph={graph}
                   progress={shownProgress}
                   selectedNode={selected?.node_id ?? null}
                   onSelectNode={selectNode}
