@@ -1,6 +1,7 @@
 // Browser test of the layout-engine choice against the real `heddle serve`: the canvas opens
-// with ELK, switching to Graphviz lays the workflow out again in rank order with cluster members
-// inside their box, the choice survives a reload, and switching back returns to ELK.
+// with the layered engine (Auto), in rank order with cluster members inside their box;
+// switching to Graphviz lays the workflow out again the same way, the choice survives a reload,
+// and switching to ELK works too.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
 import { copyFileSync, writeFileSync } from 'node:fs';
@@ -62,45 +63,50 @@ function assertInside(inner, outer, what) {
   );
 }
 
+/**
+ * parallel-review.dot laid out in rank order: each stage below the previous one, the three
+ * reviewers side by side on one rank, their box holding them and nothing else.
+ */
+async function assertReviewLayout(page) {
+  const reviewerIds = ['correctness', 'security', 'style'];
+  const stages = [['start'], ['fanout'], reviewerIds, ['join'], ['report'], ['exit']];
+  let above = null;
+  for (const stage of stages) {
+    const boxes = await Promise.all(stage.map((id) => nodeBox(page, id)));
+    const top = Math.min(...boxes.map((b) => b.y));
+    if (above !== null) assert.ok(top > above, `${stage.join(', ')} lie below the previous rank`);
+    above = Math.max(...boxes.map((b) => b.y + b.height));
+  }
+  const reviewers = await Promise.all(reviewerIds.map((id) => nodeBox(page, id)));
+  const ys = reviewers.map((b) => Math.round(centre(b).y));
+  assert.ok(Math.max(...ys) - Math.min(...ys) <= 2, `reviewers share a rank: ${ys}`);
+  const group = await settledBox(page.locator('.react-flow__node-subgraph'));
+  assert.ok(group, 'the Reviewers box is drawn');
+  for (const [i, id] of reviewerIds.entries()) assertInside(reviewers[i], group, id);
+  for (const id of ['fanout', 'join']) {
+    const b = await nodeBox(page, id);
+    assert.ok(b.y + b.height <= group.y || b.y >= group.y + group.height, `${id} lies outside the box`);
+  }
+}
+
 describe('layout engine choice', () => {
   const env = serverAndBrowser('layout-engine');
 
-  const REVIEW_TITLE = 'Graphviz lays out parallel-review.dot in rank order with the reviewers inside their box';
+  const REVIEW_TITLE = 'the layered engine (Auto) and Graphviz lay out parallel-review.dot in rank order with the reviewers inside their box';
   test(REVIEW_TITLE, { timeout: 180_000 }, async () => {
     const file = join(env.tempDir, 'parallel-review.dot');
     copyFileSync(join(examplesDir, 'parallel-review.dot'), file);
     const { page, context, pageErrors } = await openWorkflow(env, file);
     try {
-      await waitForEngine(page, 'elk');
+      await waitForEngine(page, 'layered');
       const select = page.getByLabel('Layout engine');
-      assert.equal(await select.inputValue(), 'auto', 'Auto is the default, and picks ELK for a small graph');
+      assert.equal(await select.inputValue(), 'auto', 'Auto is the default, and picks the layered engine');
+      await assertReviewLayout(page);
+      await page.screenshot({ path: join(screenshotDir, 'layout-layered.png') });
 
       await select.selectOption('graphviz');
       await waitForEngine(page, 'graphviz');
-
-      // Ranks run top to bottom: each stage's nodes lie below the previous stage's.
-      const reviewerIds = ['correctness', 'security', 'style'];
-      const stages = [['start'], ['fanout'], reviewerIds, ['join'], ['report'], ['exit']];
-      let above = null;
-      for (const stage of stages) {
-        const boxes = await Promise.all(stage.map((id) => nodeBox(page, id)));
-        const top = Math.min(...boxes.map((b) => b.y));
-        if (above !== null) assert.ok(top > above, `${stage.join(', ')} lie below the previous rank`);
-        above = Math.max(...boxes.map((b) => b.y + b.height));
-      }
-      // The three reviewers share a rank and sit side by side.
-      const reviewers = await Promise.all(reviewerIds.map((id) => nodeBox(page, id)));
-      const ys = reviewers.map((b) => Math.round(centre(b).y));
-      assert.ok(Math.max(...ys) - Math.min(...ys) <= 2, `reviewers share a rank: ${ys}`);
-
-      // The cluster's box holds its members and nothing else.
-      const group = await settledBox(page.locator('.react-flow__node-subgraph'));
-      assert.ok(group, 'the Reviewers box is drawn');
-      for (const [i, id] of reviewerIds.entries()) assertInside(reviewers[i], group, id);
-      for (const id of ['fanout', 'join']) {
-        const b = await nodeBox(page, id);
-        assert.ok(b.y + b.height <= group.y || b.y >= group.y + group.height, `${id} lies outside the box`);
-      }
+      await assertReviewLayout(page);
       await page.screenshot({ path: join(screenshotDir, 'layout-graphviz.png') });
 
       // The choice is remembered: a reload lays out with Graphviz straight away.
@@ -109,7 +115,7 @@ describe('layout engine choice', () => {
       assert.equal(await page.getByLabel('Layout engine').inputValue(), 'graphviz');
       assert.equal(await page.evaluate(() => localStorage.getItem('heddle.layoutEngine')), 'graphviz');
 
-      // And switching back gives ELK's layout again.
+      // And switching to ELK gives ELK's layout.
       await page.getByLabel('Layout engine').selectOption('elk');
       await waitForEngine(page, 'elk');
       assert.equal(await page.locator('.react-flow__node-handler').count(), 8);

@@ -27,14 +27,14 @@ function useRefitOnEngineChange(drawnBy: string) {
 }
 
 /**
- * A small select on the canvas choosing the layout engine for every canvas: Auto (ELK for
- * ordinary graphs, the layered engine for large ones), ELK, Graphviz or Layered.
+ * A small select on the canvas choosing the layout engine for every canvas: Auto (the layered
+ * engine), ELK, Graphviz or Layered.
  * `data-layout-engine` names the engine that laid out the flow shown (`flow`); while the
  * newly chosen one is still working it differs from the select's value.
  */
 export function LayoutEnginePicker({ flow }: { flow: WorkflowFlow }) {
   const chosen = useChosenLayoutEngine();
-  const wanted = engineFor(chosen, flow.nodes.filter((n) => n.type === 'handler').length);
+  const wanted = engineFor(chosen);
   const origin = layoutOriginOf(flow);
   const drawnBy = origin?.engine ?? wanted;
   const fellBack = origin?.fallbackReason ?? null;

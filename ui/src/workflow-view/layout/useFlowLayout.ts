@@ -18,15 +18,15 @@ export type FlowLayoutState =
 // then costs nothing, where later it would restyle the whole editor first.
 let sharedMeasure: MeasureText | null = typeof document === 'undefined' ? null : createCanvasMeasure();
 
-// Start the chosen engine's worker as soon as the app loads, while the first workflow is
-// still being fetched, instead of when its layout is asked for.
-// Under `auto` that is ELK, which most workflows (the small ones) use.
-warmUpLayoutEngine(engineFor(chosenLayoutEngine(), 0));
+// Start the chosen engine's worker (ELK's or Graphviz's, when picked) as soon as the app
+// loads, while the first workflow is still being fetched, instead of when its layout is asked
+// for. Under `auto` the layered engine needs none.
+warmUpLayoutEngine(engineFor(chosenLayoutEngine()));
 
-/** Maps and lays out `workflow` (in the chosen engine's worker) whenever it, its diagnostics or
+/** Maps and lays out `workflow` (with the chosen engine) whenever it, its diagnostics or
  * the chosen engine change; a re-layout keeps the last ready flow until the new one replaces it. */
 export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnostic[]): FlowLayoutState {
-  const engine = engineFor(useChosenLayoutEngine(), workflow.nodes.length);
+  const engine = engineFor(useChosenLayoutEngine());
   const [state, setState] = useState<FlowLayoutState>({ status: 'pending' });
   useEffect(() => {
     let current = true;
