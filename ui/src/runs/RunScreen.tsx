@@ -35,7 +35,9 @@ function latestVisit(stages: readonly TimelineStage[], node: string): TimelineSt
 export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; now: number; onBack: () => void; onOpenRun: (runId: string) => void }) {
   const api = useApi();
   const [followKey, setFollowKey] = useState(0);
-  const run = useRunFollow(api, runId, followKey);
+  // The run's graph is read first: its answer would otherwise queue behind the event stream.
+  const graph = useRunGraph(runId);
+  const run = useRunFollow(api, runId, followKey, graph.status === 'loading');
   const [view, setView] = useState<View>('overview');
   const [selected, setSelected] = useState<{ node_id: string; visit: number } | null>(null);
   const [scrub, setScrub] = useState<number | null>(null);
@@ -45,7 +47,6 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   const lastProgress = useRef<RunProgress>(run.progress);
 
   const { record, timeline, progress, events } = run;
-  const graph = useRunGraph(runId);
   // A notice goes away by itself after a while.
   useEffect(() => {
     if (notice === null) return;

@@ -48,9 +48,10 @@ export type FollowedRun = {
 /**
  * Follows a run: loads its record and timeline, then streams its events, applying them in
  * batches (once per animation frame; on a timer while the page is hidden, where frames
- * stop, so notifications still fire), publishing progress at most every PUBLISH_MS.
+ * stop, so notifications still fire), publishing progress at most every PUBLISH_MS. While
+ * `holdEvents` is true only the record and timeline are loaded.
  */
-export function useRunFollow(api: Api, runId: string, followKey: number): FollowedRun {
+export function useRunFollow(api: Api, runId: string, followKey: number, holdEvents = false): FollowedRun {
   const [record, setRecord] = useState<RunRecord | null>(null);
   const [timeline, setTimeline] = useState<Timeline | null>(null);
   const [progress, setProgress] = useState<RunProgress>(() => new RunProgressBuilder().snapshot());
@@ -88,6 +89,9 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
     setEnded(false);
     setError(null);
     load();
+    // Held back, the events start once the caller is ready: thousands of them arrive as as many
+    // tasks, and a response due meanwhile (the run's graph) would wait behind them all.
+    if (holdEvents) return;
     let pending: RunEvent[] = [];
     // The pending flush: an animation frame, or a timer while the page is hidden.
     let scheduled: (() => void) | null = null;
@@ -179,7 +183,7 @@ export function useRunFollow(api: Api, runId: string, followKey: number): Follow
       cancelFlush();
       if (refreshTimer !== null) clearTimeout(refreshTimer);
     };
-  }, [api, runId, load, followKey]);
+  }, [api, runId, load, followKey, holdEvents]);
 
   return {
     record,
