@@ -65,8 +65,11 @@ describe('runs', () => {
       await page.getByTestId('scrub-note').waitFor();
       await page.locator('[data-node-id="browser"][data-run-status="pending"]').waitFor();
       await shot('scrubbed');
-      // Near the end, the note lists the context the last checkpoint by then had saved.
-      await page.mouse.click(box.x + box.width - 4, box.y + box.height / 2);
+      // Just after the first `unit` stage, the note lists the context its checkpoint saved.
+      const unitBar = await page.locator('[data-testid="timeline-bar"][data-node="unit"]').first().boundingBox();
+      assert.ok(unitBar !== null, 'the unit stage has a bar');
+      await page.mouse.click(unitBar.x + unitBar.width + 3, box.y + box.height / 2);
+      await page.getByTestId('scrub-note').getByText('last checkpoint after').waitFor();
       const scrubContext = page.getByTestId('scrub-note').getByTestId('checkpoint-context-values');
       await scrubContext.waitFor();
       assert.ok((await scrubContext.locator('dt').count()) > 0, 'the scrubbed checkpoint has context values');
