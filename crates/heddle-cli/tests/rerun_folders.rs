@@ -4,14 +4,16 @@
 //! stage visits.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod gitfixture;
 mod sandbox;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use gitfixture::{commit_all, git, snapshot_files};
 use heddle_api::index::Store;
 use sandbox::{Sandbox, describe, events, json, run_id};
+
 use serde_json::Value;
 
 const FLOW: &str = r#"digraph R {
@@ -21,37 +23,9 @@ const FLOW: &str = r#"digraph R {
     start -> unit -> browser -> exit;
 }"#;
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
-}
-
-/// Every file under `dir` (relative path → bytes).
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut found = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(at) = stack.pop() {
-        for entry in std::fs::read_dir(&at).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                found.insert(path.strip_prefix(dir).unwrap().to_path_buf(), bytes);
-            }
-        }
-    }
-    found
-}
-
 /// Asserts the files under `dir` are `before`, byte for byte, naming those that differ.
 fn assert_unchanged(dir: &Path, before: &BTreeMap<PathBuf, Vec<u8>>) {
-    let after = files(dir);
+    let after = snapshot_files(dir, true);
     let changed: Vec<&PathBuf> = before
         .keys()
         .chain(after.keys())
@@ -91,15 +65,14 @@ fn a_stage_rerun_after_a_rollback_keeps_the_old_timelines_folder_and_artifacts()
     let work = sandbox.work();
     git(&work, &["init", "-q"]);
     std::fs::write(work.join("README.md"), "project\n").unwrap();
-    git(&work, &["add", "-A"]);
-    git(&work, &["commit", "-qm", "init"]);
+    commit_all(&work, "init");
     let flow = sandbox.write_flow("r.dot", FLOW);
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
     let run = sandbox.only_run();
     let id = run_id(&run);
-    let old_stage = files(&run.join("nodes/browser"));
-    let old_artifacts = files(&run.join("artifacts/browser"));
+    let old_stage = snapshot_files(&run.join("nodes/browser"), true);
+    let old_artifacts = snapshot_files(&run.join("artifacts/browser"), true);
     assert!(
         old_stage.contains_key(Path::new("status.json")),
         "{old_stage:?}"

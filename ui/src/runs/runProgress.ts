@@ -62,6 +62,11 @@ const STATUS_OF_OUTCOME: Record<string, NodeRunStatus> = {
   retry: 'retrying',
 };
 
+/** How a node stands after a stage ended with `outcome` (an outcome not known counts as a success). */
+export function statusOfOutcome(outcome: string): NodeRunStatus {
+  return STATUS_OF_OUTCOME[outcome] ?? 'succeeded';
+}
+
 /**
  * Folds events into progress. Mutable for speed (a run may have tens of thousands of
  * events); `snapshot` hands out an immutable view for rendering.
@@ -150,7 +155,7 @@ export class RunProgressBuilder {
       case 'stage.completed': {
         const outcome = text(props.status) ?? 'success';
         node.outcome = outcome;
-        node.status = STATUS_OF_OUTCOME[outcome] ?? 'succeeded';
+        node.status = statusOfOutcome(outcome);
         if (this.current === nodeId) this.current = null;
         break;
       }

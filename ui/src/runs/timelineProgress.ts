@@ -1,16 +1,11 @@
 import type { StageState } from '../generated/StageState';
 import type { Timeline } from '../generated/Timeline';
-import type { NodeProgress, NodeRunStatus, RunProgress } from './runProgress';
+import { statusOfOutcome, type NodeProgress, type NodeRunStatus, type RunProgress } from './runProgress';
 
-const STATUS_OF_STAGE: Record<StageState, NodeRunStatus> = {
-  running: 'running',
-  interrupted: 'interrupted',
-  success: 'succeeded',
-  partial_success: 'succeeded',
-  fail: 'failed',
-  retry: 'retrying',
-  skipped: 'skipped',
-};
+/** A stage still going or cut short as such; one that ended as its outcome reads in the events. */
+function statusOfStage(state: StageState): NodeRunStatus {
+  return state === 'running' || state === 'interrupted' ? state : statusOfOutcome(state);
+}
 
 /**
  * `progress` with every node its events have not reached yet taken from the run's timeline
@@ -26,7 +21,7 @@ export function withTimelineStatuses(progress: RunProgress, timeline: Timeline |
     const known = fromTimeline.get(stage.node_id);
     const latest = known === undefined || stage.visit >= known.visits;
     fromTimeline.set(stage.node_id, {
-      status: latest ? STATUS_OF_STAGE[stage.status] : (known?.status ?? 'pending'),
+      status: latest ? statusOfStage(stage.status) : (known?.status ?? 'pending'),
       visits: Math.max(known?.visits ?? 0, stage.visit),
       retries: (known?.retries ?? 0) + stage.retries,
       outcome: latest ? stage.status : (known?.outcome ?? null),

@@ -81,14 +81,18 @@ export function useRunFollow(api: Api, runId: string, followKey: number, holdEve
     );
   }, [api, runId]);
 
+  // Record and timeline load once per follow; releasing held events does not load them again.
+  useEffect(() => {
+    setError(null);
+    load();
+  }, [load, followKey]);
+
   useEffect(() => {
     events.current = [];
     transcripts.current = new TranscriptBuilder();
     const builder = new RunProgressBuilder();
     setProgress(builder.snapshot());
     setEnded(false);
-    setError(null);
-    load();
     // Held back, the events start once the caller is ready: thousands of them arrive as as many
     // tasks, and a response due meanwhile (the run's graph) would wait behind them all.
     if (holdEvents) return;

@@ -1,37 +1,22 @@
 import { memo } from 'react';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { edgeSides } from '../flow/flowDirection';
+import { Handle, type NodeProps } from '@xyflow/react';
 import type { HandlerFlowNode } from '../flow/flowTypes';
 import { KindIcon } from '../icons/KindIcon';
 import { DIAMOND_ICON, contentInsets } from '../look/nodeSize';
-import { badgeAnchor, outlineAnchor, outlinePath, type Side } from '../look/shapeGeometry';
+import { badgeAnchor, outlinePath } from '../look/shapeGeometry';
 import { DiagnosticBadge } from './DiagnosticBadge';
-
-const POSITION: Record<Side, Position> = {
-  top: Position.Top,
-  right: Position.Right,
-  bottom: Position.Bottom,
-  left: Position.Left,
-};
+import { handlerNodeClasses } from './handlerNodeClasses';
+import { handlePlaces } from './knownGeometry';
 
 /** A workflow node: its kind's outline, icon, label lines and subtitle. Read-only. */
 function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
-  const { look, box, node, subtitle, direction, diagnostics } = data;
+  const { look, box, node, subtitle, diagnostics } = data;
   const { width: w, height: h } = box;
-  const sides = edgeSides(direction);
-  const inAt = outlineAnchor(look.shape, w, h, sides.target);
-  const outAt = outlineAnchor(look.shape, w, h, sides.source);
+  const handles = handlePlaces(data);
   const badge = badgeAnchor(look.shape, w, h);
   const insets = contentInsets(look.shape, h);
   const diamond = look.shape === 'diamond';
-  const classes = [
-    'handler-node',
-    look.tone,
-    `shape-${look.shape}`,
-    selected ? 'is-selected' : '',
-    diagnostics.worst === null ? '' : `has-${diagnostics.worst}`,
-    data.run === undefined ? '' : `run-${data.run.status}`,
-  ];
+  const classes = handlerNodeClasses(data, selected);
 
   return (
     <div
@@ -82,16 +67,16 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
       <Handle
         id="in"
         type="target"
-        position={POSITION[sides.target]}
+        position={handles.in.position}
         className="handler-node__handle"
-        style={{ left: inAt.x, top: inAt.y, right: 'auto', bottom: 'auto' }}
+        style={{ left: handles.in.at.x, top: handles.in.at.y, right: 'auto', bottom: 'auto' }}
       />
       <Handle
         id="out"
         type="source"
-        position={POSITION[sides.source]}
+        position={handles.out.position}
         className="handler-node__handle"
-        style={{ left: outAt.x, top: outAt.y, right: 'auto', bottom: 'auto' }}
+        style={{ left: handles.out.at.x, top: handles.out.at.y, right: 'auto', bottom: 'auto' }}
       />
     </div>
   );

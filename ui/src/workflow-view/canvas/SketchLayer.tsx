@@ -4,6 +4,7 @@ import type { CanvasSelection } from '../flow/elementIds';
 import type { HandlerFlowNode, WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { outlinePath } from '../look/shapeGeometry';
 import { roundedPolylinePath } from './edgePath';
+import { handlerNodeClasses } from './handlerNodeClasses';
 
 /** Each node's top-left corner in flow coordinates (React Flow keeps children relative to parents). */
 function absolutePositions(nodes: readonly WorkflowFlowNode[]): Map<string, { x: number; y: number }> {
@@ -30,19 +31,12 @@ const SketchNode = memo(function SketchNode({
   selected: boolean;
   onSelect: (selection: CanvasSelection) => void;
 }) {
-  const { look, box, diagnostics, run } = node.data;
-  const classes = [
-    'handler-node',
-    'is-sketch',
-    look.tone,
-    selected ? 'is-selected' : '',
-    diagnostics.worst === null ? '' : `has-${diagnostics.worst}`,
-    run === undefined ? '' : `run-${run.status}`,
-  ];
+  const { look, box, run } = node.data;
+  const classes = [...handlerNodeClasses(node.data, selected), 'is-sketch'];
   // No transform per node: each would be a layer of its own for the compositor.
   return (
     <g
-      className={classes.join(' ').trim()}
+      className={classes.join(' ')}
       data-node-id={node.id}
       data-kind={node.data.node.kind}
       data-run-status={run?.status}

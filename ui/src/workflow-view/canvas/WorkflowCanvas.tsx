@@ -7,7 +7,6 @@ import {
   ReactFlow,
   type EdgeMarker,
   type EdgeTypes,
-  type FitViewOptions,
   type NodeTypes,
   type Viewport,
 } from '@xyflow/react';
@@ -17,7 +16,7 @@ import { useShownTheme } from '../../theme/useTheme';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
-import { FIT_MAX_ZOOM, FIT_PADDING, fitViewport } from './fitViewport';
+import { FIT_VIEW, fitViewport } from './fitViewport';
 import { isSketchZoom } from './detailZoom';
 import { HandlerNode } from './HandlerNode';
 import { knownGeometry } from './knownGeometry';
@@ -32,8 +31,6 @@ import './canvas.css';
 const nodeTypes: NodeTypes = { handler: HandlerNode, subgraph: SubgraphNode };
 const edgeTypes: EdgeTypes = { workflow: WorkflowEdge };
 
-/** Fit with room at the top for the workflow summary card; hidden nodes (a sketch's) count. */
-const FIT_VIEW: FitViewOptions = { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM, includeHiddenNodes: true };
 const MIN_ZOOM = 0.05;
 
 /** From this many nodes on, a read-only canvas leaves elements out of view out of the page. */
@@ -158,16 +155,16 @@ export function WorkflowCanvas({
     setSketch(isSketchZoom(viewport.zoom));
     setStartViewport(viewport);
   }, []);
-  const hiddenNodes = useMemo(() => (sketch ? nodes.map(hiddenCopy) : nodes), [sketch, nodes]);
-  const hiddenEdges = useMemo(() => (sketch ? edges.map(hiddenCopy) : edges), [sketch, edges]);
+  const nodesForReactFlow = useMemo(() => (sketch ? nodes.map(hiddenCopy) : nodes), [sketch, nodes]);
+  const edgesForReactFlow = useMemo(() => (sketch ? edges.map(hiddenCopy) : edges), [sketch, edges]);
   if (startViewport === null) return <div ref={pane} className="workflow-canvas-pane" />;
 
   return (
     <SelectionContext.Provider value={onSelect}>
       <ReactFlow<WorkflowFlowNode, WorkflowFlowEdge>
         className={editing === undefined ? 'workflow-canvas' : 'workflow-canvas is-editable'}
-        nodes={hiddenNodes}
-        edges={hiddenEdges}
+        nodes={nodesForReactFlow}
+        edges={edgesForReactFlow}
         onMove={(_, viewport) => setSketch(isSketchZoom(viewport.zoom))}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}

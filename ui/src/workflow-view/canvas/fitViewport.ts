@@ -1,9 +1,12 @@
-import { getViewportForBounds, type Viewport } from '@xyflow/react';
+import { getViewportForBounds, type FitViewOptions, type Viewport } from '@xyflow/react';
 import type { WorkflowFlowNode } from '../flow/flowTypes';
 
 /** Fit with room at the top for the workflow summary card (px on each side). */
 export const FIT_PADDING = { top: '116px', right: '48px', bottom: '48px', left: '48px' } as const;
 export const FIT_MAX_ZOOM = 1.1;
+
+/** React Flow's fit (the zoom button, a refit): the same room; hidden nodes (a sketch's) count. */
+export const FIT_VIEW: FitViewOptions = { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM, includeHiddenNodes: true };
 
 /**
  * The viewport that fits every top-level node of a laid-out flow into a `width` × `height`

@@ -1,18 +1,13 @@
 import { Panel, useReactFlow, type FitViewOptions } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
+import { FIT_VIEW } from '../canvas/fitViewport';
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { chooseLayoutEngine, engineFor, isLayoutChoice, useChosenLayoutEngine } from './layoutEngineChoice';
 import { LAYOUT_ENGINES, layoutOriginOf } from './layoutEngines';
 import './layoutEnginePicker.css';
 
-/** Fit after a change of engine, with room at the top for the workflow summary card (as on mount). */
-const REFIT: FitViewOptions = {
-  padding: { top: '116px', right: '48px', bottom: '48px', left: '48px' },
-  maxZoom: 1.1,
-  duration: 200,
-  // Zoomed out, the canvas hides its nodes behind a sketch: they still count.
-  includeHiddenNodes: true,
-};
+/** Fit after a change of engine as on mount, animated. */
+const REFIT: FitViewOptions = { ...FIT_VIEW, duration: 200 };
 
 /** Fits the view to the graph again when a different engine has laid it out: the drawing's
  * size and shape change with the engine, so the old viewport may show nothing of it. */

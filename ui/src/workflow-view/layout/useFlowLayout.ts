@@ -16,7 +16,8 @@ export type FlowLayoutState =
 
 // Made as the app loads, while the page is still nearly empty: reading the theme's fonts
 // then costs nothing, where later it would restyle the whole editor first.
-let sharedMeasure: MeasureText | null = typeof document === 'undefined' ? null : createCanvasMeasure();
+// Without a page (unit tests), text widths are estimated.
+const sharedMeasure: MeasureText | undefined = typeof document === 'undefined' ? undefined : createCanvasMeasure();
 
 // Start the chosen engine's worker (ELK's or Graphviz's, when picked) as soon as the app
 // loads, while the first workflow is still being fetched, instead of when its layout is asked
@@ -34,7 +35,6 @@ export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnost
     // canvas does not blank out on every change.
     // A pending state is kept as it is, so the first layout does not render the screen twice.
     setState((previous) => (previous.status === 'failed' ? { status: 'pending' } : previous));
-    sharedMeasure ??= createCanvasMeasure();
     layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, sharedMeasure)).then(
       (flow) => {
         if (current) setState({ status: 'ready', flow });
