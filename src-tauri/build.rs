@@ -41,6 +41,7 @@ const COMMANDS: &[&str] = &[
     "checkpoint_diff",
     "rollback_run",
     "run_artifacts",
+    "save_run_file",
     "follow_events",
 ];
 

@@ -10,6 +10,7 @@ mod commands;
 mod context;
 mod file_watch_commands;
 pub mod launch;
+mod main_window;
 mod run_commands;
 mod run_file_protocol;
 
@@ -23,6 +24,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
         .manage(launch)
         .manage(host)
         .manage(file_watch_commands::FileWatches::default())
+        .setup(|app| Ok(main_window::build(app)?))
         .register_asynchronous_uri_scheme_protocol(
             run_file_protocol::SCHEME,
             run_file_protocol::handle,
@@ -59,6 +61,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             run_commands::checkpoint_diff,
             run_commands::rollback_run,
             run_commands::run_artifacts,
+            run_commands::save_run_file,
             run_commands::follow_events,
         ])
         .run(context::generated())

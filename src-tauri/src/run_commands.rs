@@ -6,8 +6,8 @@ use heddle_api::checkpoint::{CheckpointDiff, CheckpointEntry, RollbackReport, Tr
 use heddle_api::index::{RunPage, RunRecord, Timeline};
 use heddle_api::{
     AnswerGateRequest, ApiError, CheckpointFile, CheckpointFileRequest, CheckpointRef,
-    CheckpointState, DiffRequest, EventsRequest, ForkRequest, PendingGate, RollbackRequest,
-    RunHost, RunRef, RunStarted, StartRunRequest,
+    CheckpointState, DiffRequest, ErrorCode, EventsRequest, ForkRequest, PendingGate,
+    RollbackRequest, RunFileRequest, RunHost, RunRef, RunStarted, SavedRunFile, StartRunRequest,
 };
 use tauri::State;
 use tauri::ipc::Channel;
@@ -142,6 +142,24 @@ pub fn run_artifacts(
     req: RunRef,
 ) -> Result<Vec<heddle_api::ListedArtifact>, ApiError> {
     host.artifacts(&req)
+}
+
+/// Saves a copy of a run's file into the user's Downloads folder (`$HOME/Downloads` when
+/// the desktop names none): the window's Download, since a link to another scheme would
+/// only navigate there.
+#[tauri::command(async)]
+pub fn save_run_file<R: tauri::Runtime>(
+    app: tauri::AppHandle<R>,
+    host: State<'_, RunHost>,
+    req: RunFileRequest,
+) -> Result<SavedRunFile, ApiError> {
+    use tauri::Manager;
+    let folder = app
+        .path()
+        .download_dir()
+        .or_else(|_| app.path().home_dir().map(|home| home.join("Downloads")))
+        .map_err(|e| ApiError::new(ErrorCode::NotFound, format!("no Downloads folder: {e}")))?;
+    host.save_run_file(&req, &folder)
 }
 
 /// Streams a run's events after `req.after_seq` to `on_event` until the run ends.

@@ -5,7 +5,7 @@
 //! answered with the part asked for, so videos seek.
 
 use heddle_api::{
-    ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost, SANDBOXED_PAGE_POLICY,
+    ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost, sandboxed_page_policy,
 };
 use tauri::Manager;
 use tauri::http::{Response, StatusCode, header};
@@ -73,6 +73,7 @@ pub fn handle<R: tauri::Runtime>(
 ) {
     let host = ctx.app_handle().state::<RunHost>().inner().clone();
     let path = request.uri().path().to_owned();
+    let folder = page_folder(request.uri());
     let header_text = |name| {
         request
             .headers()
@@ -83,7 +84,7 @@ pub fn handle<R: tauri::Runtime>(
     let range = header_text(header::RANGE);
     let origin = header_text(header::ORIGIN);
     std::thread::spawn(move || {
-        let mut response = respond(&host, &path, range.as_deref());
+        let mut response = respond(&host, &path, range.as_deref(), folder.as_deref());
         if let Some(allowed) = origin.as_deref().and_then(app_origin)
             && let Ok(value) = header::HeaderValue::from_str(allowed)
         {
@@ -93,6 +94,16 @@ pub fn handle<R: tauri::Runtime>(
         }
         responder.respond(response)
     });
+}
+
+/// The URL of the run folder a request's file is in (`heddle-run://localhost/RUN/artifacts/`),
+/// which a page's policy names as its own (see `sandboxed_page_policy`).
+pub fn page_folder(uri: &tauri::http::Uri) -> Option<String> {
+    let scheme = uri.scheme_str()?;
+    let authority = uri.authority()?.as_str();
+    let mut parts = uri.path().trim_start_matches('/').splitn(3, '/');
+    let (run, area) = (parts.next()?, parts.next()?);
+    Some(format!("{scheme}://{authority}/{run}/{area}/"))
 }
 
 /// `origin` when it is the app's own page (`tauri://localhost`, or `http://tauri.localhost`
@@ -107,8 +118,13 @@ pub fn app_origin(origin: &str) -> Option<&str> {
 }
 
 /// Answers one request of the scheme (blocking: reads the file, or the part of it a `Range`
-/// header asks for).
-pub fn respond(host: &RunHost, uri_path: &str, range: Option<&str>) -> Response<Vec<u8>> {
+/// header asks for). `folder` is the URL of the file's run folder ([`page_folder`]).
+pub fn respond(
+    host: &RunHost,
+    uri_path: &str,
+    range: Option<&str>,
+    folder: Option<&str>,
+) -> Response<Vec<u8>> {
     let served = match parse_path(uri_path).and_then(|req| host.run_file(&req)) {
         Ok(served) => served,
         Err(error) => return failure(&error),
@@ -136,7 +152,10 @@ pub fn respond(host: &RunHost, uri_path: &str, range: Option<&str>) -> Response<
         );
     }
     if served.is_html() {
-        response = response.header(header::CONTENT_SECURITY_POLICY, SANDBOXED_PAGE_POLICY);
+        response = response.header(
+            header::CONTENT_SECURITY_POLICY,
+            sandboxed_page_policy(folder),
+        );
     }
     response.body(bytes).unwrap_or_default()
 }
@@ -190,6 +209,27 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(part, b"3456");
         assert_eq!(whole, b"0123456789");
+    }
+
+    #[test]
+    fn a_page_folder_is_the_run_folder_of_its_url() {
+        let uri: tauri::http::Uri =
+            "heddle-run://localhost/01J%20RUN/artifacts/b/retry_0/report/index.html"
+                .parse()
+                .unwrap();
+        assert_eq!(
+            page_folder(&uri).as_deref(),
+            Some("heddle-run://localhost/01J%20RUN/artifacts/")
+        );
+        let windows: tauri::http::Uri = "http://heddle-run.localhost/r/nodes/plan/out.html"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            page_folder(&windows).as_deref(),
+            Some("http://heddle-run.localhost/r/nodes/")
+        );
+        let short: tauri::http::Uri = "heddle-run://localhost/r".parse().unwrap();
+        assert_eq!(page_folder(&short), None);
     }
 
     #[test]

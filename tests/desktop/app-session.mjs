@@ -53,9 +53,9 @@ function tauriDriverBinary() {
 /**
  * Starts the app with `args` (its command line) and runs `body(session)`. `name` names the
  * failure screenshot. `prepareHome(home)`, when given, runs first with the app's data folder
- * (to leave runs there for the app to show).
+ * (to leave runs there for the app to show). `env` adds variables to the app's environment.
  */
-export async function withDesktopApp(name, args, body, { prepareHome } = {}) {
+export async function withDesktopApp(name, args, body, { prepareHome, env = {} } = {}) {
   assert.ok(
     process.env.DISPLAY || process.env.WAYLAND_DISPLAY,
     'no display: run this through scripts/desktop-smoke.sh (it starts Xvfb)',
@@ -70,7 +70,7 @@ export async function withDesktopApp(name, args, body, { prepareHome } = {}) {
   // The app keeps runs and its run index in a data folder of the test's own.
   const home = mkdtempSync(join(tmpdir(), 'heddle-desktop-home-'));
   if (prepareHome) await prepareHome(home);
-  const driver = await TauriDriver.start(tauriDriverBinary(), { ...process.env, HEDDLE_HOME: home });
+  const driver = await TauriDriver.start(tauriDriverBinary(), { ...process.env, ...env, HEDDLE_HOME: home });
   let session;
   try {
     session = await Session.create(driver.base, { 'tauri:options': { application, args } }).catch(

@@ -2,52 +2,28 @@
 // app's data folder by the `heddle` CLI; the window lists it, opens it, and draws its graph
 // and timeline. The screenshot goes to test-output/desktop/run-timeline.png.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { repo, savePng, withDesktopApp } from './app-session.mjs';
+import { runToTheEnd } from './heddle-cli.mjs';
 import { pollUntil } from './poll.mjs';
-
-/** The `heddle` CLI next to the desktop binary (the same cargo target dir). */
-function heddleCli() {
-  if (process.env.HEDDLE_BIN) return resolve(process.env.HEDDLE_BIN);
-  const target = process.env.CARGO_TARGET_DIR ? resolve(repo, process.env.CARGO_TARGET_DIR) : join(repo, 'target');
-  return join(target, 'debug', 'heddle');
-}
-
-/** In the page: clicks the first element matching the selector; false when there is none. */
-const CLICK = `
-  const el = document.querySelector(arguments[0]);
-  if (!el) return false;
-  el.click();
-  return true;`;
-
-const COUNT = `return document.querySelectorAll(arguments[0]).length;`;
+import { count, openNewestRun } from './runs-screen.mjs';
 
 test('the window opens a finished run and draws its timeline', { timeout: 240_000 }, async (t) => {
-  const cli = heddleCli();
-  assert.ok(existsSync(cli), `${cli} not found: build it with \`cargo build -p heddle-cli\` or set HEDDLE_BIN`);
   const work = mkdtempSync(join(tmpdir(), 'heddle-desktop-work-'));
   try {
     await withDesktopApp(
       'run-timeline',
       [],
       async (session) => {
-        await pollUntil('the Runs button', async () => (await session.execute(CLICK, ['.screen-nav button:nth-child(2)'])) === true, {
-          timeoutMs: 120_000,
-          intervalMs: 500,
-        });
-        await pollUntil('the finished run in the list', async () => (await session.execute(CLICK, ['[data-testid="run-row"] .runs-table__open'])) === true, {
-          timeoutMs: 60_000,
-          intervalMs: 500,
-        });
+        await openNewestRun(session);
         const bars = await pollUntil(
           'timeline bars and coloured nodes',
           async () => {
-            const shown = await session.execute(COUNT, ['[data-testid="timeline-bar"]']);
-            const done = await session.execute(COUNT, ['[data-run-status="succeeded"]']);
+            const shown = await count(session, '[data-testid="timeline-bar"]');
+            const done = await count(session, '[data-run-status="succeeded"]');
             return shown >= 4 && done >= 4 ? shown : false;
           },
           { timeoutMs: 90_000, intervalMs: 500 },
@@ -61,13 +37,7 @@ test('the window opens a finished run and draws its timeline', { timeout: 240_00
       },
       {
         prepareHome(home) {
-          const run = spawnSync(cli, ['run', join(repo, 'examples', 'hello.dot')], {
-            cwd: work,
-            env: { ...process.env, HEDDLE_HOME: home, NO_COLOR: '1' },
-            encoding: 'utf8',
-            timeout: 120_000,
-          });
-          assert.equal(run.status, 0, `heddle run failed:\n${run.stdout}\n${run.stderr}`);
+          runToTheEnd(home, join(repo, 'examples', 'hello.dot'), work);
         },
       },
     );

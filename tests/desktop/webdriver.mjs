@@ -62,6 +62,26 @@ export class Session {
     return this.command('POST', '/execute/sync', { script, args });
   }
 
+  /** Clicks element `ref` as a person would (a user gesture, unlike a script's click()). */
+  async click(ref) {
+    await this.command('POST', `/element/${ref}/click`, {});
+  }
+
+  /** Sends later commands to the window `handle` (from `GET /window/handles`). */
+  async switchToWindow(handle) {
+    await this.command('POST', '/window', { handle });
+  }
+
+  /** Sends later commands into the frame element `ref` (from `findAll`). */
+  async switchToFrame(ref) {
+    await this.command('POST', '/frame', { id: { [ELEMENT_KEY]: ref } });
+  }
+
+  /** Sends later commands to the top-level page again. */
+  async switchToTop() {
+    await this.command('POST', '/frame', { id: null });
+  }
+
   /** A PNG of the viewport. */
   async screenshot() {
     return Buffer.from(await this.command('GET', '/screenshot'), 'base64');

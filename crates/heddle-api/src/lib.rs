@@ -10,6 +10,7 @@ mod event_feed;
 mod expressions;
 mod file_watch;
 mod index_ops;
+mod run_file_save;
 mod run_files;
 mod run_host;
 mod run_types;
@@ -34,8 +35,9 @@ pub mod checkpoint {
 pub use editor_types::*;
 pub use expressions::check_expression;
 pub use file_watch::{WorkflowWatch, watch_workflow};
+pub use run_file_save::SavedRunFile;
 pub use run_files::{
-    RunFileArea, RunFileRequest, SANDBOXED_PAGE_POLICY, ServedFile, confined_file,
+    RunFileArea, RunFileRequest, ServedFile, confined_file, sandboxed_page_policy,
 };
 pub use run_host::{RunHost, blocking};
 pub use run_types::*;

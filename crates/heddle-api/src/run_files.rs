@@ -13,9 +13,27 @@ use crate::run_host::RunHost;
 
 /// The Content Security Policy a served HTML file (a Playwright report) gets: it may run its
 /// own scripts and show its own resources, in an opaque origin without the UI's token or API.
-pub const SANDBOXED_PAGE_POLICY: &str = "sandbox allow-scripts allow-popups; default-src 'self' \
-                                         'unsafe-inline' 'unsafe-eval' data: blob:; connect-src \
-                                         'self' data: blob:";
+///
+/// `folder` is the absolute URL of the run folder the page came from, ending in `/` (such as
+/// `heddle-run://localhost/RUN/artifacts/`). It is named as a source next to `'self'`
+/// because WebKit matches nothing to `'self'` in a sandboxed page, so a report's own images
+/// would not load in the desktop window; it also keeps the page to its own run's folder. It
+/// is left out when it holds a character a policy cannot carry.
+pub fn sandboxed_page_policy(folder: Option<&str>) -> String {
+    let own = folder
+        .filter(|url| {
+            !url.is_empty()
+                && url
+                    .bytes()
+                    .all(|b| b.is_ascii_graphic() && !matches!(b, b';' | b',' | b'\'' | b'"'))
+        })
+        .map(|url| format!(" {url}"))
+        .unwrap_or_default();
+    format!(
+        "sandbox allow-scripts allow-popups; default-src 'self'{own} 'unsafe-inline' \
+         'unsafe-eval' data: blob:; connect-src 'self'{own} data: blob:"
+    )
+}
 
 /// Which of a run's folders a file is served from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -132,4 +150,44 @@ pub fn confined_file(root: &Path, relative: &str) -> Result<ServedFile, ApiError
         size: meta.len(),
         path: resolved,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sandboxed_page_policy;
+
+    #[test]
+    fn a_page_policy_names_its_own_folder_beside_self() {
+        let policy = sandboxed_page_policy(Some("heddle-run://localhost/01RUN/artifacts/"));
+        assert!(
+            policy.starts_with("sandbox allow-scripts allow-popups;"),
+            "{policy}"
+        );
+        assert!(
+            policy.contains("default-src 'self' heddle-run://localhost/01RUN/artifacts/ "),
+            "{policy}"
+        );
+        assert!(
+            policy.contains("connect-src 'self' heddle-run://localhost/01RUN/artifacts/ "),
+            "{policy}"
+        );
+    }
+
+    #[test]
+    fn a_folder_a_policy_cannot_carry_is_left_out() {
+        let plain = sandboxed_page_policy(None);
+        assert!(
+            plain.contains("default-src 'self' 'unsafe-inline'"),
+            "{plain}"
+        );
+        for bad in [
+            "",
+            "http://evil; script-src *",
+            "http://a b/",
+            "http://a/'unsafe-hashes'",
+            "http://a,b/",
+        ] {
+            assert_eq!(sandboxed_page_policy(Some(bad)), plain, "{bad}");
+        }
+    }
 }

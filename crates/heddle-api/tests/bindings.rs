@@ -58,6 +58,7 @@ fn export_roots(dir: &Path) {
     WatchWorkflowRequest::export_all(dir).unwrap();
     WorkflowChanged::export_all(dir).unwrap();
     RunFileRequest::export_all(dir).unwrap();
+    SavedRunFile::export_all(dir).unwrap();
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {

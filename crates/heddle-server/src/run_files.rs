@@ -8,13 +8,13 @@
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, SANDBOXED_PAGE_POLICY};
+use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, sandboxed_page_policy};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
 use crate::operations::{ApiResponse, blocking};
 use crate::router::AppState;
-use crate::shared_files::{run_files_key, shared_link};
+use crate::shared_files::{run_files_key, shared_folder, shared_link};
 
 /// The route's handler.
 pub async fn run_file(
@@ -53,6 +53,17 @@ async fn serve(
         );
         return ApiResponse::<()>(Err(error)).into_response();
     };
+    // Where the page's own files are, for its policy (see `sandboxed_page_policy`).
+    let folder = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|host| host.to_str().ok())
+        .map(|host| {
+            format!(
+                "http://{host}{}",
+                shared_folder(&state.token, &run_id, area.name())
+            )
+        });
     let host = state.host.clone();
     let req = RunFileRequest { run_id, area, path };
     let asked = req.clone();
@@ -79,10 +90,11 @@ async fn serve(
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     if served.is_html() {
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(SANDBOXED_PAGE_POLICY),
-        );
+        // A page is never served without a sandbox: the strictest one if the policy were
+        // not a valid header (it always is; `sandboxed_page_policy` checks the folder).
+        let policy = HeaderValue::from_str(&sandboxed_page_policy(folder.as_deref()))
+            .unwrap_or(HeaderValue::from_static("sandbox"));
+        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
     }
     response
 }

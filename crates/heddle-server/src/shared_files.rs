@@ -50,16 +50,20 @@ fn encode_segment(segment: &str) -> String {
         .collect()
 }
 
-/// The shared link of one file of a run.
-pub fn shared_link(token: &str, run_id: &str, area: &str, path: &str) -> String {
-    let path: Vec<String> = path.split('/').map(encode_segment).collect();
+/// The shared link of a run's folder (`artifacts` or `nodes`), ending in `/`.
+pub fn shared_folder(token: &str, run_id: &str, area: &str) -> String {
     format!(
-        "{SHARED_PREFIX}{}/{}/{}/{}",
+        "{SHARED_PREFIX}{}/{}/{}/",
         run_files_key(token, run_id),
         encode_segment(run_id),
         encode_segment(area),
-        path.join("/")
     )
+}
+
+/// The shared link of one file of a run.
+pub fn shared_link(token: &str, run_id: &str, area: &str, path: &str) -> String {
+    let path: Vec<String> = path.split('/').map(encode_segment).collect();
+    format!("{}{}", shared_folder(token, run_id, area), path.join("/"))
 }
 
 #[cfg(test)]

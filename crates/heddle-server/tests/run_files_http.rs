@@ -114,6 +114,13 @@ async fn a_runs_files_are_served_and_never_anything_outside_them() {
             .contains("content-security-policy: sandbox"),
         "{head}"
     );
+    // Its policy names its run folder beside 'self' (WebKit matches nothing to 'self' in a
+    // sandboxed page, so the report's own images would not load there).
+    let folder = format!("{}/shared/{key}/{run}/artifacts/", server.base);
+    assert!(
+        head.contains(&format!("default-src 'self' {folder} ")),
+        "{head}"
+    );
     assert!(head.ends_with("<html>report</html>"), "{head}");
     let sibling = format!("/shared/{key}/{run}/artifacts/one/retry_0/shots/home.png");
     let (status, head) = raw_get_as(&server.base, &sibling, None).await;

@@ -41,6 +41,7 @@ import type { RecentWorkflow } from '../generated/RecentWorkflow';
 import type { RecentWorkflowsRequest } from '../generated/RecentWorkflowsRequest';
 import type { RunPage } from '../generated/RunPage';
 import type { RunRecord } from '../generated/RunRecord';
+import type { SavedRunFile } from '../generated/SavedRunFile';
 import type { Timeline } from '../generated/Timeline';
 import type { EventHandlers, Unsubscribe } from './runEvent';
 
@@ -108,6 +109,12 @@ export interface Api {
   runArtifacts(req: RunRef): Promise<ListedArtifact[]>;
   /** A URL the page can load a run's file from (an image, a video, a log, a report). */
   runFileUrl(req: RunFileRequest): string;
+  /**
+   * Saves a copy of a run's file into the user's Downloads folder and says where. The
+   * desktop window needs it: a download link to another scheme only navigates there. Null
+   * in a browser, whose own download of the file's URL does the job.
+   */
+  readonly saveRunFile: ((req: RunFileRequest) => Promise<SavedRunFile>) | null;
   /**
    * Delivers the run's events after `req.after_seq`, in order and each once, then new ones
    * as they happen; `onEnd` once the run has ended and everything was delivered.

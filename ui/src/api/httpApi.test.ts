@@ -50,9 +50,10 @@ describe('createHttpApi', () => {
     await expect(createHttpApi().openWorkflow({ path: '/x.dot' })).rejects.toMatchObject({ code: 'io' });
   });
 
-  it('has no file dialog', async () => {
+  it('has no file dialog, and leaves downloads to the browser', async () => {
     const api = createHttpApi();
     expect(api.hasFileDialog).toBe(false);
+    expect(api.saveRunFile).toBeNull();
     await expect(api.pickWorkflowFile()).resolves.toBeNull();
   });
 });

@@ -124,5 +124,6 @@ export function createHttpApi(baseUrl = ''): Api {
     runArtifacts: (req) => post(baseUrl, 'run_artifacts', req),
     followEvents: (req, handlers) => followOverSse(baseUrl, req, handlers),
     runFileUrl: (req) => httpRunFileUrl(baseUrl, req),
+    saveRunFile: null,
   };
 }

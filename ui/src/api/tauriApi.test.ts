@@ -28,11 +28,13 @@ describe('createTauriApi', () => {
     await api.checkpointDiff({ run_id: 'R1', from: 'a', to: 'b' });
     await api.rollbackRun({ run_id: 'R1', to: 'a', force: true });
     await api.runArtifacts({ run_id: 'R1' });
+    await api.saveRunFile?.({ run_id: 'R1', area: 'artifacts', path: 'b/retry_0/home.png' });
     expect(invoke.mock.calls).toEqual([
       ['resume_run', { req: { run_id: 'R1' } }],
       ['checkpoint_diff', { req: { run_id: 'R1', from: 'a', to: 'b' } }],
       ['rollback_run', { req: { run_id: 'R1', to: 'a', force: true } }],
       ['run_artifacts', { req: { run_id: 'R1' } }],
+      ['save_run_file', { req: { run_id: 'R1', area: 'artifacts', path: 'b/retry_0/home.png' } }],
     ]);
   });
 

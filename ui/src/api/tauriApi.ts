@@ -100,6 +100,7 @@ export function createTauriApi(): Api {
     runArtifacts: (req) => call('run_artifacts', { req }),
     followEvents: followOverChannel,
     runFileUrl: (req) => tauriRunFileUrl(req, navigator.userAgent),
+    saveRunFile: (req) => call('save_run_file', { req }),
     readLayout: (req) => call('read_layout', { req }),
     saveLayout: (req) => call('save_layout', { req }),
     readReference: (req) => call('read_reference', { req }),

@@ -13,6 +13,7 @@ import { ScreenshotCompare } from './ScreenshotCompare';
 import { ScreenshotGallery } from './ScreenshotGallery';
 import { useRunArtifacts } from './useRunArtifacts';
 import { VideoList } from './VideoList';
+import { SaveArtifactContext, type SaveArtifact } from './SaveArtifactContext';
 import './artifacts.css';
 
 /** What is open over the view: a screenshot, or a comparison (returning to a screenshot). */
@@ -137,6 +138,10 @@ export function ArtifactsView({
     (artifact: ListedArtifact) => api.runFileUrl({ run_id: runId, area: 'artifacts', path: artifact.path }),
     [api, runId],
   );
+  const saveArtifact = useMemo<SaveArtifact>(() => {
+    const save = api.saveRunFile;
+    return save === null ? null : (artifact) => save({ run_id: runId, area: 'artifacts', path: artifact.path });
+  }, [api, runId]);
   const everything = useMemo(() => (state.status === 'loaded' ? state.artifacts : []), [state]);
   const stages = useMemo(() => groupByStage(everything), [everything]);
   const shown = useMemo(
@@ -185,7 +190,9 @@ export function ArtifactsView({
             The stage <code>{stage}</code> captured no artifacts.
           </p>
         ) : (
-          <Sections key={stage} artifacts={shown} everything={everything} urlOf={urlOf} />
+          <SaveArtifactContext.Provider value={saveArtifact}>
+            <Sections key={stage} artifacts={shown} everything={everything} urlOf={urlOf} />
+          </SaveArtifactContext.Provider>
         )}
       </div>
     </div>
