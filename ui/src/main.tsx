@@ -3,7 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { ApiProvider } from './api/ApiContext';
 import { selectApi } from './api/selectApi';
 import { App } from './app/App';
+import { screenFromSearch } from './app/screenUrl';
 import './app/theme.css';
+import { prefetchRunGraph } from './runs/runGraphRead';
 import { applyTheme } from './theme/useTheme';
 
 async function start() {
@@ -11,6 +13,13 @@ async function start() {
   const container = document.getElementById('root');
   if (container === null) throw new Error('index.html has no #root element');
   const api = await selectApi();
+  // Opening on a run: its graph and the run screen's code are fetched right away, in
+  // parallel with the app's first render.
+  const screen = screenFromSearch(window.location.search);
+  if (screen.kind === 'run') {
+    prefetchRunGraph(api, screen.runId);
+    void import('./runs/RunScreen');
+  }
   createRoot(container).render(
     <StrictMode>
       <ApiProvider api={api}>

@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import type { Workflow } from '../generated/Workflow';
 import type { CanvasSelection } from '../workflow-view/flow/elementIds';
@@ -17,14 +17,29 @@ function LaidOutRun({
   progress,
   selectedNode,
   onSelectNode,
+  onDrawn,
 }: {
   opened: OpenedWorkflow;
   workflow: Workflow;
   progress: RunProgress;
   selectedNode: string | null;
   onSelectNode: (node: string | null) => void;
+  onDrawn: () => void;
 }) {
   const laidOut = useFlowLayout(workflow, opened.diagnostics);
+  const settled = laidOut.status !== 'pending';
+  useEffect(() => {
+    if (!settled) return;
+    // After the frame that shows it (or says why it could not be laid out).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(onDrawn, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [settled, onDrawn]);
   const previous = useRef<WorkflowFlow | undefined>(undefined);
   const layout: FlowLayoutState = useMemo(() => {
     if (laidOut.status !== 'ready') return laidOut;
@@ -47,11 +62,14 @@ export function LiveGraph({
   progress,
   selectedNode,
   onSelectNode,
+  onDrawn,
 }: {
   graph: RunGraph;
   progress: RunProgress;
   selectedNode: string | null;
   onSelectNode: (node: string | null) => void;
+  /** Called once the graph has been drawn (or its layout failed). */
+  onDrawn: () => void;
 }) {
   if (graph.status === 'failed') {
     return (
@@ -78,6 +96,7 @@ export function LiveGraph({
         progress={progress}
         selectedNode={selectedNode}
         onSelectNode={onSelectNode}
+        onDrawn={onDrawn}
       />
     </ReactFlowProvider>
   );

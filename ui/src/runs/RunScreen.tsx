@@ -35,10 +35,14 @@ function latestVisit(stages: readonly TimelineStage[], node: string): TimelineSt
 export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; now: number; onBack: () => void; onOpenRun: (runId: string) => void }) {
   const api = useApi();
   const [followKey, setFollowKey] = useState(0);
-  // The run's graph is read first: its answer would otherwise queue behind the event stream.
+  // The run's graph is read and drawn first: thousands of replayed events arrive as one long
+  // task, which would hold back the graph's answer and then its first frame.
   const graph = useRunGraph(runId);
-  const run = useRunFollow(api, runId, followKey, graph.status === 'loading');
   const [view, setView] = useState<View>('overview');
+  const [graphDrawn, setGraphDrawn] = useState(false);
+  const onGraphDrawn = useCallback(() => setGraphDrawn(true), []);
+  const graphToDraw = view === 'overview' && (graph.status === 'loading' || (graph.status === 'read' && graph.opened.workflow !== null));
+  const run = useRunFollow(api, runId, followKey, graphToDraw && !graphDrawn);
   const [selected, setSelected] = useState<{ node_id: string; visit: number } | null>(null);
   const [scrub, setScrub] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
@@ -166,6 +170,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
               <div className="run-overview__graph">
                 <LiveGraph
                   graph={graph}
+                  onDrawn={onGraphDrawn}
                   progress={shownProgress}
                   selectedNode={selected?.node_id ?? null}
                   onSelectNode={selectNode}

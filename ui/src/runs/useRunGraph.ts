@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+import { readRunGraph, takePrefetchedRunGraph } from './runGraphRead';
 
 /** The run's own `graph.dot` as read so far: loading, read, or why it could not be. */
 export type RunGraph =
@@ -10,20 +11,17 @@ export type RunGraph =
   | { status: 'failed'; message: string };
 
 /**
- * Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it) from the
- * moment the run screen opens: its own small look-up of the run's folder, then the file, both
- * outside React's updates, so the graph is laid out while the timeline and the event stream
- * load (and render) rather than after them.
+ * The workflow a run keeps in its folder (`graph.dot`, as the run parsed it), read from the
+ * moment the run screen opens (or taken over from the read the app started on load, see
+ * `prefetchRunGraph`): its own small look-up of the run's folder, then the file, both outside
+ * React's updates, so the graph is laid out while the timeline loads rather than after it.
  */
 export function useRunGraph(runId: string): RunGraph {
   const api = useApi();
   const [graph, setGraph] = useState<{ runId: string; graph: RunGraph } | null>(null);
   useEffect(() => {
     let live = true;
-    api
-      .getRun({ run_id: runId })
-      .then((record) => api.openWorkflow({ path: `${record.folder}/graph.dot` }))
-      .then(
+    (takePrefetchedRunGraph(api, runId) ?? readRunGraph(api, runId)).then(
         (opened) => live && setGraph({ runId, graph: { status: 'read', opened } }),
         (reason: unknown) => live && setGraph({ runId, graph: { status: 'failed', message: toApiError(reason).message } }),
       );

@@ -15,7 +15,7 @@ import { useTimelineGestures } from './useTimelineGestures';
 import { useTimelineViewport } from './useTimelineViewport';
 import './timeline.css';
 
-/** The track's width before it has been measured (and when rendering on a server). */
+/** The track's width where it cannot be measured. */
 const DEFAULT_TRACK_WIDTH = 800;
 /** How much one press of a zoom button or key zooms. */
 const ZOOM_STEP = 2;
@@ -47,7 +47,11 @@ export function RunTimeline({ timeline, now, selected, onSelect, scrubTime, onSc
   const { visible } = viewport;
   const frameRef = useRef<HTMLDivElement>(null);
   const axisRef = useRef<HTMLDivElement>(null);
-  const [trackRef, width] = useElementWidth<HTMLDivElement>(DEFAULT_TRACK_WIDTH);
+  // The bars are drawn once the track's width is known, not first at a guessed width (a
+  // second style and layout pass over every bar before the first paint).
+  const [trackRef, measuredWidth] = useElementWidth<HTMLDivElement>();
+  const measured = measuredWidth !== null || typeof ResizeObserver === 'undefined';
+  const width = measuredWidth ?? DEFAULT_TRACK_WIDTH;
   const scale = width / (visible.end - visible.start);
   const { dragging, trackHandlers } = useTimelineGestures(
     { frame: frameRef, track: trackRef, axis: axisRef },
@@ -118,7 +122,7 @@ export function RunTimeline({ timeline, now, selected, onSelect, scrubTime, onSc
           {ticks.map((tick) => (
             <div key={tick.t} className="run-timeline__gridline" style={{ left: timeToPx(tick.t, visible, scale) }} />
           ))}
-          {layout.bars.map((bar) => (
+          {(measured ? layout.bars : []).map((bar) => (
             <TimelineBar
               key={bar.key}
               bar={bar}

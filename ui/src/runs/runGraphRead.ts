@@ -1,0 +1,35 @@
+import type { Api } from '../api/Api';
+import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+
+/** Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it). */
+export function readRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> {
+  return api.getRun({ run_id: runId }).then((record) => api.openWorkflow({ path: `${record.folder}/graph.dot` }));
+}
+
+/** Reads started before the run screen's code had loaded, by run, until the screen takes them. */
+const prefetched = new WeakMap<Api, Map<string, Promise<OpenedWorkflow>>>();
+
+/**
+ * Starts reading a run's graph now: when the app opens on a run, before the run screen's
+ * code has even loaded, so the graph is there about as soon as the screen is.
+ */
+export function prefetchRunGraph(api: Api, runId: string): void {
+  let reads = prefetched.get(api);
+  if (reads === undefined) {
+    reads = new Map();
+    prefetched.set(api, reads);
+  }
+  if (reads.has(runId)) return;
+  const read = readRunGraph(api, runId);
+  // A failure is reported by whoever takes the read; until then it is not unhandled.
+  read.catch(() => undefined);
+  reads.set(runId, read);
+}
+
+/** The prefetched read of a run's graph, handed over once (null when there is none). */
+export function takePrefetchedRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> | null {
+  const reads = prefetched.get(api);
+  const read = reads?.get(runId) ?? null;
+  reads?.delete(runId);
+  return read;
+}
