@@ -158,7 +158,15 @@ pub fn save_run_file<R: tauri::Runtime>(
         .path()
         .download_dir()
         .or_else(|_| app.path().home_dir().map(|home| home.join("Downloads")))
-        .map_err(|e| ApiError::new(ErrorCode::NotFound, format!("no Downloads folder: {e}")))?;
+        .map_err(|e| {
+            ApiError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "cannot find your Downloads folder ({e}); set HOME, or XDG_DOWNLOAD_DIR in \
+                     ~/.config/user-dirs.dirs"
+                ),
+            )
+        })?;
     host.save_run_file(&req, &folder)
 }
 

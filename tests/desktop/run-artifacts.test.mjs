@@ -4,7 +4,8 @@
 // must load too), and saves a download into the user's Downloads folder. Screenshots go to
 // test-output/desktop/run-artifacts*.png.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -23,6 +24,17 @@ const CLICK_TAB = `
 /** In the page: true once some image matching the selector has loaded with pixels. */
 const IMAGE_LOADED = `
   return [...document.querySelectorAll(arguments[0])].some((img) => img.complete && img.naturalWidth > 0);`;
+
+/** In the page: tries one of the app's commands; 'allowed', 'refused: …', 'no ipc' or 'no answer'. */
+const TRY_COMMAND = `
+  const done = arguments[arguments.length - 1];
+  const ipc = window.__TAURI_INTERNALS__;
+  if (!ipc || typeof ipc.invoke !== 'function') return done('no ipc');
+  setTimeout(() => done('no answer'), 5000);
+  ipc.invoke('launch_info').then(
+    () => done('allowed'),
+    (error) => done('refused: ' + JSON.stringify(error)),
+  );`;
 
 /** The file the example's browser stage leaves, relative to the work folder. */
 const SHOT = join('test-results', 'browser', 'home.png');
@@ -84,14 +96,25 @@ test("the window shows a run's artifacts, runs its report and saves a download",
             timeoutMs: 60_000,
             intervalMs: 500,
           });
+          // The report's scripts cannot reach the app's commands from there.
+          const invoked = await session.executeAsync(TRY_COMMAND);
+          assert.notEqual(invoked, 'allowed', 'a report window must not run app commands');
+          t.diagnostic(`a command from the report window: ${invoked}`);
           await new Promise((done) => setTimeout(done, 500));
           t.diagnostic(`report window ${savePng('run-artifacts-report-window', await session.screenshot())}`);
         } finally {
           await session.switchToWindow(main);
         }
-        await session.execute(`location.href = 'https://example.com/';`);
-        await new Promise((done) => setTimeout(done, 1000));
-        assert.equal(await count(session, '[data-testid="artifacts-view"]'), 1, 'the main window did not leave the app');
+        // A page on a loopback server would load at once if the window were let go there.
+        const elsewhere = createServer((_req, res) => res.end('<p id="elsewhere">elsewhere</p>'));
+        await new Promise((listening) => elsewhere.listen(0, '127.0.0.1', listening));
+        try {
+          await session.execute(`location.href = arguments[0];`, [`http://127.0.0.1:${elsewhere.address().port}/`]);
+          await new Promise((done) => setTimeout(done, 2000));
+          assert.equal(await count(session, '[data-testid="artifacts-view"]'), 1, 'the main window must stay on the app');
+        } finally {
+          elsewhere.close();
+        }
 
         // Download saves the screenshot, byte for byte, into ~/Downloads, and says so; a
         // second one never replaces the first.
@@ -103,7 +126,11 @@ test("the window shows a run's artifacts, runs its report and saves a download",
         const expected = readFileSync(join(work, SHOT));
         assert.ok(readFileSync(saved).equals(expected), 'the saved copy is the captured screenshot');
         assert.equal(await click(session, download), true);
-        await pollUntil('the second copy', () => existsSync(join(downloads, 'home (1).png')));
+        const second = await pollUntil('the second copy named', async () => {
+          const path = await session.execute(`return document.querySelector(arguments[0])?.dataset.path ?? null;`, [savedNote]);
+          return path !== saved ? path : false;
+        });
+        assert.equal(second, join(downloads, 'home (1).png'));
         assert.ok(readFileSync(join(downloads, 'home (1).png')).equals(expected));
         assert.deepEqual(readdirSync(downloads).sort(), ['home (1).png', 'home.png']);
         t.diagnostic(`downloaded to ${saved}`);

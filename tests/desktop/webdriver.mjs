@@ -82,6 +82,11 @@ export class Session {
     await this.command('POST', '/frame', { id: null });
   }
 
+  /** Runs an asynchronous script (it calls its last argument with the result) and returns that. */
+  executeAsync(script, args = []) {
+    return this.command('POST', '/execute/async', { script, args });
+  }
+
   /** A PNG of the viewport. */
   async screenshot() {
     return Buffer.from(await this.command('GET', '/screenshot'), 'base64');

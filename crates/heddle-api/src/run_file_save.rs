@@ -64,20 +64,28 @@ fn create_free(folder: &Path, name: &str) -> Result<(PathBuf, File), ApiError> {
     ))
 }
 
-/// Copies `source` into a new file in `folder` named after it (see [`create_free`]).
-pub fn save_copy(source: &Path, folder: &Path) -> Result<SavedRunFile, ApiError> {
-    let name = source
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!("{}: has no file name", source.display()),
-            )
-        })?;
+/// Copies `source` into a new file in `folder` named `name` (see [`create_free`]).
+pub fn save_copy(source: &Path, name: &str, folder: &Path) -> Result<SavedRunFile, ApiError> {
+    if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("`{name}` is not a file name to save a copy under"),
+        ));
+    }
     std::fs::create_dir_all(folder).map_err(|e| ApiError::from_io(folder, &e))?;
     let mut from = File::open(source).map_err(|e| ApiError::from_io(source, &e))?;
-    let (path, mut to) = create_free(folder, &name)?;
+    // The file opened is checked too, not only the path checked before it.
+    let is_file = from
+        .metadata()
+        .map_err(|e| ApiError::from_io(source, &e))?
+        .is_file();
+    if !is_file {
+        return Err(ApiError::new(
+            ErrorCode::WrongKind,
+            format!("{}: is not a regular file", source.display()),
+        ));
+    }
+    let (path, mut to) = create_free(folder, name)?;
     let copied = io::copy(&mut from, &mut to).and_then(|size| to.sync_all().map(|()| size));
     match copied {
         Ok(size) => Ok(SavedRunFile {
@@ -94,14 +102,16 @@ pub fn save_copy(source: &Path, folder: &Path) -> Result<SavedRunFile, ApiError>
 }
 
 impl RunHost {
-    /// Saves a copy of the run file `req` names into `folder` (the door's Downloads folder).
+    /// Saves a copy of the run file `req` names into `folder` (the door's Downloads folder),
+    /// under the name the run shows it by (not a symlink's target).
     pub fn save_run_file(
         &self,
         req: &RunFileRequest,
         folder: &Path,
     ) -> Result<SavedRunFile, ApiError> {
         let served = self.run_file(req)?;
-        save_copy(&served.path, folder)
+        let name = req.path.rsplit('/').next().unwrap_or(&req.path);
+        save_copy(&served.path, name, folder)
     }
 }
 
@@ -128,8 +138,8 @@ mod tests {
         std::fs::create_dir_all(&downloads).unwrap();
         std::fs::write(downloads.join("home.png"), b"the person's own file").unwrap();
 
-        let first = save_copy(&source, &downloads).unwrap();
-        let second = save_copy(&source, &downloads).unwrap();
+        let first = save_copy(&source, "home.png", &downloads).unwrap();
+        let second = save_copy(&source, "home.png", &downloads).unwrap();
 
         assert_eq!(
             first.path,
@@ -153,14 +163,29 @@ mod tests {
         let source = dir.path().join("report.html");
         std::fs::write(&source, b"<html></html>").unwrap();
         let downloads = dir.path().join("home/Downloads");
-        let saved = save_copy(&source, &downloads).unwrap();
+        let saved = save_copy(&source, "report.html", &downloads).unwrap();
         assert_eq!(
             saved.path,
             downloads.join("report.html").display().to_string()
         );
 
-        let err = save_copy(&dir.path().join("gone.png"), &downloads).unwrap_err();
+        let err = save_copy(&dir.path().join("gone.png"), "gone.png", &downloads).unwrap_err();
         assert_eq!(err.code, ErrorCode::NotFound);
         assert!(err.message.contains("gone.png"), "{}", err.message);
+    }
+
+    #[test]
+    fn only_a_plain_name_and_a_regular_file_are_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("a.txt");
+        std::fs::write(&source, b"a").unwrap();
+        let downloads = dir.path().join("Downloads");
+        for bad in ["", "..", "../a.txt", "sub/a.txt", "a\\b"] {
+            let err = save_copy(&source, bad, &downloads).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidRequest, "{bad}");
+        }
+        let err = save_copy(dir.path(), "folder", &downloads).unwrap_err();
+        assert_eq!(err.code, ErrorCode::WrongKind, "{}", err.message);
+        assert!(!downloads.join("folder").exists());
     }
 }

@@ -17,8 +17,8 @@ use crate::run_host::RunHost;
 /// `folder` is the absolute URL of the run folder the page came from, ending in `/` (such as
 /// `heddle-run://localhost/RUN/artifacts/`). It is named as a source next to `'self'`
 /// because WebKit matches nothing to `'self'` in a sandboxed page, so a report's own images
-/// would not load in the desktop window; it also keeps the page to its own run's folder. It
-/// is left out when it holds a character a policy cannot carry.
+/// would not load in the desktop window. It is left out when it holds a character a policy
+/// cannot carry.
 pub fn sandboxed_page_policy(folder: Option<&str>) -> String {
     let own = folder
         .filter(|url| {

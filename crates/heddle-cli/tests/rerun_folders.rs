@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use gitfixture::{commit_all, git, snapshot_files};
 use heddle_api::index::Store;
 use sandbox::{Sandbox, describe, events, json, run_id};
-
 use serde_json::Value;
 
 const FLOW: &str = r#"digraph R {

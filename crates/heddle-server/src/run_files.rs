@@ -38,6 +38,15 @@ pub async fn shared_run_file(
     serve(state, run_id, area, path, request, false).await
 }
 
+/// A `Host` value that names one host and port (`127.0.0.1:8080`, `localhost`, `[::1]:80`):
+/// nothing a policy would read as a wildcard or a second source.
+fn is_plain_host(host: &str) -> bool {
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':' | b'[' | b']'))
+}
+
 async fn serve(
     state: AppState,
     run_id: String,
@@ -58,6 +67,7 @@ async fn serve(
         .headers()
         .get(header::HOST)
         .and_then(|host| host.to_str().ok())
+        .filter(|host| is_plain_host(host))
         .map(|host| {
             format!(
                 "http://{host}{}",
@@ -97,4 +107,19 @@ async fn serve(
         headers.insert(header::CONTENT_SECURITY_POLICY, policy);
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_plain_host;
+
+    #[test]
+    fn only_a_plain_host_names_a_page_folder() {
+        for host in ["127.0.0.1:8080", "localhost", "[::1]:80", "heddle.local"] {
+            assert!(is_plain_host(host), "{host}");
+        }
+        for host in ["", "*", "*.example.com", "a b", "a/b", "a;b", "a'b"] {
+            assert!(!is_plain_host(host), "{host}");
+        }
+    }
 }

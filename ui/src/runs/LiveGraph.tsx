@@ -30,7 +30,12 @@ function LaidOutRun({
   const settled = laidOut.status !== 'pending';
   useEffect(() => {
     if (!settled) return;
-    // After the frame that shows it (or says why it could not be laid out).
+    // After the frame that shows it (or says why it could not be laid out); a hidden page
+    // draws no frames, so there it is at once.
+    if (document.hidden) {
+      onDrawn();
+      return;
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(onDrawn, 0);

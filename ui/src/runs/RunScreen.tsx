@@ -15,6 +15,7 @@ import { ScrubNote } from './ScrubNote';
 import { StageDetail } from './stage/StageDetail';
 import { RunTimeline } from './timeline/RunTimeline';
 import { useRunFollow } from './useRunFollow';
+import { useGraphFirst } from './useGraphFirst';
 import { useRunGraph } from './useRunGraph';
 import './runs.css';
 
@@ -35,14 +36,11 @@ function latestVisit(stages: readonly TimelineStage[], node: string): TimelineSt
 export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; now: number; onBack: () => void; onOpenRun: (runId: string) => void }) {
   const api = useApi();
   const [followKey, setFollowKey] = useState(0);
-  // The run's graph is read and drawn first: thousands of replayed events arrive as one long
-  // task, which would hold back the graph's answer and then its first frame.
+  // The run's graph is read and drawn before its events are replayed (see useGraphFirst).
   const graph = useRunGraph(runId);
   const [view, setView] = useState<View>('overview');
-  const [graphDrawn, setGraphDrawn] = useState(false);
-  const onGraphDrawn = useCallback(() => setGraphDrawn(true), []);
-  const graphToDraw = view === 'overview' && (graph.status === 'loading' || (graph.status === 'read' && graph.opened.workflow !== null));
-  const run = useRunFollow(api, runId, followKey, graphToDraw && !graphDrawn);
+  const graphFirst = useGraphFirst(view === 'overview', graph);
+  const run = useRunFollow(api, runId, followKey, graphFirst.hold);
   const [selected, setSelected] = useState<{ node_id: string; visit: number } | null>(null);
   const [scrub, setScrub] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
@@ -170,7 +168,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
               <div className="run-overview__graph">
                 <LiveGraph
                   graph={graph}
-                  onDrawn={onGraphDrawn}
+                  onDrawn={graphFirst.onDrawn}
                   progress={shownProgress}
                   selectedNode={selected?.node_id ?? null}
                   onSelectNode={selectNode}

@@ -6,7 +6,8 @@ export function readRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> {
   return api.getRun({ run_id: runId }).then((record) => api.openWorkflow({ path: `${record.folder}/graph.dot` }));
 }
 
-/** Reads started before the run screen's code had loaded, by run, until the screen takes them. */
+/** Reads started before the run screen's code had loaded, by run (a run's graph.dot never
+ * changes; a failed read is dropped). */
 const prefetched = new WeakMap<Api, Map<string, Promise<OpenedWorkflow>>>();
 
 /**
@@ -21,15 +22,12 @@ export function prefetchRunGraph(api: Api, runId: string): void {
   }
   if (reads.has(runId)) return;
   const read = readRunGraph(api, runId);
-  // A failure is reported by whoever takes the read; until then it is not unhandled.
-  read.catch(() => undefined);
   reads.set(runId, read);
+  // A failure is reported by whoever took the read; later screens read afresh.
+  read.catch(() => reads.delete(runId));
 }
 
-/** The prefetched read of a run's graph, handed over once (null when there is none). */
-export function takePrefetchedRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> | null {
-  const reads = prefetched.get(api);
-  const read = reads?.get(runId) ?? null;
-  reads?.delete(runId);
-  return read;
+/** The prefetched read of a run's graph, for every screen that asks (null when there is none). */
+export function prefetchedRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> | null {
+  return prefetched.get(api)?.get(runId) ?? null;
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
-import { readRunGraph, takePrefetchedRunGraph } from './runGraphRead';
+import { readRunGraph, prefetchedRunGraph } from './runGraphRead';
 
 /** The run's own `graph.dot` as read so far: loading, read, or why it could not be. */
 export type RunGraph =
@@ -21,7 +21,7 @@ export function useRunGraph(runId: string): RunGraph {
   const [graph, setGraph] = useState<{ runId: string; graph: RunGraph } | null>(null);
   useEffect(() => {
     let live = true;
-    (takePrefetchedRunGraph(api, runId) ?? readRunGraph(api, runId)).then(
+    (prefetchedRunGraph(api, runId) ?? readRunGraph(api, runId)).then(
         (opened) => live && setGraph({ runId, graph: { status: 'read', opened } }),
         (reason: unknown) => live && setGraph({ runId, graph: { status: 'failed', message: toApiError(reason).message } }),
       );

@@ -17,6 +17,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+#[allow(unused_imports)] // Not every test crate uses all of them.
 pub use super::sandbox::{describe, events, json, run_id, text};
 use super::sandbox::{only_run_in, run_folders};
 

@@ -2,6 +2,7 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import { useApi } from '../../api/ApiContext';
 import type { ListedArtifact } from '../../generated/ListedArtifact';
 import { ArtifactCaption } from './ArtifactCaption';
+import { ArtifactRunContext } from './ArtifactRunContext';
 import { comparableShots, groupByKind, groupByStage } from './artifactGroups';
 import { ArtifactSection } from './ArtifactSection';
 import { DownloadLink } from './DownloadLink';
@@ -13,7 +14,6 @@ import { ScreenshotCompare } from './ScreenshotCompare';
 import { ScreenshotGallery } from './ScreenshotGallery';
 import { useRunArtifacts } from './useRunArtifacts';
 import { VideoList } from './VideoList';
-import { SaveArtifactContext, type SaveArtifact } from './SaveArtifactContext';
 import './artifacts.css';
 
 /** What is open over the view: a screenshot, or a comparison (returning to a screenshot). */
@@ -138,10 +138,6 @@ export function ArtifactsView({
     (artifact: ListedArtifact) => api.runFileUrl({ run_id: runId, area: 'artifacts', path: artifact.path }),
     [api, runId],
   );
-  const saveArtifact = useMemo<SaveArtifact>(() => {
-    const save = api.saveRunFile;
-    return save === null ? null : (artifact) => save({ run_id: runId, area: 'artifacts', path: artifact.path });
-  }, [api, runId]);
   const everything = useMemo(() => (state.status === 'loaded' ? state.artifacts : []), [state]);
   const stages = useMemo(() => groupByStage(everything), [everything]);
   const shown = useMemo(
@@ -190,9 +186,9 @@ export function ArtifactsView({
             The stage <code>{stage}</code> captured no artifacts.
           </p>
         ) : (
-          <SaveArtifactContext.Provider value={saveArtifact}>
+          <ArtifactRunContext.Provider value={runId}>
             <Sections key={stage} artifacts={shown} everything={everything} urlOf={urlOf} />
-          </SaveArtifactContext.Provider>
+          </ArtifactRunContext.Provider>
         )}
       </div>
     </div>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import { useApi } from '../../api/ApiContext';
 import { toApiError } from '../../api/apiError';
 import type { ListedArtifact } from '../../generated/ListedArtifact';
 import { fileName } from './artifactGroups';
-import { useSaveArtifact } from './SaveArtifactContext';
+import { useArtifactRun } from './ArtifactRunContext';
 
 type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved'; path: string } | { state: 'failed'; message: string };
 
@@ -11,7 +12,8 @@ type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved'; path: 
  * desktop window a button that saves a copy into the Downloads folder and says where.
  */
 export function DownloadLink({ url, artifact }: { url: string; artifact: ListedArtifact }) {
-  const save = useSaveArtifact();
+  const save = useApi().saveRunFile;
+  const runId = useArtifactRun();
   const [saving, setSaving] = useState<Saving>({ state: 'idle' });
   const name = fileName(artifact.path);
   if (save === null) {
@@ -21,9 +23,11 @@ export function DownloadLink({ url, artifact }: { url: string; artifact: ListedA
       </a>
     );
   }
+  // In the desktop a link to the file would only take the whole window there.
+  if (runId === null) return null;
   const onSave = () => {
     setSaving({ state: 'saving' });
-    save(artifact).then(
+    save({ run_id: runId, area: 'artifacts', path: artifact.path }).then(
       (saved) => setSaving({ state: 'saved', path: saved.path }),
       (error: unknown) => setSaving({ state: 'failed', message: toApiError(error).message }),
     );
