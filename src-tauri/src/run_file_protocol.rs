@@ -33,6 +33,12 @@ fn percent_decode(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// A URL path's `{run}`, `{area}` and `{path…}` parts, still %-encoded.
+fn path_parts(uri_path: &str) -> Option<(&str, &str, &str)> {
+    let mut parts = uri_path.trim_start_matches('/').splitn(3, '/');
+    Some((parts.next()?, parts.next()?, parts.next()?))
+}
+
 /// The request a URL path (`/{run}/{area}/{path…}`) names.
 pub fn parse_path(uri_path: &str) -> Result<RunFileRequest, ApiError> {
     let invalid = |why: &str| {
@@ -43,8 +49,7 @@ pub fn parse_path(uri_path: &str) -> Result<RunFileRequest, ApiError> {
             ),
         )
     };
-    let mut parts = uri_path.trim_start_matches('/').splitn(3, '/');
-    let (Some(run), Some(area), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+    let Some((run, area, path)) = path_parts(uri_path) else {
         return Err(invalid("too few parts"));
     };
     let area = RunFileArea::parse(area).ok_or_else(|| invalid("unknown folder"))?;
@@ -101,8 +106,7 @@ pub fn handle<R: tauri::Runtime>(
 pub fn page_folder(uri: &tauri::http::Uri) -> Option<String> {
     let scheme = uri.scheme_str()?;
     let authority = uri.authority()?.as_str();
-    let mut parts = uri.path().trim_start_matches('/').splitn(3, '/');
-    let (run, area) = (parts.next()?, parts.next()?);
+    let (run, area, _) = path_parts(uri.path())?;
     Some(format!("{scheme}://{authority}/{run}/{area}/"))
 }
 

@@ -60,6 +60,8 @@ test("the window shows a run's artifacts, runs its report and saves a download",
           timeoutMs: 60_000,
           intervalMs: 500,
         });
+        // Decoded and painted (decoding is async) before the picture is taken.
+        await new Promise((done) => setTimeout(done, 500));
         t.diagnostic(`screenshot ${savePng('run-artifacts', await session.screenshot())}`);
 
         // The Playwright report runs in its sandboxed frame, and loads its own image.

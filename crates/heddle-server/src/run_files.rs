@@ -62,18 +62,13 @@ async fn serve(
         );
         return ApiResponse::<()>(Err(error)).into_response();
     };
-    // Where the page's own files are, for its policy (see `sandboxed_page_policy`).
-    let folder = request
+    // The page's host, for its policy (see `sandboxed_page_policy`).
+    let page_host = request
         .headers()
         .get(header::HOST)
         .and_then(|host| host.to_str().ok())
         .filter(|host| is_plain_host(host))
-        .map(|host| {
-            format!(
-                "http://{host}{}",
-                shared_folder(&state.token, &run_id, area.name())
-            )
-        });
+        .map(str::to_owned);
     let host = state.host.clone();
     let req = RunFileRequest { run_id, area, path };
     let asked = req.clone();
@@ -102,6 +97,12 @@ async fn serve(
     if served.is_html() {
         // A page is never served without a sandbox: the strictest one if the policy were
         // not a valid header (it always is; `sandboxed_page_policy` checks the folder).
+        let folder = page_host.map(|host| {
+            format!(
+                "http://{host}{}",
+                shared_folder(&state.token, &asked.run_id, asked.area.name())
+            )
+        });
         let policy = HeaderValue::from_str(&sandboxed_page_policy(folder.as_deref()))
             .unwrap_or(HeaderValue::from_static("sandbox"));
         headers.insert(header::CONTENT_SECURITY_POLICY, policy);

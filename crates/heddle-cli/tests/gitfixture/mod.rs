@@ -4,13 +4,7 @@
 //!
 //! Every `git` call made to *check* something ignores system and global config, so a
 //! hostile config a test sets up for Heddle cannot change what the checks see.
-#![allow(
-    dead_code,
-    unused_imports,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic
-)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
