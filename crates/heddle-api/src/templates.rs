@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use heddle_engine::rundir::replace_file;
+use heddle_engine::atomic_file::{create_dirs_within, replace_file};
 use heddle_workflow::{MemoryFiles, load_source};
 
 use crate::editor_types::{CreateWorkflowRequest, WorkflowTemplate};
@@ -140,8 +140,10 @@ pub fn create_workflow(req: &CreateWorkflowRequest) -> Result<OpenedWorkflow, Ap
     let extra = extra_files_to_write(&dir, template)?;
     std::fs::create_dir_all(&dir).map_err(|e| ApiError::from_io(&dir, &e))?;
     for (file, text) in extra {
-        if let Some(parent) = file.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| ApiError::from_io(parent, &e))?;
+        // The template's own folders, never a link a repository planted in their place.
+        let relative = file.strip_prefix(&dir).unwrap_or(&file);
+        if let Some(parent) = relative.parent() {
+            create_dirs_within(&dir, parent).map_err(|e| ApiError::from_io(&file, &e))?;
         }
         replace_file(&file, text.as_bytes(), true).map_err(|e| ApiError::from_io(&file, &e))?;
     }

@@ -8,6 +8,7 @@
 //! in-memory implementations; heddle-api wires in the real ones. Time and randomness come
 //! in through [`Clock`] and [`Entropy`].
 
+pub mod atomic_file;
 pub mod checkpoint;
 pub mod clock;
 pub mod context;

@@ -2,11 +2,11 @@
 //! conclusion, and telling a live run from a crashed one.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::atomic_file::replace_file;
 use crate::error::EngineError;
 
 /// The files of one run (`runs/YYYYMMDD-{ulid}/`).
@@ -37,9 +37,8 @@ impl RunDir {
         let dir = RunDir::at(root);
         std::fs::create_dir_all(dir.nodes_dir()).map_err(|e| EngineError::io(&dir.root, &e))?;
         // Fail now, with the folder's name, rather than after the first stage.
-        let probe = dir.root.join(".write-test");
-        std::fs::write(&probe, b"").map_err(|e| EngineError::io(&dir.root, &e))?;
-        let _ = std::fs::remove_file(&probe);
+        crate::atomic_file::check_writable(&dir.root)
+            .map_err(|e| EngineError::io(&dir.root, &e))?;
         Ok(dir)
     }
 
@@ -188,33 +187,6 @@ pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, EngineE
     serde_json::from_str(&text).map_err(|e| EngineError::Io {
         path: path.to_path_buf(),
         message: format!("line {} column {}: {e}", e.line(), e.column()),
-    })
-}
-
-/// Writes `bytes` to `path` through a temp file in the same folder and a rename, so a reader
-/// (or a crash) sees the old content or the new, never a mix. With `sync`, the data is
-/// flushed to disk before the rename. A file being replaced keeps its permissions (where
-/// the filesystem allows). On error the temp file is removed and `path` is as it was.
-pub fn replace_file(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = path.with_file_name(format!(".{name}.tmp"));
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        if sync {
-            file.sync_all()?;
-        }
-        drop(file);
-        if let Ok(meta) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(&temp, meta.permissions());
-        }
-        std::fs::rename(&temp, path)
-    };
-    write().inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
     })
 }
 

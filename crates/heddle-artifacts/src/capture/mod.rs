@@ -289,7 +289,5 @@ fn stage_detail(limits: CaptureLimits, remaining: u64) -> String {
 fn write_manifest(dest: &Path, report: &CaptureReport) -> std::io::Result<()> {
     fs::create_dir_all(dest)?;
     let json = serde_json::to_vec_pretty(report).map_err(std::io::Error::other)?;
-    let tmp = dest.join(".manifest.json.tmp");
-    fs::write(&tmp, json)?;
-    fs::rename(&tmp, dest.join(MANIFEST_FILE))
+    heddle_engine::atomic_file::replace_file(&dest.join(MANIFEST_FILE), &json, false)
 }

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::ToolOutcome;
 use super::arguments::Arguments;
-use super::atomic_write::write_atomically;
 use super::confine::confine;
 use super::text_file::read_existing;
 use super::tool_error::ToolError;
+use heddle_engine::atomic_file::replace_file;
 
 /// The most line numbers listed in a message.
 const MAX_LINES_LISTED: usize = 20;
@@ -75,7 +75,7 @@ pub(crate) fn edit_file(root: &Path, args: &Arguments<'_>) -> Result<ToolOutcome
     } else {
         content.replacen(&old, &new, 1)
     };
-    write_atomically(&file.path, updated.as_bytes())
+    replace_file(&file.path, updated.as_bytes(), false)
         .map_err(|e| ToolError::Failed(format!("cannot write `{path}`: {e}")))?;
     let count = lines.len();
     let occurrences = if count == 1 {

@@ -12,7 +12,6 @@
 //! outcome whose text says what was wrong and how to fix it.
 
 mod arguments;
-mod atomic_write;
 mod confine;
 mod edit_file;
 mod file_walk;

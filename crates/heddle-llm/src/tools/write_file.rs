@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::ToolOutcome;
 use super::arguments::Arguments;
-use super::atomic_write::write_atomically;
 use super::confine::confine;
 use super::tool_error::ToolError;
+use heddle_engine::atomic_file::replace_file;
 
 /// Writes `content` to `path` (through a temporary file renamed over it).
 pub(crate) fn write_file(root: &Path, args: &Arguments<'_>) -> Result<ToolOutcome, ToolError> {
@@ -32,7 +32,7 @@ pub(crate) fn write_file(root: &Path, args: &Arguments<'_>) -> Result<ToolOutcom
             ToolError::Failed(format!("cannot create the folders for `{path}`: {e}"))
         })?;
     }
-    write_atomically(&file.path, content.as_bytes())
+    replace_file(&file.path, content.as_bytes(), false)
         .map_err(|e| ToolError::Failed(format!("cannot write `{path}`: {e}")))?;
     let what = if existed {
         "replaced its previous content"
