@@ -62,6 +62,7 @@ fn bench(c: &mut Criterion) {
     let toolbox: Arc<dyn ToolRunner> = Arc::new(Toolbox::new(ToolContext {
         work_dir: work.path().to_path_buf(),
         env: Vec::new(),
+        pass_env: Vec::new(),
         shell_timeout: Duration::from_secs(30),
         output_limit: 30_000,
     }));

@@ -232,6 +232,7 @@ impl LlmBackend for ProviderBackend {
             Arc::new(Toolbox::new(ToolContext {
                 work_dir: request.work_dir.clone(),
                 env: self.env.clone(),
+                pass_env: config.shell.pass_env.clone(),
                 shell_timeout: SHELL_TIMEOUT,
                 output_limit: TOOL_OUTPUT_LIMIT,
             })) as Arc<dyn ToolRunner>

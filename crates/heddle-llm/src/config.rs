@@ -13,6 +13,9 @@
 //! api_key_env = "OLLAMA_API_KEY"     # optional
 //! default_model = "qwen2.5-coder:7b" # optional
 //!
+//! [shell]                              # the built-in agent's `shell` tool
+//! pass_env = ["TOKENIZERS_PARALLELISM"] # kept although the name looks like a secret
+//!
 //! [network]                            # all optional
 //! max_retries = 4
 //! initial_backoff_ms = 1000
@@ -86,6 +89,17 @@ struct ConfigFile {
     providers: BTreeMap<String, ProviderSection>,
     #[serde(default)]
     network: Network,
+    #[serde(default)]
+    shell: Shell,
+}
+
+/// `[shell]`: the built-in agent's `shell` tool.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shell {
+    /// Variables passed to `shell` although their names look like secrets (exact names).
+    #[serde(default)]
+    pub pass_env: Vec<String>,
 }
 
 /// `[network]`: retry and timeout settings for every provider; unset ones keep their
@@ -137,6 +151,8 @@ pub struct LlmConfig {
     pub source: Option<PathBuf>,
     /// `[network]`.
     pub network: Network,
+    /// `[shell]`.
+    pub shell: Shell,
 }
 
 /// A provider Heddle knows without configuration.
@@ -217,6 +233,7 @@ impl LlmConfig {
             config.default_model = parsed.defaults.model;
             config.source = Some(path);
             config.network = parsed.network;
+            config.shell = parsed.shell;
             sections = parsed.providers;
         }
         for known in KNOWN_PROVIDERS {

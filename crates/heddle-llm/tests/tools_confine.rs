@@ -40,6 +40,7 @@ async fn call(dir: &Path, name: &str, args: Value) -> ToolOutcome {
     Toolbox::new(ToolContext {
         work_dir: dir.to_path_buf(),
         env: Vec::new(),
+        pass_env: Vec::new(),
         shell_timeout: Duration::from_secs(10),
         output_limit: 20_000,
     })

@@ -13,6 +13,7 @@ fn toolbox(dir: &Path, env: Vec<(String, String)>, output_limit: usize) -> Toolb
     Toolbox::new(ToolContext {
         work_dir: dir.to_path_buf(),
         env,
+        pass_env: Vec::new(),
         shell_timeout: Duration::from_secs(20),
         output_limit,
     })
@@ -120,6 +121,9 @@ async fn secrets_are_filtered_from_the_environment() {
         ("github_token", "k2"),
         ("DB_PASSWORD", "k3"),
         ("APP_SECRET", "k4"),
+        ("AWS_SECRET_ACCESS_KEY", "k5"),
+        ("AWS_SESSION_TOKEN", "k6"),
+        ("GOOGLE_APPLICATION_CREDENTIALS", "k7"),
         ("NORMAL_VAR", "kept-value"),
     ] {
         env.push((k.to_string(), v.to_string()));
@@ -137,7 +141,7 @@ async fn secrets_are_filtered_from_the_environment() {
         "{}",
         outcome.output
     );
-    for secret in ["k1", "k2", "k3", "k4"] {
+    for secret in ["k1", "k2", "k3", "k4", "k5", "k6", "k7"] {
         assert!(
             !outcome.output.contains(&format!("={secret}\n")),
             "{}",
@@ -182,6 +186,7 @@ async fn timeout_ms_is_capped_by_the_context() {
     let toolbox = Toolbox::new(ToolContext {
         work_dir: dir.path().to_path_buf(),
         env: path_env(),
+        pass_env: Vec::new(),
         shell_timeout: Duration::from_millis(500),
         output_limit: 20_000,
     });

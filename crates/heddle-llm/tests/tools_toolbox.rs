@@ -11,6 +11,7 @@ fn toolbox(dir: &std::path::Path, output_limit: usize) -> Toolbox {
     Toolbox::new(ToolContext {
         work_dir: dir.to_path_buf(),
         env: Vec::new(),
+        pass_env: Vec::new(),
         shell_timeout: Duration::from_secs(10),
         output_limit,
     })

@@ -49,6 +49,9 @@ pub struct ToolContext {
     pub work_dir: PathBuf,
     /// The base environment of `shell`, before secrets are filtered out.
     pub env: Vec<(String, String)>,
+    /// Variables `shell` keeps although their names look like secrets
+    /// (`[shell] pass_env` in `heddle.toml`).
+    pub pass_env: Vec<String>,
     /// The default and the maximum time of one `shell` call.
     pub shell_timeout: Duration,
     /// The most characters of tool output returned to the model.
@@ -61,6 +64,7 @@ impl std::fmt::Debug for ToolContext {
         f.debug_struct("ToolContext")
             .field("work_dir", &self.work_dir)
             .field("env_names", &names)
+            .field("pass_env", &self.pass_env)
             .field("shell_timeout", &self.shell_timeout)
             .field("output_limit", &self.output_limit)
             .finish()

@@ -63,7 +63,7 @@ pub(crate) async fn shell(
         .arg(command)
         .current_dir(root)
         .env_clear()
-        .envs(shell_environment(&context.env))
+        .envs(shell_environment(&context.env, &context.pass_env))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
