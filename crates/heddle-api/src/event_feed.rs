@@ -25,8 +25,9 @@ pub struct EventFeed {
     offset: u64,
     /// The in-process run's latest seq (closed when it ends); `None` for other runs.
     live: Option<watch::Receiver<u64>>,
-    /// Lines of progress.jsonl read so far (for error messages).
-    lines_read: usize,
+    /// Lines of progress.jsonl that were not events (a line torn by a crash or a full disk),
+    /// skipped as the run index skips them.
+    skipped_lines: usize,
     /// Whether the last event read ends the run.
     final_seen: bool,
     ended: bool,
@@ -39,10 +40,15 @@ impl EventFeed {
             after_seq,
             offset: 0,
             live,
-            lines_read: 0,
+            skipped_lines: 0,
             final_seen: false,
             ended: false,
         }
+    }
+
+    /// How many lines of progress.jsonl were skipped because they were not events.
+    pub fn skipped_lines(&self) -> usize {
+        self.skipped_lines
     }
 
     /// The seq of the last event handed out.
@@ -74,22 +80,14 @@ impl EventFeed {
             self.offset = offset;
             let mut batch = Vec::new();
             for line in lines {
-                self.lines_read += 1;
-                let number = self.lines_read;
                 if line.trim().is_empty() {
                     continue;
                 }
-                let event: Value = match serde_json::from_str(&line) {
-                    Ok(event) => event,
-                    Err(error) => {
-                        return Some(Err(ApiError::new(
-                            ErrorCode::Storage,
-                            format!(
-                                "{}: line {number} is not a JSON event ({error})",
-                                self.run_dir.progress().display()
-                            ),
-                        )));
-                    }
+                // A line cut short by a crash (the next writer ends it with a newline and
+                // goes on) is not an event: skipped, never the end of the stream.
+                let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                    self.skipped_lines += 1;
+                    continue;
                 };
                 let seq = event["seq"].as_u64().unwrap_or(0);
                 self.final_seen = event["event"]
@@ -164,4 +162,35 @@ fn read_from(path: &std::path::Path, offset: u64) -> Result<(Vec<String>, u64), 
     let text = String::from_utf8_lossy(&bytes[..end]);
     let lines = text.split('\n').map(str::to_string).collect();
     Ok((lines, offset + end as u64 + 1))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_torn_line_is_skipped_and_later_events_still_arrive() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run_dir = RunDir::at(tmp.path());
+        let event = |seq: u64, name: &str| format!("{{\"seq\":{seq},\"event\":\"{name}\"}}\n");
+        let text = [
+            event(1, "run.started"),
+            // Killed mid-write; the resumed run ended the line and went on.
+            "{\"seq\":2,\"event\":\"stage.sta\n".to_owned(),
+            event(3, "stage.started"),
+            event(4, "run.completed"),
+        ]
+        .concat();
+        std::fs::write(run_dir.progress(), text).unwrap();
+        let mut feed = EventFeed::new(run_dir, 0, None);
+        let mut seqs = Vec::new();
+        while let Some(batch) = feed.next_batch().await {
+            for event in batch.unwrap() {
+                seqs.push(event["seq"].as_u64().unwrap());
+            }
+        }
+        assert_eq!(seqs, vec![1, 3, 4]);
+        assert_eq!(feed.skipped_lines(), 1);
+    }
 }
