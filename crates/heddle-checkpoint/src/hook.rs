@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use heddle_workflow::Attrs;
 
 use async_trait::async_trait;
-use heddle_engine::hooks::{CheckpointHook, CheckpointSetup, GitCheckpoint, RunStart};
+use heddle_engine::hooks::{CheckpointHook, CheckpointSetup, GitCheckpoint, Reopened, RunStart};
 use heddle_engine::{Checkpoint, Clock, Manifest, RunDir};
 
 use crate::actor::SessionHandle;
@@ -131,19 +131,35 @@ impl CheckpointHook for GitCheckpoints {
         })
     }
 
-    fn reopen(&self, run_dir: &RunDir, manifest: &Manifest) -> Result<Vec<String>, String> {
+    fn reopen(
+        &self,
+        run_dir: &RunDir,
+        manifest: &Manifest,
+        interrupted: bool,
+    ) -> Result<Reopened, String> {
         let _ = manifest;
         let Some(state) = GitState::load(run_dir).map_err(|e| e.to_string())? else {
-            return Ok(Vec::new());
+            return Ok(Reopened::default());
         };
         let warnings = crate::reopen::repair(run_dir, &state).map_err(|e| e.to_string())?;
-        crate::integrity::open_verified(run_dir, &state).map_err(|e| e.to_string())?;
+        let repo = crate::integrity::open_verified(run_dir, &state).map_err(|e| e.to_string())?;
+        let recovered = if interrupted {
+            let now = heddle_engine::clock::rfc3339(self.clock.now());
+            crate::resume_restore::restore_interrupted(run_dir, &state, &repo, &now)
+                .map_err(|e| e.to_string())?
+        } else {
+            None
+        };
+        drop(repo);
         self.sessions
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(run_dir.root());
         self.session(run_dir).map_err(|e| e.to_string())?;
-        Ok(warnings)
+        Ok(Reopened {
+            warnings,
+            recovered,
+        })
     }
 
     async fn after_node(

@@ -56,8 +56,15 @@ pub fn verify(repo: &Repository, state: &GitState, checkpoint_sha: Option<&str>)
         let head = required_ref(repo, state, branch, "run branch")?;
         readable_commit(repo, state, head, &format!("the tip of {branch}"))?;
     }
-    let metadata = required_ref(repo, state, &state.metadata_ref, "metadata history")?;
-    readable_commit(repo, state, metadata, "the tip of the metadata history")?;
+    // The metadata history starts with the first checkpoint: a run stopped before it has
+    // none yet, and its branch is still at the base.
+    let head = required_ref(repo, state, &state.branch, "run branch")?;
+    let started =
+        tip(repo, &state.metadata_ref)?.is_some() || head != base || checkpoint_sha.is_some();
+    if started {
+        let metadata = required_ref(repo, state, &state.metadata_ref, "metadata history")?;
+        readable_commit(repo, state, metadata, "the tip of the metadata history")?;
+    }
     if let Some(sha) = checkpoint_sha {
         let oid = parse(state, sha, "checkpoint.json's git_commit_sha")?;
         readable_commit(repo, state, oid, "the commit checkpoint.json names")?;

@@ -25,6 +25,7 @@ pub mod metadata;
 pub mod reopen;
 pub mod repo;
 pub mod restore;
+pub mod resume_restore;
 pub mod rollback;
 pub mod session;
 pub mod setup;

@@ -112,6 +112,22 @@ pub enum Event {
         /// Nodes the checkpoint had completed, in order.
         completed_nodes: Vec<String>,
     },
+    /// Resuming a run whose process died mid-stage: the work tree as it was was committed
+    /// as a recovery snapshot, then the files the run owns were put back to the last
+    /// checkpoint, so the stage runs again from the state it first started from.
+    #[serde(rename = "run.recovered")]
+    RunRecovered {
+        /// The checkpoint commit the files were restored to.
+        checkpoint: String,
+        /// The recovery snapshot's ref (`refs/heddle/recovery/{run}/{n}`).
+        recovery_ref: String,
+        /// Its commit: the work tree as the interrupted stage left it.
+        recovery_sha: String,
+        /// Files written back (changed or deleted by the interrupted stage).
+        written: Vec<String>,
+        /// Files deleted (created by the interrupted stage).
+        deleted: Vec<String>,
+    },
     /// A stage attempt began.
     #[serde(rename = "stage.started")]
     StageStarted {
@@ -354,6 +370,7 @@ pub const EVENT_NAMES: &[&str] = &[
     "run.failed",
     "run.cancelled",
     "run.rolled_back",
+    "run.recovered",
     "stage.started",
     "stage.completed",
     "stage.failed",
@@ -386,6 +403,7 @@ impl Event {
             Event::RunCompleted { .. } => "run.completed",
             Event::RunFailed { .. } => "run.failed",
             Event::RunRolledBack { .. } => "run.rolled_back",
+            Event::RunRecovered { .. } => "run.recovered",
             Event::RunCancelled { .. } => "run.cancelled",
             Event::StageStarted { .. } => "stage.started",
             Event::StageCompleted { .. } => "stage.completed",

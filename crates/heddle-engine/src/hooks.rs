@@ -63,6 +63,30 @@ pub struct GitCheckpoint {
     pub warnings: Vec<String>,
 }
 
+/// What reopening a stopped run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reopened {
+    /// Things the user should know (locks removed, a worktree re-attached).
+    pub warnings: Vec<String>,
+    /// The work tree put back to the last checkpoint, if it had to be.
+    pub recovered: Option<WorkTreeRecovery>,
+}
+
+/// The work tree of an interrupted run, saved and put back to its last checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkTreeRecovery {
+    /// The checkpoint commit restored.
+    pub checkpoint: String,
+    /// The recovery snapshot's ref.
+    pub recovery_ref: String,
+    /// Its commit (the work tree as the interrupted stage left it).
+    pub recovery_sha: String,
+    /// Files written back.
+    pub written: Vec<String>,
+    /// Files deleted.
+    pub deleted: Vec<String>,
+}
+
 /// Records a checkpoint somewhere durable besides checkpoint.json (git).
 #[async_trait]
 pub trait CheckpointHook: Send + Sync {
@@ -73,10 +97,18 @@ pub trait CheckpointHook: Send + Sync {
     }
 
     /// Makes a stopped run's checkpoints usable again before it resumes (a worktree that
-    /// went missing, locks a killed process left); warnings to show. Blocking.
-    fn reopen(&self, run_dir: &RunDir, manifest: &Manifest) -> Result<Vec<String>, String> {
-        let _ = (run_dir, manifest);
-        Ok(Vec::new())
+    /// went missing, locks a killed process left). When the run was `interrupted` (its
+    /// process died: no conclusion), the work tree is also saved as a recovery snapshot and
+    /// the files the run owns are put back to the last checkpoint, so the stage that was
+    /// running starts again from where it first started. Blocking.
+    fn reopen(
+        &self,
+        run_dir: &RunDir,
+        manifest: &Manifest,
+        interrupted: bool,
+    ) -> Result<Reopened, String> {
+        let _ = (run_dir, manifest, interrupted);
+        Ok(Reopened::default())
     }
 
     /// Called after checkpoint.json was saved for `checkpoint.current_node`; returns the

@@ -37,6 +37,13 @@ fn samples() -> Vec<Event> {
             next_node_id: Some("b".into()),
             completed_nodes: vec!["start".into(), "a".into()],
         },
+        Event::RunRecovered {
+            checkpoint: "abc".into(),
+            recovery_ref: "refs/heddle/recovery/R/1".into(),
+            recovery_sha: "def".into(),
+            written: vec!["log.txt".into()],
+            deleted: vec!["partial.txt".into()],
+        },
         Event::StageStarted {
             kind: "command".into(),
             visit: 1,
@@ -166,6 +173,7 @@ fn every_variant_is_listed_with_its_serialized_name() {
             | Event::RunFailed { .. }
             | Event::RunCancelled { .. }
             | Event::RunRolledBack { .. }
+            | Event::RunRecovered { .. }
             | Event::StageStarted { .. }
             | Event::StageCompleted { .. }
             | Event::StageFailed { .. }

@@ -32,6 +32,22 @@ fn absolute_paths(mut request: RunRequest) -> Result<RunRequest, EngineError> {
     Ok(request)
 }
 
+/// Said when a run without checkpoints resumes after its process died.
+const UNRESTORED: &str = "this run has no git checkpoints (--checkpoints none): its work tree \
+     is used as it is, so a stage the crash interrupted runs again on top of whatever it had \
+     already written";
+
+/// The event recording that the work tree was put back to the last checkpoint.
+fn recovered_event(recovery: crate::hooks::WorkTreeRecovery) -> crate::Event {
+    crate::Event::RunRecovered {
+        checkpoint: recovery.checkpoint,
+        recovery_ref: recovery.recovery_ref,
+        recovery_sha: recovery.recovery_sha,
+        written: recovery.written,
+        deleted: recovery.deleted,
+    }
+}
+
 /// Child runs of manager loops inside `run_dir` (`nodes/*/child`), recursively.
 fn child_runs(run_dir: &RunDir) -> Vec<RunDir> {
     let mut found = Vec::new();
@@ -233,15 +249,31 @@ impl Engine {
                 killed.extend(kill_orphaned_commands(&child, &child_manifest.run_id));
             }
         }
+        // No conclusion: the process died, maybe in the middle of a stage.
+        let interrupted = run_dir.read_conclusion().is_none();
         let reopened = self
             .services
             .checkpoints
-            .reopen(run_dir, &manifest)
+            .reopen(run_dir, &manifest, interrupted)
             .map_err(EngineError::CheckpointSetup)?;
         let _ = std::fs::remove_file(run_dir.conclusion());
         let emitter = self.emitter(&manifest.run_id, run_dir)?;
-        for note in killed.into_iter().chain(reopened) {
+        for note in killed.into_iter().chain(reopened.warnings) {
             emitter.emit(None, crate::Event::Warning { message: note });
+        }
+        if let Some(recovery) = reopened.recovered {
+            emitter.emit(None, recovered_event(recovery));
+        } else if interrupted
+            && manifest.checkpoint_mode == "none"
+            && manifest.parent_run_id.is_none()
+            && !manifest.dry_run
+        {
+            emitter.emit(
+                None,
+                crate::Event::Warning {
+                    message: UNRESTORED.into(),
+                },
+            );
         }
         let shared = RunShared::new(
             self.clone(),
