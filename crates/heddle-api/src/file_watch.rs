@@ -2,8 +2,14 @@
 //! checkout`, a formatter), so the editor can reload a clean document or offer a choice
 //! for a dirty one. The file's folder is watched, not the file, because editors and
 //! Heddle itself save by writing a temp file and renaming it over the old one.
+//!
+//! Each watch holds an inotify instance, of which a user has few (128 by default on Linux),
+//! so a door starts them through one [`WorkflowWatches`], which refuses more than its limit
+//! at once with an error that says so.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
@@ -16,16 +22,82 @@ use crate::workflows::absolute;
 /// Changes within this window are reported once (a save is several file-system events).
 const DEBOUNCE: Duration = Duration::from_millis(60);
 
+/// The workflow watches one door (the HTTP server, the desktop app) has running: at most
+/// `limit` at once. Clones share the count.
+#[derive(Debug, Clone)]
+pub struct WorkflowWatches {
+    running: Arc<AtomicUsize>,
+    limit: usize,
+}
+
+impl Default for WorkflowWatches {
+    fn default() -> Self {
+        WorkflowWatches::new(WorkflowWatches::DEFAULT_LIMIT)
+    }
+}
+
+impl WorkflowWatches {
+    /// The limit a door uses: an editor tab holds one watch, so this is many tabs, and well
+    /// under the 128 inotify instances Linux gives a user by default.
+    pub const DEFAULT_LIMIT: usize = 32;
+
+    /// No watch running yet; at most `limit` at once.
+    pub fn new(limit: usize) -> Self {
+        WorkflowWatches {
+            running: Arc::new(AtomicUsize::new(0)),
+            limit,
+        }
+    }
+
+    /// How many watches are running.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// Starts watching the workflow file at `path` (which need not exist yet), unless
+    /// `limit` watches are running already (`Busy`).
+    pub fn watch(&self, path: &str) -> Result<WorkflowWatch, ApiError> {
+        let taken = self
+            .running
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < self.limit).then_some(n + 1)
+            });
+        if taken.is_err() {
+            return Err(ApiError::new(
+                ErrorCode::Busy,
+                format!(
+                    "{path}: cannot watch for changes: {} workflow watches are running already, \
+                     the most Heddle keeps at once (one per open editor); close an editor tab \
+                     and reload this one",
+                    self.limit
+                ),
+            ));
+        }
+        let slot = WatchSlot(self.running.clone());
+        start(path, slot)
+    }
+}
+
+/// One place among a door's running watches, given back when the watch is dropped.
+#[derive(Debug)]
+struct WatchSlot(Arc<AtomicUsize>);
+
+impl Drop for WatchSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// A running watch; dropping it stops watching.
 #[derive(Debug)]
 pub struct WorkflowWatch {
     path: PathBuf,
     changes: mpsc::UnboundedReceiver<()>,
     _watcher: RecommendedWatcher,
+    _slot: WatchSlot,
 }
 
-/// Starts watching the workflow file at `path` (which need not exist yet).
-pub fn watch_workflow(path: &str) -> Result<WorkflowWatch, ApiError> {
+fn start(path: &str, slot: WatchSlot) -> Result<WorkflowWatch, ApiError> {
     let path = absolute(Path::new(path))?;
     let failed = |message: String| {
         ApiError::new(
@@ -61,6 +133,7 @@ pub fn watch_workflow(path: &str) -> Result<WorkflowWatch, ApiError> {
         path,
         changes,
         _watcher: watcher,
+        _slot: slot,
     })
 }
 
@@ -84,5 +157,36 @@ impl WorkflowWatch {
             path: self.path.display().to_string(),
             exists: self.path.is_file(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn no_more_than_the_limit_run_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str| dir.path().join(name).display().to_string();
+        let watches = WorkflowWatches::new(2);
+        let first = watches.watch(&file("a.dot")).unwrap();
+        let _second = watches.clone().watch(&file("b.dot")).unwrap();
+        assert_eq!(watches.running(), 2);
+        let refused = watches.watch(&file("c.dot")).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Busy);
+        assert!(
+            refused.message.contains("2 workflow watches"),
+            "{refused:?}"
+        );
+        assert!(refused.message.contains("c.dot"), "{refused:?}");
+        // A watch that ends gives its place back, and one that fails to start takes none.
+        drop(first);
+        assert_eq!(watches.running(), 1);
+        let missing = dir.path().join("nope/w.dot").display().to_string();
+        assert!(watches.watch(&missing).is_err());
+        assert_eq!(watches.running(), 1);
+        let _third = watches.watch(&file("c.dot")).unwrap();
+        assert_eq!(watches.running(), 2);
     }
 }
