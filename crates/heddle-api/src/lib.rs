@@ -9,6 +9,7 @@ mod error;
 mod event_feed;
 mod expressions;
 mod file_watch;
+mod folder_watcher;
 mod index_ops;
 mod run_file_policy;
 mod run_file_save;
