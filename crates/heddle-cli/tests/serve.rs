@@ -56,7 +56,10 @@ fn serve(sandbox: &Sandbox, n: u32) -> Served {
         .trim_end_matches('`')
         .to_string();
     assert_eq!(token.len(), 32, "{line}");
-    assert_ne!(launch, token, "the URL must not carry the access token: {line}");
+    assert_ne!(
+        launch, token,
+        "the URL must not carry the access token: {line}"
+    );
     Served {
         child,
         addr: base.trim_start_matches("http://").to_string(),
