@@ -1,29 +1,33 @@
 //! Watching workflow files from the window: `watch_workflow` streams changes made outside
 //! the editor to a channel until `unwatch_workflow` stops it (a Tauri channel cannot tell
-//! when the page stops listening, so the page names each watch and ends it).
+//! when the page stops listening, so the page names each watch and ends it). At most
+//! `WorkflowWatches::DEFAULT_LIMIT` run at once; one more is refused (`busy`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use heddle_api::{ApiError, WatchWorkflowRequest, WorkflowChanged};
+use heddle_api::{ApiError, WatchWorkflowRequest, WorkflowChanged, WorkflowWatches};
 use tauri::State;
 use tauri::ipc::Channel;
 use tokio::sync::oneshot;
 
 /// The watches running for the window, by the page's watch id.
 #[derive(Debug, Default)]
-pub struct FileWatches(Mutex<HashMap<String, oneshot::Sender<()>>>);
+pub struct FileWatches {
+    stops: Mutex<HashMap<String, oneshot::Sender<()>>>,
+    running: WorkflowWatches,
+}
 
 impl FileWatches {
     fn insert(&self, id: String, stop: oneshot::Sender<()>) {
-        if let Ok(mut watches) = self.0.lock() {
+        if let Ok(mut watches) = self.stops.lock() {
             // A watch with the same id is replaced; dropping its sender stops it.
             watches.insert(id, stop);
         }
     }
 
     fn remove(&self, id: &str) {
-        if let Ok(mut watches) = self.0.lock() {
+        if let Ok(mut watches) = self.stops.lock() {
             watches.remove(id);
         }
     }
@@ -36,7 +40,7 @@ pub async fn watch_workflow(
     req: WatchWorkflowRequest,
     on_change: Channel<WorkflowChanged>,
 ) -> Result<(), ApiError> {
-    let mut watch = heddle_api::watch_workflow(&req.path)?;
+    let mut watch = watches.running.watch(&req.path)?;
     let (stop, mut stopped) = oneshot::channel();
     watches.insert(req.watch_id.clone(), stop);
     loop {

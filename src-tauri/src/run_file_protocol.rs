@@ -1,11 +1,12 @@
 //! The `heddle-run://` scheme: the window's way to show a run's files (screenshots, videos,
 //! logs, reports), like the HTTP door's `/api/runs/{run}/{area}/{path}`. A URL is
 //! `heddle-run://localhost/{run}/{artifacts|nodes}/{path}`; heddle-api confines the path to
-//! that folder. Pages get the same sandboxing policy as over HTTP; `Range` requests are
-//! answered with the part asked for, so videos seek.
+//! that folder. Every file gets the same sandboxing policy as over HTTP (`run_file_policy`:
+//! a page runs its scripts in an opaque origin, anything else, an SVG or XML included, runs
+//! none); `Range` requests are answered with the part asked for, so videos seek.
 
 use heddle_api::{
-    ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost, sandboxed_page_policy,
+    ApiError, ErrorCode, RunFileArea, RunFileRequest, RunHost, ServedFile, percent_decode,
 };
 use tauri::Manager;
 use tauri::http::{Response, StatusCode, header};
@@ -14,24 +15,6 @@ use crate::byte_range::{self, RangeAnswer};
 
 /// The scheme's name.
 pub const SCHEME: &str = "heddle-run";
-
-/// Decodes `%XX` escapes; `None` for a broken escape or text that is not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
 
 /// A URL path's `{run}`, `{area}` and `{path…}` parts, still %-encoded.
 fn path_parts(uri_path: &str) -> Option<(&str, &str, &str)> {
@@ -66,6 +49,7 @@ fn failure(error: &ApiError) -> Response<Vec<u8>> {
                 .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
         )
         .header(header::CONTENT_TYPE, "application/json")
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
         .body(body)
         .unwrap_or_default()
 }
@@ -101,13 +85,17 @@ pub fn handle<R: tauri::Runtime>(
     });
 }
 
-/// The URL of the run folder a request's file is in (`heddle-run://localhost/RUN/artifacts/`),
-/// which a page's policy names as its own (see `sandboxed_page_policy`).
+/// The URL of the folder a request's file is in
+/// (`heddle-run://localhost/RUN/artifacts/report/`), which a page's policy names as its own
+/// (see `sandboxed_page_policy`): a report loads what lies under its own folder.
 pub fn page_folder(uri: &tauri::http::Uri) -> Option<String> {
     let scheme = uri.scheme_str()?;
     let authority = uri.authority()?.as_str();
-    let (run, area, _) = path_parts(uri.path())?;
-    Some(format!("{scheme}://{authority}/{run}/{area}/"))
+    let (run, area, path) = path_parts(uri.path())?;
+    let folder = path
+        .rsplit_once('/')
+        .map_or(String::new(), |(f, _)| format!("{f}/"));
+    Some(format!("{scheme}://{authority}/{run}/{area}/{folder}"))
 }
 
 /// `origin` when it is the app's own page (`tauri://localhost`, or `http://tauri.localhost`
@@ -129,10 +117,19 @@ pub fn respond(
     range: Option<&str>,
     folder: Option<&str>,
 ) -> Response<Vec<u8>> {
-    let served = match parse_path(uri_path).and_then(|req| host.run_file(&req)) {
-        Ok(served) => served,
-        Err(error) => return failure(&error),
-    };
+    match parse_path(uri_path).and_then(|req| host.run_file(&req)) {
+        Ok(served) => answer_file(&served, range, folder),
+        Err(error) => failure(&error),
+    }
+}
+
+/// The response for a file that may be served: its bytes (or the part `range` asks for)
+/// under its type, `nosniff` and its policy.
+pub fn answer_file(
+    served: &ServedFile,
+    range: Option<&str>,
+    folder: Option<&str>,
+) -> Response<Vec<u8>> {
     let part = byte_range::answer(range, served.size);
     if part == RangeAnswer::Unsatisfiable {
         return Response::builder()
@@ -148,17 +145,15 @@ pub fn respond(
     let mut response = Response::builder()
         .header(header::CONTENT_TYPE, served.media_type)
         .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
-        .header(header::ACCEPT_RANGES, "bytes");
+        .header(header::ACCEPT_RANGES, "bytes")
+        .header(
+            header::CONTENT_SECURITY_POLICY,
+            served.policy(folder.filter(|_| served.is_html())),
+        );
     if let RangeAnswer::Part { start, end } = part {
         response = response.status(StatusCode::PARTIAL_CONTENT).header(
             header::CONTENT_RANGE,
             format!("bytes {start}-{end}/{}", served.size),
-        );
-    }
-    if served.is_html() {
-        response = response.header(
-            header::CONTENT_SECURITY_POLICY,
-            sandboxed_page_policy(folder),
         );
     }
     response.body(bytes).unwrap_or_default()
@@ -204,6 +199,109 @@ mod tests {
         );
     }
 
+    /// A fresh `artifacts` folder of the test's own, beside a secret file.
+    fn artifacts_folder(test: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("heddle-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("artifacts/report")).unwrap();
+        std::fs::write(dir.join("secret.txt"), "secret").unwrap();
+        dir.join("artifacts")
+    }
+
+    fn header(response: &Response<Vec<u8>>, name: header::HeaderName) -> &str {
+        response
+            .headers()
+            .get(&name)
+            .map(|v| v.to_str().unwrap())
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    #[test]
+    fn hostile_files_are_served_inert_and_pages_only_in_a_sandbox() {
+        let root = artifacts_folder("hostile");
+        let script = "<script>parent.postMessage(document.cookie,'*')</script>";
+        let svg = format!(r#"<svg xmlns="http://www.w3.org/2000/svg">{script}</svg>"#);
+        let xml = format!(
+            r#"<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml">{script}</html>"#
+        );
+        for (name, text) in [
+            ("evil.svg", svg.as_str()),
+            ("junit.xml", xml.as_str()),
+            ("page.xhtml", xml.as_str()),
+            ("shot.png", "\u{89}PNG"),
+            ("report/index.html", script),
+        ] {
+            std::fs::write(root.join(name), text).unwrap();
+        }
+        let folder = "heddle-run://localhost/R/artifacts/report/";
+        for (name, media_type) in [
+            ("evil.svg", "image/svg+xml"),
+            ("junit.xml", "application/xml"),
+            ("page.xhtml", "application/octet-stream"),
+            ("shot.png", "image/png"),
+        ] {
+            let served = heddle_api::confined_file(&root, name).unwrap();
+            for range in [None, Some("bytes=0-3")] {
+                let response = answer_file(&served, range, Some(folder));
+                assert_eq!(
+                    header(&response, header::CONTENT_TYPE),
+                    media_type,
+                    "{name}"
+                );
+                assert_eq!(
+                    header(&response, header::CONTENT_SECURITY_POLICY),
+                    heddle_api::INERT_FILE_POLICY,
+                    "{name}"
+                );
+                assert_eq!(header(&response, header::X_CONTENT_TYPE_OPTIONS), "nosniff");
+            }
+        }
+        let page = heddle_api::confined_file(&root, "report/index.html").unwrap();
+        let response = answer_file(&page, None, Some(folder));
+        let policy = header(&response, header::CONTENT_SECURITY_POLICY);
+        assert!(
+            policy.starts_with("sandbox allow-scripts allow-popups;"),
+            "{policy}"
+        );
+        assert!(policy.contains(&format!("'self' {folder} ")), "{policy}");
+        assert!(!policy.contains("allow-same-origin"), "{policy}");
+        std::fs::remove_dir_all(root.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn traversal_and_encoding_tricks_never_reach_outside_the_folder() {
+        let root = artifacts_folder("traversal");
+        std::fs::write(root.join("ok.txt"), "ok").unwrap();
+        #[cfg(unix)]
+        {
+            let outside = root.parent().unwrap();
+            std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("link.txt")).unwrap();
+            std::os::unix::fs::symlink(outside, root.join("up")).unwrap();
+        }
+        let served =
+            |raw: &str| parse_path(raw).and_then(|req| heddle_api::confined_file(&root, &req.path));
+        assert!(served("/r/artifacts/ok.txt").is_ok());
+        for raw in [
+            "/r/artifacts/../secret.txt",
+            "/r/artifacts/%2e%2e/secret.txt",
+            "/r/artifacts/%2E%2E%2Fsecret.txt",
+            "/r/artifacts/report/..%2f..%2fsecret.txt",
+            "/r/artifacts/..%5csecret.txt",
+            "/r/artifacts/..\\secret.txt",
+            "/r/artifacts/ok.txt%00.png",
+            "/r/artifacts/%2fetc%2fpasswd",
+            "/r/artifacts//etc/passwd",
+            "/r/artifacts/%c0%ae%c0%ae/secret.txt",
+            "/r/artifacts/%c0%af",
+            "/r/artifacts/link.txt",
+            "/r/artifacts/up/secret.txt",
+            "/r/artifacts/report",
+        ] {
+            assert!(served(raw).is_err(), "{raw} was served");
+        }
+        std::fs::remove_dir_all(root.parent().unwrap()).unwrap();
+    }
+
     #[test]
     fn a_part_is_read_from_its_offset() {
         let path = std::env::temp_dir().join(format!("heddle-range-{}.bin", std::process::id()));
@@ -223,14 +321,21 @@ mod tests {
                 .unwrap();
         assert_eq!(
             page_folder(&uri).as_deref(),
-            Some("heddle-run://localhost/01J%20RUN/artifacts/")
+            Some("heddle-run://localhost/01J%20RUN/artifacts/b/retry_0/report/")
+        );
+        let top: tauri::http::Uri = "heddle-run://localhost/r/artifacts/index.html"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            page_folder(&top).as_deref(),
+            Some("heddle-run://localhost/r/artifacts/")
         );
         let windows: tauri::http::Uri = "http://heddle-run.localhost/r/nodes/plan/out.html"
             .parse()
             .unwrap();
         assert_eq!(
             page_folder(&windows).as_deref(),
-            Some("http://heddle-run.localhost/r/nodes/")
+            Some("http://heddle-run.localhost/r/nodes/plan/")
         );
         let short: tauri::http::Uri = "heddle-run://localhost/r".parse().unwrap();
         assert_eq!(page_folder(&short), None);

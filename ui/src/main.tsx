@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiProvider } from './api/ApiContext';
+import { dropCredentialsFromAddress } from './api/launchUrl';
 import { selectApi } from './api/selectApi';
 import { App } from './app/App';
 import { screenFromSearch } from './app/screenUrl';
@@ -9,6 +10,8 @@ import { prefetchRunGraph } from './runs/runGraphRead';
 import { applyTheme } from './theme/useTheme';
 
 async function start() {
+  // Before anything reads or copies the address: no credential stays in it.
+  dropCredentialsFromAddress();
   applyTheme();
   const container = document.getElementById('root');
   if (container === null) throw new Error('index.html has no #root element');

@@ -9,7 +9,9 @@ mod error;
 mod event_feed;
 mod expressions;
 mod file_watch;
+mod folder_watcher;
 mod index_ops;
+mod run_file_policy;
 mod run_file_save;
 mod run_files;
 mod run_host;
@@ -34,10 +36,12 @@ pub mod checkpoint {
 }
 pub use editor_types::*;
 pub use expressions::check_expression;
-pub use file_watch::{WorkflowWatch, watch_workflow};
+pub use file_watch::{WorkflowWatch, WorkflowWatches};
+pub use run_file_policy::{INERT_FILE_POLICY, run_file_policy, sandboxed_page_policy};
 pub use run_file_save::SavedRunFile;
 pub use run_files::{
-    RunFileArea, RunFileRequest, ServedFile, confined_file, sandboxed_page_policy,
+    RunFileArea, RunFileRequest, ServedFile, confined_file, enclosing_folders, parent_folder,
+    percent_decode,
 };
 pub use run_host::{RunHost, blocking};
 pub use run_types::*;

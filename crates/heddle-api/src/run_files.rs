@@ -11,30 +11,6 @@ use ts_rs::TS;
 use crate::error::{ApiError, ErrorCode};
 use crate::run_host::RunHost;
 
-/// The Content Security Policy a served HTML file (a Playwright report) gets: it may run its
-/// own scripts and show its own resources, in an opaque origin without the UI's token or API.
-///
-/// `folder` is the absolute URL of the run folder the page came from, ending in `/` (such as
-/// `heddle-run://localhost/RUN/artifacts/`). It is named as a source next to `'self'`
-/// because WebKit matches nothing to `'self'` in a sandboxed page, so a report's own images
-/// would not load in the desktop window. It is left out when it holds a character a policy
-/// cannot carry.
-pub fn sandboxed_page_policy(folder: Option<&str>) -> String {
-    let own = folder
-        .filter(|url| {
-            !url.is_empty()
-                && url
-                    .bytes()
-                    .all(|b| b.is_ascii_graphic() && !matches!(b, b';' | b',' | b'\'' | b'"'))
-        })
-        .map(|url| format!(" {url}"))
-        .unwrap_or_default();
-    format!(
-        "sandbox allow-scripts allow-popups; default-src 'self'{own} 'unsafe-inline' \
-         'unsafe-eval' data: blob:; connect-src 'self'{own} data: blob:"
-    )
-}
-
 /// Which of a run's folders a file is served from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -89,7 +65,13 @@ pub struct ServedFile {
 impl ServedFile {
     /// Whether a browser would run it as a page (served only in a sandbox).
     pub fn is_html(&self) -> bool {
-        self.media_type == "text/html"
+        crate::run_file_policy::is_page(self.media_type)
+    }
+
+    /// The Content Security Policy it is served under (see `run_file_policy`); `folder` is
+    /// the URL of the folder a page is in.
+    pub fn policy(&self, folder: Option<&str>) -> String {
+        crate::run_file_policy::run_file_policy(self.media_type, folder)
     }
 }
 
@@ -152,42 +134,112 @@ pub fn confined_file(root: &Path, relative: &str) -> Result<ServedFile, ApiError
     })
 }
 
+/// Decodes the `%XX` escapes of a URL path; `None` for a broken escape or a result that is
+/// not UTF-8 (overlong forms such as `%c0%ae` are not UTF-8). Both doors decode a run
+/// file's URL with it before [`confined_file`] checks the path.
+pub fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The folders a path's file may be reached through, from the top: `a/b/c.html` gives
+/// ``, `a`, `a/b`. `None` when a segment is empty, `.`, `..`, or holds a backslash or NUL
+/// (what [`confined_file`] refuses too).
+pub fn enclosing_folders(relative: &str) -> Option<Vec<&str>> {
+    let segments: Vec<&str> = relative.split('/').collect();
+    let plain = |s: &&str| {
+        !s.is_empty() && *s != "." && *s != ".." && !s.contains('\\') && !s.contains('\0')
+    };
+    if !segments.iter().all(plain) {
+        return None;
+    }
+    let mut folders = vec![""];
+    let mut end = 0;
+    for segment in &segments[..segments.len() - 1] {
+        end += segment.len();
+        folders.push(&relative[..end]);
+        end += 1;
+    }
+    Some(folders)
+}
+
+/// The folder a run file is in (`a/b` for `a/b/c.html`, `` for `c.html`).
+pub fn parent_folder(relative: &str) -> &str {
+    relative.rsplit_once('/').map_or("", |(folder, _)| folder)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sandboxed_page_policy;
+    #![allow(clippy::unwrap_used)]
+    use super::*;
 
     #[test]
-    fn a_page_policy_names_its_own_folder_beside_self() {
-        let policy = sandboxed_page_policy(Some("heddle-run://localhost/01RUN/artifacts/"));
-        assert!(
-            policy.starts_with("sandbox allow-scripts allow-popups;"),
-            "{policy}"
-        );
-        assert!(
-            policy.contains("default-src 'self' heddle-run://localhost/01RUN/artifacts/ "),
-            "{policy}"
-        );
-        assert!(
-            policy.contains("connect-src 'self' heddle-run://localhost/01RUN/artifacts/ "),
-            "{policy}"
-        );
+    fn escapes_decode_and_broken_or_overlong_ones_do_not() {
+        assert_eq!(percent_decode("a%20b/%2e%2e").unwrap(), "a b/..");
+        assert_eq!(percent_decode("%2F%5c%00").unwrap(), "/\\\0");
+        for broken in ["%", "%2", "%zz", "%+1", "%c0%ae%c0%ae", "%ff%fe", "%e2%82"] {
+            assert_eq!(percent_decode(broken), None, "{broken}");
+        }
     }
 
     #[test]
-    fn a_folder_a_policy_cannot_carry_is_left_out() {
-        let plain = sandboxed_page_policy(None);
-        assert!(
-            plain.contains("default-src 'self' 'unsafe-inline'"),
-            "{plain}"
-        );
+    fn a_file_is_reached_through_each_folder_above_it() {
+        assert_eq!(enclosing_folders("c.html").unwrap(), [""]);
+        assert_eq!(enclosing_folders("a/b/c.html").unwrap(), ["", "a", "a/b"]);
+        for bad in ["", "a//b", "a/../b", "./a", "a/", "/a", "a\\b", "a\0b"] {
+            assert_eq!(enclosing_folders(bad), None, "{bad:?}");
+        }
+        assert_eq!(parent_folder("a/b/c.html"), "a/b");
+        assert_eq!(parent_folder("c.html"), "");
+    }
+
+    #[test]
+    fn nothing_outside_the_folder_is_served() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("artifacts");
+        std::fs::create_dir_all(root.join("r")).unwrap();
+        std::fs::write(root.join("r/ok.txt"), "ok").unwrap();
+        std::fs::write(dir.path().join("secret.txt"), "secret").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("secret.txt"), root.join("r/out.txt"))
+                .unwrap();
+            std::os::unix::fs::symlink(dir.path(), root.join("up")).unwrap();
+            std::os::unix::fs::symlink("ok.txt", root.join("r/in.txt")).unwrap();
+        }
+        assert!(confined_file(&root, "r/ok.txt").is_ok());
         for bad in [
             "",
-            "http://evil; script-src *",
-            "http://a b/",
-            "http://a/'unsafe-hashes'",
-            "http://a,b/",
+            "../secret.txt",
+            "r/../../secret.txt",
+            "/etc/passwd",
+            "r\\..\\..\\secret.txt",
+            "r/ok.txt\0",
+            "r/out.txt",
+            "up/secret.txt",
+            "r",
         ] {
-            assert_eq!(sandboxed_page_policy(Some(bad)), plain, "{bad}");
+            assert!(confined_file(&root, bad).is_err(), "{bad:?}");
         }
+        #[cfg(unix)]
+        assert_eq!(
+            confined_file(&root, "r/in.txt").unwrap().path,
+            root.canonicalize().unwrap().join("r/ok.txt")
+        );
     }
 }

@@ -195,7 +195,9 @@ async fn a_watch_reports_changes_to_its_file_only() {
     let dir = tempfile::tempdir().unwrap();
     let flow = dir.path().join("w.dot");
     std::fs::write(&flow, "digraph W { start -> exit }\n").unwrap();
-    let mut watch = watch_workflow(&flow.display().to_string()).unwrap();
+    let mut watch = WorkflowWatches::default()
+        .watch(&flow.display().to_string())
+        .unwrap();
 
     // Another file in the folder is not a change, and neither is reading the file (the
     // editor re-reads it after every change; counting reads made that loop forever).

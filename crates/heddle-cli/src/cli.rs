@@ -45,7 +45,8 @@ pub enum Command {
         /// Port to listen on; 0 picks a free one.
         #[arg(long, default_value_t = 7878)]
         port: u16,
-        /// Address to listen on. Anything but loopback exposes your files to the network.
+        /// Address to listen on. Anything but loopback lets anyone on the network who gets the
+        /// token run commands on this machine as you (over plain HTTP).
         #[arg(long, default_value = "127.0.0.1")]
         bind: IpAddr,
         /// Folder whose workflows the UI lists (default: the current folder).

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use heddle_api::runs::HeddleHome;
 use heddle_api::{LaunchInfo, RunHost, new_token};
-use heddle_server::{ServeError, ServerConfig, bind, serve};
+use heddle_server::{LAUNCH_PARAM, ServeError, ServerConfig, bind, serve};
 
 /// Options after the environment has been consulted.
 #[derive(Debug)]
@@ -35,7 +35,10 @@ pub fn default_ui_dir(env_ui_dir: Option<PathBuf>) -> Option<PathBuf> {
     })
 }
 
-/// Binds, prints the URL (the first line of stdout, which scripts wait for), and serves.
+/// Binds, prints the launch URL (the first line of stdout, which scripts wait for) and the
+/// access token for scripts (the second), and serves. The URL carries a one-time launch
+/// token, never the access token: the browser that opens it first gets the token as a
+/// cookie, and the link is spent.
 pub async fn run(
     opts: ServeOptions,
     out: &mut dyn Write,
@@ -44,14 +47,23 @@ pub async fn run(
     let remote = !opts.addr.ip().is_loopback();
     let listener = bind(opts.addr, true).await?;
     let local = listener.local_addr().map_err(ServeError::Io)?;
-    let token = new_token(&heddle_engine::OsEntropy::new());
-    let url = format!("http://{local}/?token={token}");
+    let entropy = heddle_engine::OsEntropy::new();
+    let token = new_token(&entropy);
+    let launch = new_token(&entropy);
+    let url = format!("http://{local}/?{LAUNCH_PARAM}={launch}");
     let _ = writeln!(out, "Heddle is serving {url}");
+    let _ = writeln!(
+        out,
+        "The link works once. Scripts send the header `Authorization: Bearer {token}`"
+    );
     let _ = out.flush();
     if remote {
         let _ = writeln!(
             err,
-            "warning: listening on {local}, which other machines can reach; anyone who can connect can read your workflow files"
+            "warning: listening on {local}, which other machines can reach. Anyone who can connect \
+             and has the token (or the unused link) can run commands on this machine as you, \
+             through the workflows they start, and read and write your files; the connection is \
+             plain HTTP, so anyone on the network path can read the token"
         );
     }
     if opts.ui_dir.is_none() {
@@ -71,6 +83,9 @@ pub async fn run(
         },
         allow_any_host: remote,
         token,
+        launch_token: Some(launch),
+        port: local.port(),
+        watches: heddle_api::WorkflowWatches::default(),
         host: RunHost::open(opts.home, opts.vars)
             .await
             .map_err(|e| ServeError::Setup(e.to_string()))?,

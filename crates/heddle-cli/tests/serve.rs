@@ -1,4 +1,5 @@
-//! `heddle serve` as a process: it prints a URL with its access token, runs started through
+//! `heddle serve` as a process: it prints a one-time launch URL and the access token for
+//! scripts (never the token in a URL), runs started through
 //! it execute in that process, and when the server is killed and started again the run it
 //! was executing is reported as stopped and resumes to the end through the new server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -38,7 +39,7 @@ fn serve(sandbox: &Sandbox, n: u32) -> Served {
     let mut line = String::new();
     let ready = wait_for(Duration::from_secs(30), || {
         line = std::fs::read_to_string(&out).unwrap_or_default();
-        line.contains("?token=")
+        line.contains("Bearer ")
     });
     assert!(ready, "heddle serve printed no URL: {line}");
     let url = line
@@ -46,11 +47,23 @@ fn serve(sandbox: &Sandbox, n: u32) -> Served {
         .find(|w| w.starts_with("http://"))
         .unwrap()
         .to_string();
-    let (base, token) = url.split_once("/?token=").unwrap();
+    let (base, launch) = url.split_once("/?launch=").unwrap();
+    let token = line
+        .split("Bearer ")
+        .nth(1)
+        .unwrap()
+        .trim_end()
+        .trim_end_matches('`')
+        .to_string();
+    assert_eq!(token.len(), 32, "{line}");
+    assert_ne!(
+        launch, token,
+        "the URL must not carry the access token: {line}"
+    );
     Served {
         child,
         addr: base.trim_start_matches("http://").to_string(),
-        token: token.to_string(),
+        token,
     }
 }
 

@@ -1,11 +1,12 @@
 //! `GET /api/watch_workflow?path=FILE`: changes to a workflow file made outside the editor,
 //! as Server-Sent Events. A `ready` event says the watch is in place; each `changed` event
-//! carries a `WorkflowChanged`. Closing the stream stops the watch.
+//! carries a `WorkflowChanged`. Closing the stream stops the watch. At most
+//! `WorkflowWatches::DEFAULT_LIMIT` streams run at once; one more is refused (`busy`).
 
 use std::convert::Infallible;
 use std::time::Duration;
 
-use axum::extract::Query;
+use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, StreamExt};
@@ -13,6 +14,7 @@ use heddle_api::WorkflowWatch;
 use serde::Deserialize;
 
 use crate::operations::ApiResponse;
+use crate::router::AppState;
 
 /// The query of the watch route.
 #[derive(Debug, Deserialize)]
@@ -22,8 +24,11 @@ pub struct WatchQuery {
 }
 
 /// The route's handler.
-pub async fn watch_workflow(Query(query): Query<WatchQuery>) -> Response {
-    match heddle_api::watch_workflow(&query.path) {
+pub async fn watch_workflow(
+    State(state): State<AppState>,
+    Query(query): Query<WatchQuery>,
+) -> Response {
+    match state.watches.watch(&query.path) {
         Ok(watch) => {
             let ready = stream::once(async {
                 Ok::<_, Infallible>(Event::default().event("ready").data("{}"))

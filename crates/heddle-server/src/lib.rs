@@ -11,14 +11,16 @@ mod events;
 mod file_events;
 mod host_check;
 mod operations;
+mod response_headers;
 mod router;
 mod run_files;
 mod run_routes;
 mod shared_files;
 
-pub use auth::TOKEN_COOKIE;
-pub use router::{AppState, ServerConfig, router};
-pub use shared_files::run_files_key;
+pub use auth::{LAUNCH_PARAM, token_cookie};
+pub use response_headers::FRAME_POLICY;
+pub use router::{AppState, MAX_BODY_BYTES, ServerConfig, router};
+pub use shared_files::{run_files_key, shared_link};
 
 use std::net::SocketAddr;
 

@@ -5,19 +5,20 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Json, State};
+use axum::extract::{DefaultBodyLimit, Json, State};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Router, middleware};
-use heddle_api::{ApiError, LaunchInfo, RunHost};
+use heddle_api::{ApiError, LaunchInfo, MAX_WORKFLOW_BYTES, RunHost, WorkflowWatches};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::auth::require_token;
+use crate::auth::{Access, require_token};
 use crate::events::{run_changes, run_events};
 use crate::file_events::watch_workflow;
 use crate::host_check::require_loopback_host;
 use crate::operations::{ApiResponse, blocking, launch_info};
+use crate::response_headers::protective_headers;
 use crate::run_files::{run_file, shared_run_file};
 use crate::run_routes::{invalid, run_routes};
 
@@ -32,9 +33,21 @@ pub struct ServerConfig {
     pub allow_any_host: bool,
     /// The access token every request must carry (random, from the caller).
     pub token: String,
+    /// The one-time token of the launch URL (`?launch=`), exchanged once for the token's
+    /// cookie (random, from the caller); `None`: only the token opens the server.
+    pub launch_token: Option<String>,
+    /// The port the server listens on, which names the token's cookie.
+    pub port: u16,
+    /// The workflow watches it may run (`WorkflowWatches::default()`: at most 32 at once).
+    pub watches: WorkflowWatches,
     /// Where runs execute.
     pub host: RunHost,
 }
+
+/// The largest request body: a workflow of the largest size Heddle opens
+/// (`MAX_WORKFLOW_BYTES`) sent as a JSON string, where a quote or a line break takes two
+/// bytes, and room for the rest of the request.
+pub const MAX_BODY_BYTES: usize = 2 * MAX_WORKFLOW_BYTES as usize + 1024 * 1024;
 
 /// The state every handler sees.
 #[derive(Debug, Clone)]
@@ -45,6 +58,8 @@ pub struct AppState {
     pub host: RunHost,
     /// The access token (shared links of a run's files derive their key from it).
     pub token: Arc<String>,
+    /// The workflow watches running, up to their limit.
+    pub watches: WorkflowWatches,
 }
 
 /// Builds the application router.
@@ -54,7 +69,9 @@ pub fn router(config: ServerConfig) -> Router {
         launch: Arc::new(config.launch.clone()),
         host: config.host.clone(),
         token: token.clone(),
+        watches: config.watches,
     };
+    let access = Arc::new(Access::new(token, config.port, config.launch_token));
     let shared = Router::new()
         .route("/{key}/{run}/{area}/{*path}", get(shared_run_file))
         .with_state(state.clone());
@@ -82,19 +99,22 @@ pub fn router(config: ServerConfig) -> Router {
         .route("/events", get(run_events))
         .route("/run_changes", get(run_changes))
         .merge(run_routes())
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state);
     let mut app = Router::new().nest("/api", api).nest("/shared", shared);
     if let Some(dir) = config.ui_dir {
         let index = dir.join("index.html");
         app = app.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)));
     }
-    let app = app.layer(middleware::from_fn_with_state(token, require_token));
-    if config.allow_any_host {
+    let app = app.layer(middleware::from_fn_with_state(access, require_token));
+    let app = if config.allow_any_host {
         app
     } else {
-        // Outermost: a foreign Host is refused before anything else looks at the request.
+        // A foreign Host is refused before anything else looks at the request.
         app.layer(middleware::from_fn(require_loopback_host))
-    }
+    };
+    // Outermost: every answer, refusals included, carries the protective headers.
+    app.layer(middleware::from_fn(protective_headers))
 }
 
 /// Adapts one blocking heddle-api operation to `POST` with a JSON body.

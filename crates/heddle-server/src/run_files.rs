@@ -1,20 +1,21 @@
 //! `GET /api/runs/{run}/{artifacts|nodes}/{path}`: a file a run left, for the UI to show
 //! (images, videos with range requests, logs, reports). heddle-api confines the path to the
-//! folder; pages are served with a sandboxing CSP so a report's scripts run in an opaque
-//! origin, without the UI's access token or its API. A page is answered with a redirect to
-//! its shared link (`/shared/...`, see `shared_files`), so the files it loads itself are
-//! served without the token cookie its opaque origin cannot send.
+//! folder. Every file is served under a sandboxing CSP (`run_file_policy`): a page's scripts
+//! run in an opaque origin, without the UI's access token or its API, and any other file
+//! (an SVG, XML) runs no script at all. A page is answered with a redirect to its shared
+//! link (`/shared/...`, see `shared_files`), so the files it loads itself from its own
+//! folder are served without the token cookie its opaque origin cannot send.
 
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, sandboxed_page_policy};
+use heddle_api::{ApiError, ErrorCode, RunFileArea, RunFileRequest, parent_folder};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
 use crate::operations::{ApiResponse, blocking};
 use crate::router::AppState;
-use crate::shared_files::{run_files_key, shared_folder, shared_link};
+use crate::shared_files::{key_opens, shared_folder, shared_link};
 
 /// The route's handler.
 pub async fn run_file(
@@ -31,8 +32,11 @@ pub async fn shared_run_file(
     Path((key, run_id, area, path)): Path<(String, String, String, String)>,
     request: Request,
 ) -> Response {
-    if !crate::auth::same(&key, &run_files_key(&state.token, &run_id)) {
-        let error = ApiError::new(ErrorCode::Unauthorized, "this link does not open that run");
+    if !key_opens(&state.token, &key, &run_id, &area, &path) {
+        let error = ApiError::new(
+            ErrorCode::Unauthorized,
+            "this link does not open that file (a shared link opens its page's folder only)",
+        );
         return ApiResponse::<()>(Err(error)).into_response();
     }
     serve(state, run_id, area, path, request, false).await
@@ -94,19 +98,19 @@ async fn serve(
         HeaderValue::from_static("nosniff"),
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    if served.is_html() {
-        // A page is never served without a sandbox: the strictest one if the policy were
-        // not a valid header (it always is; `sandboxed_page_policy` checks the folder).
-        let folder = page_host.map(|host| {
-            format!(
-                "http://{host}{}",
-                shared_folder(&state.token, &asked.run_id, asked.area.name())
-            )
-        });
-        let policy = HeaderValue::from_str(&sandboxed_page_policy(folder.as_deref()))
-            .unwrap_or(HeaderValue::from_static("sandbox"));
-        headers.insert(header::CONTENT_SECURITY_POLICY, policy);
-    }
+    // A page's policy names the shared link of its own folder, where its files load.
+    let folder = page_host.filter(|_| served.is_html()).map(|host| {
+        let folder = parent_folder(&asked.path);
+        format!(
+            "http://{host}{}",
+            shared_folder(&state.token, &asked.run_id, asked.area.name(), folder)
+        )
+    });
+    // No file is served without a sandbox: the strictest one if the policy were not a valid
+    // header (it always is; `sandboxed_page_policy` checks the folder).
+    let policy = HeaderValue::from_str(&served.policy(folder.as_deref()))
+        .unwrap_or(HeaderValue::from_static("sandbox; default-src 'none'"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, policy);
     response
 }
 

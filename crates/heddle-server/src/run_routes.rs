@@ -76,8 +76,19 @@ where
     )
 }
 
-/// The error for a body that does not decode.
+/// The error for a body that does not decode (or is larger than the server accepts).
 pub fn invalid(rejection: &JsonRejection) -> ApiError {
+    if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(
+            ErrorCode::TooLarge,
+            format!(
+                "the request body is larger than the {} MiB this server accepts (a workflow \
+                 may be up to {} MiB)",
+                crate::router::MAX_BODY_BYTES / (1024 * 1024),
+                heddle_api::MAX_WORKFLOW_BYTES / (1024 * 1024)
+            ),
+        );
+    }
     ApiError::new(
         ErrorCode::InvalidRequest,
         format!(

@@ -104,7 +104,7 @@ async fn a_runs_files_are_served_and_never_anything_outside_them() {
     )
     .await;
     assert_eq!(status, 303, "{head}");
-    let key = heddle_server::run_files_key(TOKEN, &run);
+    let key = heddle_server::run_files_key(TOKEN, &run, "artifacts", "one/retry_0");
     let shared = format!("/shared/{key}/{run}/artifacts/one/retry_0/report.html");
     assert!(head.contains(&format!("location: {shared}")), "{head}");
     let (status, head) = raw_get_as(&server.base, &shared, None).await;
@@ -114,9 +114,9 @@ async fn a_runs_files_are_served_and_never_anything_outside_them() {
             .contains("content-security-policy: sandbox"),
         "{head}"
     );
-    // Its policy names its run folder beside 'self' (WebKit matches nothing to 'self' in a
+    // Its policy names its own folder beside 'self' (WebKit matches nothing to 'self' in a
     // sandboxed page, so the report's own images would not load there).
-    let folder = format!("{}/shared/{key}/{run}/artifacts/", server.base);
+    let folder = format!("{}/shared/{key}/{run}/artifacts/one/retry_0/", server.base);
     assert!(
         head.contains(&format!("default-src 'self' {folder} ")),
         "{head}"

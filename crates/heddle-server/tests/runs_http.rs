@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::live::{FLOW, TOKEN, start_server};
+use support::live::{FLOW, LAUNCH, TOKEN, start_server};
 
 const GATE: &str = r#"digraph Gate {
     start [shape=Mdiamond]; exit [shape=Msquare];
@@ -219,14 +219,25 @@ async fn requests_without_the_token_or_with_a_foreign_host_are_refused() {
         401
     );
 
-    // The token in the URL works once and leaves a cookie that works from then on.
+    // The access token is never taken from a URL; the one-time launch token is, once, and
+    // leaves a cookie that works from then on (see security_http.rs for the rest).
     let response = plain
         .post(format!("{url}?token={TOKEN}"))
         .json(&json!({}))
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(response.status().as_u16(), 401);
+    let no_redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let response = no_redirect
+        .get(format!("{}/?launch={LAUNCH}", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 303);
     let cookie = response
         .headers()
         .get("set-cookie")

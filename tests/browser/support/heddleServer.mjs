@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// The URL carries the server's access token; the page keeps it as a cookie after loading.
-const READY = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/;
+// The first line is the one-time launch link (it never carries the access token), the second
+// the access token for scripts.
+const READY = /(http:\/\/127\.0\.0\.1:(\d+)\/)\?launch=([0-9a-f]+)[^]*Bearer ([0-9a-f]+)`/;
 
 /**
  * Spawns `bin serve --port 0 --workspace <workspace> --ui-dir <uiDir>` and resolves once it
@@ -21,6 +22,8 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
   });
   let output = '';
   let token = '';
+  let port = '';
+  let launchUrl = '';
   const url = await new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -31,8 +34,10 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
       const match = READY.exec(output);
       if (match) {
         clearTimeout(timer);
-        token = match[2];
-        resolvePromise(match[0]);
+        port = match[2];
+        launchUrl = `${match[1]}?launch=${match[3]}`;
+        token = match[4];
+        resolvePromise(match[1]);
       }
     };
     child.stdout.on('data', onData);
@@ -48,9 +53,18 @@ export async function startHeddleServer({ bin, workspace, uiDir, timeoutMs = 60_
   child.stdout.resume();
   child.stderr.resume();
 
+  const cookieName = `heddle_token_${port}`;
   return {
+    /** The server's address, without any credential: open it in a signed-in context. */
     url,
+    /** The one-time link `heddle serve` printed: the first browser to open it is signed in. */
+    launchUrl,
     token,
+    cookieName,
+    /** Signs a browser context in, as opening the launch link does (the same cookie). */
+    async signIn(context) {
+      await context.addCookies([{ name: cookieName, value: token, url, httpOnly: true, sameSite: 'Strict' }]);
+    },
     /** The server's data folder ($HEDDLE_HOME): runs, blobs, the run index. */
     home,
     output: () => output,

@@ -10,7 +10,7 @@ import { requireBuilt, screenshotDir, uiDist } from './paths.mjs';
 
 /**
  * Registers the suite's before/after hooks; returns an object whose `server`, `browser` and
- * `tempDir` are set once the suite starts. The server's workspace is `workspace` (default:
+ * `tempDir` are set once the suite starts; the browser's contexts are signed in. The server's workspace is `workspace` (default:
  * the temp folder).
  */
 export function serverAndBrowser(prefix, { workspace } = {}) {
@@ -21,6 +21,14 @@ export function serverAndBrowser(prefix, { workspace } = {}) {
     env.tempDir = mkdtempSync(join(tmpdir(), `heddle-${prefix}-`));
     env.server = await startHeddleServer({ bin, workspace: workspace ?? env.tempDir, uiDir: uiDist });
     env.browser = await launchChromium();
+    // Every page the suite opens is signed in, as if it had opened the one-time launch link
+    // (login.test.mjs opens that link itself).
+    const newContext = env.browser.newContext.bind(env.browser);
+    env.browser.newContext = async (options) => {
+      const context = await newContext(options);
+      await env.server.signIn(context);
+      return context;
+    };
   });
   after(async () => {
     await env.browser?.close();

@@ -11,6 +11,9 @@ use serde_json::Value;
 
 pub const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
+/// The one-time launch token of the server's URL.
+pub const LAUNCH: &str = "fedcba9876543210fedcba9876543210";
+
 pub const FLOW: &str = r#"digraph Steps {
     start [shape=Mdiamond]; exit [shape=Msquare];
     one [shape=parallelogram, script="echo one > one.txt"];
@@ -64,17 +67,20 @@ pub async fn start_server() -> Server {
         ),
         ("HOME".to_string(), root.join("home").display().to_string()),
     ];
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
     let config = ServerConfig {
         ui_dir: None,
         launch: LaunchInfo::default(),
         allow_any_host: false,
         token: TOKEN.to_string(),
+        launch_token: Some(LAUNCH.to_string()),
+        port: addr.port(),
+        watches: heddle_api::WorkflowWatches::default(),
         host: RunHost::open(HeddleHome::at(root.join("heddle")), env)
             .await
             .unwrap(),
     };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, router(config)).await });
     Server {
         base: format!("http://{addr}"),
