@@ -25,6 +25,7 @@ const COMMANDS: &[&str] = &[
     "watch_workflow",
     "unwatch_workflow",
     "start_run",
+    "workflow_trust",
     "resume_run",
     "fork_run",
     "cancel_run",

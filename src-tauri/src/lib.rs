@@ -45,6 +45,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             file_watch_commands::watch_workflow,
             file_watch_commands::unwatch_workflow,
             run_commands::start_run,
+            run_commands::workflow_trust,
             run_commands::resume_run,
             run_commands::fork_run,
             run_commands::cancel_run,

@@ -8,6 +8,7 @@ use heddle_api::{
     AnswerGateRequest, ApiError, CheckpointFile, CheckpointFileRequest, CheckpointRef,
     CheckpointState, DiffRequest, ErrorCode, EventsRequest, ForkRequest, PendingGate,
     RollbackRequest, RunFileRequest, RunHost, RunRef, RunStarted, SavedRunFile, StartRunRequest,
+    WorkflowTrust, WorkflowTrustRequest,
 };
 use tauri::State;
 use tauri::ipc::Channel;
@@ -19,6 +20,15 @@ pub async fn start_run(
     req: StartRunRequest,
 ) -> Result<RunStarted, ApiError> {
     host.start(req).await
+}
+
+/// What running a workflow will do, and whether it is trusted to run.
+#[tauri::command(async)]
+pub fn workflow_trust(
+    host: State<'_, RunHost>,
+    req: WorkflowTrustRequest,
+) -> Result<WorkflowTrust, ApiError> {
+    host.workflow_trust(&req)
 }
 
 /// Continues a stopped run.

@@ -17,7 +17,7 @@ test('the browser-check example captures real test artifacts', { timeout: 180_00
     const work = join(dir, 'work');
     mkdirSync(work, { recursive: true });
     const env = { ...process.env, HEDDLE_HOME: home, NO_COLOR: '1' };
-    const run = spawnSync(bin, ['run', join(examplesDir, 'browser-check.dot')], {
+    const run = spawnSync(bin, ['run', '--trust', join(examplesDir, 'browser-check.dot')], {
       cwd: work,
       env,
       encoding: 'utf8',

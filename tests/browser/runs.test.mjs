@@ -32,6 +32,13 @@ describe('runs', () => {
       const dialog = page.getByRole('dialog', { name: 'Start a run' });
       await dialog.getByLabel('Work folder').fill(work);
       await dialog.getByLabel('Labels').fill('suite=browser');
+      // Not trusted on this machine yet: the dialog lists what it will run and asks.
+      const summary = dialog.getByTestId('trust-summary');
+      await summary.waitFor({ timeout: LONG });
+      await summary.getByText('Runs the shell script of “setup”').waitFor();
+      await page.screenshot({ path: join(screenshotDir, 'runs-trust.png') });
+      assert.equal(await dialog.getByRole('button', { name: 'Start run' }).isDisabled(), true, 'Start run waits for consent');
+      await summary.getByLabel('Trust this workflow and run').check();
       await dialog.getByRole('button', { name: 'Start run' }).click();
       await page.getByTestId('run-screen').waitFor({ timeout: LONG });
       assert.match(page.url(), /[?&]run=/);
@@ -181,6 +188,7 @@ describe('runs', () => {
       await dialog.getByLabel('Work folder').fill(work);
       // The draft is an LLM stage: simulated, so no API key is needed.
       await dialog.getByLabel(/Dry run/).check();
+      await dialog.getByLabel('Trust this workflow and run').check();
       await dialog.getByRole('button', { name: 'Start run' }).click();
 
       const dock = page.getByTestId('gate-dock');

@@ -14,11 +14,11 @@ export function heddleCli() {
   return join(target, 'debug', 'heddle');
 }
 
-/** Runs `heddle run WORKFLOW` in `cwd` with `home` as HEDDLE_HOME; fails the test when it fails. */
+/** Runs `heddle run --trust WORKFLOW` (the bundled examples, trusted) in `cwd` with `home` as HEDDLE_HOME; fails the test when it fails. */
 export function runToTheEnd(home, workflow, cwd) {
   const cli = heddleCli();
   assert.ok(existsSync(cli), `${cli} not found: build it with \`cargo build -p heddle-cli\` or set HEDDLE_BIN`);
-  const run = spawnSync(cli, ['run', workflow], {
+  const run = spawnSync(cli, ['run', '--trust', workflow], {
     cwd,
     env: { ...process.env, HEDDLE_HOME: home, NO_COLOR: '1' },
     encoding: 'utf8',

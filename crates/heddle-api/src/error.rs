@@ -38,6 +38,9 @@ pub enum ErrorCode {
     ChangedOnDisk,
     /// The file to create is already there; nothing was written.
     AlreadyExists,
+    /// The workflow has not been trusted to run on this machine yet (or changed since it
+    /// was); `workflow_trust` says what it will do, and `start_run` with `trust` records it.
+    UntrustedWorkflow,
 }
 
 impl ErrorCode {
@@ -53,6 +56,7 @@ impl ErrorCode {
             | ErrorCode::Ambiguous => 422,
             ErrorCode::TooLarge => 413,
             ErrorCode::Unauthorized => 401,
+            ErrorCode::UntrustedWorkflow => 403,
             ErrorCode::NotRunning
             | ErrorCode::Busy
             | ErrorCode::ChangedOutside

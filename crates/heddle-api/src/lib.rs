@@ -15,9 +15,11 @@ mod run_file_policy;
 mod run_file_save;
 mod run_files;
 mod run_host;
+mod run_trust;
 mod run_types;
 pub mod runs;
 mod templates;
+pub mod trust;
 mod types;
 mod workflow_files;
 mod workflow_save;
@@ -46,6 +48,7 @@ pub use run_files::{
 pub use run_host::{RunHost, blocking};
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};
+pub use trust::{WorkflowTrust, WorkflowTrustRequest};
 pub use types::*;
 pub use workflow_files::{
     LAYOUT_SIDECAR_SUFFIX, REFERENCE_PREVIEW_BYTES, layout_sidecar_path, read_layout,

@@ -16,6 +16,7 @@ use tokio::sync::{broadcast, watch};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::event_feed::EventFeed;
+use crate::run_trust::work_dir_of;
 use crate::run_types::{
     AnswerGateRequest, ForkRequest, GateChoice, PendingGate, RunRef, RunStarted, StartRunRequest,
 };
@@ -111,13 +112,10 @@ impl RunHost {
             }
         };
         let workflow_path = PathBuf::from(&request.workflow_path);
-        let work_dir = match &request.work_dir {
-            Some(dir) => PathBuf::from(dir),
-            None => workflow_path
-                .parent()
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(".")),
-        };
+        let work_dir = work_dir_of(&workflow_path, request.work_dir.as_deref());
+        let source = self
+            .trusted_source(&workflow_path, &work_dir, request.trust)
+            .await?;
         let gates = QueueInterviewer::new();
         let engine = engine(
             &self.home,
@@ -128,7 +126,7 @@ impl RunHost {
         );
         let run = RunRequest {
             workflow_path,
-            source: None,
+            source: Some(source),
             goal: request.goal,
             labels: request.labels,
             runs_root: self.home.runs(),

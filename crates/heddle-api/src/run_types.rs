@@ -28,6 +28,10 @@ pub struct StartRunRequest {
     /// `auto` (default), `worktree`, `shadow` or `none`.
     #[serde(default)]
     pub checkpoints: Option<String>,
+    /// The person has seen what the workflow will do (`workflow_trust`) and trusts it:
+    /// an untrusted workflow is remembered as trusted and runs, instead of being refused.
+    #[serde(default)]
+    pub trust: bool,
 }
 
 /// A run that started (or continued) executing in this process.

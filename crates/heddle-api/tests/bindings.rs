@@ -21,6 +21,8 @@ fn export_roots(dir: &Path) {
     LaunchInfo::export_all(dir).unwrap();
     ApiError::export_all(dir).unwrap();
     StartRunRequest::export_all(dir).unwrap();
+    WorkflowTrustRequest::export_all(dir).unwrap();
+    WorkflowTrust::export_all(dir).unwrap();
     RunStarted::export_all(dir).unwrap();
     RunRef::export_all(dir).unwrap();
     AnswerGateRequest::export_all(dir).unwrap();

@@ -94,6 +94,12 @@ pub enum Command {
         /// repository), `worktree`, `shadow` or `none`.
         #[arg(long, value_enum, default_value_t = CheckpointChoice::Auto)]
         checkpoints: CheckpointChoice,
+        /// Run it even if this workflow (this content, in this folder) has not been trusted
+        /// on this machine yet, and remember it as trusted. Without it, Heddle lists what the
+        /// workflow will do and asks (on a terminal) or refuses. `HEDDLE_TRUST_WORKFLOWS=1`
+        /// does the same for scripts and CI.
+        #[arg(long, visible_alias = "yes")]
+        trust: bool,
     },
     /// Continue a run that crashed, failed or was cancelled, from its checkpoint.
     Resume {
@@ -110,6 +116,12 @@ pub enum Command {
         /// Print events as JSON lines on stdout instead of the live view.
         #[arg(long)]
         json: bool,
+        /// Run it even if this workflow (this content, in this folder) has not been trusted
+        /// on this machine yet, and remember it as trusted. Without it, Heddle lists what the
+        /// workflow will do and asks (on a terminal) or refuses. `HEDDLE_TRUST_WORKFLOWS=1`
+        /// does the same for scripts and CI.
+        #[arg(long, visible_alias = "yes")]
+        trust: bool,
     },
     /// Rebuild the run index ($HEDDLE_HOME/heddle.db) from the run folders.
     Reindex {
@@ -206,6 +218,12 @@ pub enum Command {
         /// Print events as JSON lines on stdout instead of the live view.
         #[arg(long)]
         json: bool,
+        /// Run it even if this workflow (this content, in this folder) has not been trusted
+        /// on this machine yet, and remember it as trusted. Without it, Heddle lists what the
+        /// workflow will do and asks (on a terminal) or refuses. `HEDDLE_TRUST_WORKFLOWS=1`
+        /// does the same for scripts and CI.
+        #[arg(long, visible_alias = "yes")]
+        trust: bool,
     },
     /// The difference between two checkpoints of a run.
     Diff {

@@ -11,6 +11,7 @@ mod reindex;
 mod run;
 mod runs;
 mod serve;
+mod trust;
 mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -106,6 +107,7 @@ fn main() -> ExitCode {
             labels,
             json,
             checkpoints,
+            trust,
         } => {
             let options = run::RunOptions {
                 file,
@@ -117,6 +119,7 @@ fn main() -> ExitCode {
                 labels,
                 json,
                 checkpoints: checkpoints.into(),
+                trust,
             };
             with_runtime(&mut err, |env, err| {
                 Box::pin(async move { run::run(options, env, &mut std::io::stdout(), err).await })
@@ -127,6 +130,7 @@ fn main() -> ExitCode {
             from_ref,
             auto_approve,
             json,
+            trust,
         } => with_runtime(&mut err, |env, err| {
             Box::pin(async move {
                 let target = match (id, from_ref) {
@@ -134,7 +138,12 @@ fn main() -> ExitCode {
                     (None, Some(reference)) => run::ResumeTarget::FromRef(reference),
                     (None, None) => run::ResumeTarget::Run(String::new()),
                 };
-                run::resume(target, auto_approve, json, env, &mut std::io::stdout(), err).await
+                let flags = run::ContinueFlags {
+                    auto_approve,
+                    json,
+                    trust,
+                };
+                run::resume(target, flags, env, &mut std::io::stdout(), err).await
             })
         }),
         Command::Checkpoints { run: id, json } => with_env(&mut err, |env| {
@@ -163,18 +172,15 @@ fn main() -> ExitCode {
             from,
             auto_approve,
             json,
+            trust,
         } => with_runtime(&mut err, |env, err| {
             Box::pin(async move {
-                run::fork(
-                    &id,
-                    &from,
+                let flags = run::ContinueFlags {
                     auto_approve,
                     json,
-                    env,
-                    &mut std::io::stdout(),
-                    err,
-                )
-                .await
+                    trust,
+                };
+                run::fork(&id, &from, flags, env, &mut std::io::stdout(), err).await
             })
         }),
         Command::Reindex { json } => with_runtime(&mut err, |env, err| {
@@ -273,6 +279,7 @@ fn environment() -> Result<run::Environment, String> {
             })
             .collect(),
         terminal: std::io::stderr().is_terminal(),
+        interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
     })
 }
 

@@ -14,6 +14,8 @@ use heddle_engine::runs::find_run;
 use heddle_engine::{Conclusion, PreparedRun, RunRequest, RunStatus};
 
 use crate::live::{LiveView, elapsed};
+use crate::trust::{Consent, ensure_trusted};
+use heddle_api::trust::{TRUST_ENV, env_trusts};
 
 /// What the caller read from the environment.
 pub struct Environment {
@@ -25,6 +27,24 @@ pub struct Environment {
     pub vars: Vec<(String, String)>,
     /// Whether stderr is a terminal (live redraw).
     pub terminal: bool,
+    /// Whether stdin and stderr are both a terminal (a person can be asked).
+    pub interactive: bool,
+}
+
+impl Environment {
+    /// How the person consents to run a workflow that is not trusted yet: `--trust`,
+    /// `HEDDLE_TRUST_WORKFLOWS`, or a y/N question on the terminal.
+    fn consent<'a>(&self, flag: bool, stdin: &'a mut dyn std::io::BufRead) -> Consent<'a> {
+        let variable = self
+            .vars
+            .iter()
+            .find(|(k, _)| k == TRUST_ENV)
+            .map(|(_, v)| v.as_str());
+        Consent {
+            given: flag || env_trusts(variable),
+            ask: self.interactive.then_some(stdin),
+        }
+    }
 }
 
 /// Options of `heddle run`.
@@ -38,6 +58,8 @@ pub struct RunOptions {
     pub labels: Vec<String>,
     pub json: bool,
     pub checkpoints: ModeChoice,
+    /// `--trust`: run the workflow even if it has not been trusted yet, and remember it.
+    pub trust: bool,
 }
 
 /// Exit codes.
@@ -76,6 +98,18 @@ pub async fn run(
         Ok(labels) => labels,
         Err(message) => return fail(err, &message),
     };
+    let work_dir = options.work_dir.unwrap_or_else(|| env.cwd.clone());
+    // An unreadable file is left to the engine, which says what is wrong with it.
+    let source = std::fs::read_to_string(&options.file).ok();
+    if let Some(source) = &source {
+        let mut stdin = std::io::stdin().lock();
+        let consent = env.consent(options.trust, &mut stdin);
+        if let Err(message) =
+            ensure_trusted(&env.home, &options.file, source, &work_dir, consent, err)
+        {
+            return fail(err, &message);
+        }
+    }
     let engine = engine(
         &env.home,
         options.dry_run,
@@ -85,12 +119,12 @@ pub async fn run(
     );
     let request = RunRequest {
         workflow_path: options.file.clone(),
-        source: None,
+        source,
         goal: options.goal,
         labels,
         runs_root: env.home.runs(),
         run_dir: options.run_dir,
-        work_dir: options.work_dir.unwrap_or_else(|| env.cwd.clone()),
+        work_dir,
         dry_run: options.dry_run,
         parent_run_id: None,
     };
@@ -111,11 +145,20 @@ pub enum ResumeTarget {
     FromRef(String),
 }
 
+/// The flags `heddle resume` and `heddle fork` share.
+pub struct ContinueFlags {
+    /// `--auto-approve`.
+    pub auto_approve: bool,
+    /// `--json`.
+    pub json: bool,
+    /// `--trust`.
+    pub trust: bool,
+}
+
 /// `heddle resume`.
 pub async fn resume(
     target: ResumeTarget,
-    auto_approve: bool,
-    json: bool,
+    flags: ContinueFlags,
     env: Environment,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -136,15 +179,42 @@ pub async fn resume(
             }
         }
     };
-    continue_run(run_dir, auto_approve, json, env, out, err).await
+    if let Err(message) = run_trusted(&run_dir, flags.trust, &env, err) {
+        return fail(err, &message);
+    }
+    continue_run(run_dir, flags.auto_approve, flags.json, env, out, err).await
+}
+
+/// Checks that the workflow a run folder holds (its `graph.dot`) is trusted, as `heddle
+/// run` does for a file: a run started here was, unless its graph changed since.
+fn run_trusted(
+    run_dir: &heddle_engine::RunDir,
+    trust: bool,
+    env: &Environment,
+    err: &mut dyn Write,
+) -> Result<(), String> {
+    let manifest = run_dir.read_manifest().map_err(|e| e.to_string())?;
+    let graph = run_dir.graph();
+    let source =
+        std::fs::read_to_string(&graph).map_err(|e| format!("{}: {e}", graph.display()))?;
+    let work_dir = PathBuf::from(&manifest.work_dir);
+    let mut stdin = std::io::stdin().lock();
+    let consent = env.consent(trust, &mut stdin);
+    ensure_trusted(
+        &env.home,
+        std::path::Path::new(&manifest.workflow_path),
+        &source,
+        &work_dir,
+        consent,
+        err,
+    )
 }
 
 /// `heddle fork`: a new run from a checkpoint of another, then continued.
 pub async fn fork(
     run: &str,
     from: &str,
-    auto_approve: bool,
-    json: bool,
+    flags: ContinueFlags,
     env: Environment,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -153,6 +223,10 @@ pub async fn fork(
         Ok(dir) => dir,
         Err(error) => return fail(err, &error.to_string()),
     };
+    // The fork holds the source run's graph: check it before making anything.
+    if let Err(message) = run_trusted(&source, flags.trust, &env, err) {
+        return fail(err, &message);
+    }
     let (home, from) = (env.home.clone(), from.to_string());
     let forked = off_runtime("the fork could not be made", move || {
         heddle_api::runs::fork_run(&home, &source, &from)
@@ -161,7 +235,7 @@ pub async fn fork(
         Ok(dir) => dir,
         Err(message) => return fail(err, &message),
     };
-    continue_run(run_dir, auto_approve, json, env, out, err).await
+    continue_run(run_dir, flags.auto_approve, flags.json, env, out, err).await
 }
 
 async fn continue_run(

@@ -139,7 +139,8 @@ fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
     let server = serve(&sandbox, 1);
     let started = server.ok(
         "start_run",
-        &json!({ "workflow_path": flow.display().to_string(),
+        &json!({ "trust": true,
+                    "workflow_path": flow.display().to_string(),
                  "work_dir": sandbox.work().display().to_string(),
                  "checkpoints": "none" }),
     );

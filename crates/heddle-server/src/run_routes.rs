@@ -24,6 +24,7 @@ macro_rules! host_async {
 pub fn run_routes() -> Router<AppState> {
     Router::new()
         .route("/start_run", host_async!(start))
+        .route("/workflow_trust", host_op(|h, r| h.workflow_trust(r)))
         .route("/resume_run", host_async!(resume))
         .route("/fork_run", host_async!(fork))
         .route("/list_runs", host_async!(list_runs))

@@ -42,7 +42,8 @@ async fn a_runs_files_are_served_and_never_anything_outside_them() {
     let started = server
         .ok(
             "start_run",
-            json!({ "workflow_path": server.flow("steps.dot", FLOW),
+            json!({ "trust": true,
+                    "workflow_path": server.flow("steps.dot", FLOW),
                     "work_dir": server.work.display().to_string() }),
         )
         .await;

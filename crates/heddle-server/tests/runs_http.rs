@@ -28,7 +28,8 @@ async fn a_run_started_over_http_streams_its_events_and_reads_its_history() {
     let started = server
         .ok(
             "start_run",
-            json!({ "workflow_path": server.flow("steps.dot", FLOW),
+            json!({ "trust": true,
+                    "workflow_path": server.flow("steps.dot", FLOW),
                     "work_dir": server.work.display().to_string(),
                     "labels": { "suite": "http" } }),
         )
@@ -147,7 +148,8 @@ async fn a_human_gate_is_answered_over_http() {
     let started = server
         .ok(
             "start_run",
-            json!({ "workflow_path": server.flow("gate.dot", GATE),
+            json!({ "trust": true,
+                    "workflow_path": server.flow("gate.dot", GATE),
                     "work_dir": server.work.display().to_string(),
                     "checkpoints": "none" }),
         )
@@ -285,7 +287,8 @@ async fn twenty_runs_started_at_once_all_complete_and_are_indexed() {
     let starts = (0..20).map(|n| {
         server.ok(
             "start_run",
-            json!({ "workflow_path": flow, "checkpoints": "none",
+            json!({ "trust": true,
+                    "workflow_path": flow, "checkpoints": "none",
                     "work_dir": server.work.display().to_string(),
                     "labels": { "batch": "twenty", "n": n.to_string() } }),
         )
@@ -344,7 +347,8 @@ async fn the_run_changes_stream_announces_a_run_until_it_ends() {
     let started = server
         .ok(
             "start_run",
-            json!({ "workflow_path": server.flow("steps.dot", FLOW),
+            json!({ "trust": true,
+                    "workflow_path": server.flow("steps.dot", FLOW),
                     "work_dir": server.work.display().to_string(),
                     "checkpoints": "none" }),
         )

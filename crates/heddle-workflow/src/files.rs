@@ -10,6 +10,11 @@ pub trait FileSource: Sync {
     fn read_to_string(&self, path: &Path) -> std::io::Result<String>;
     /// Whether a file exists at `path`.
     fn exists(&self, path: &Path) -> bool;
+    /// `path` with every symlink followed, when it exists (the path itself for sources
+    /// without symlinks).
+    fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        Some(path.to_path_buf())
+    }
 }
 
 /// The real filesystem.
@@ -23,6 +28,10 @@ impl FileSource for OsFiles {
 
     fn exists(&self, path: &Path) -> bool {
         path.is_file()
+    }
+
+    fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        std::fs::canonicalize(path).ok()
     }
 }
 

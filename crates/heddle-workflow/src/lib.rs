@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod condition;
 mod diagnostic;
 mod duration;
+mod effects;
 mod files;
 mod hash;
 mod kind;
@@ -31,6 +32,10 @@ pub use build::{class_from_label, split_classes};
 pub use condition::{Condition, ConditionContext, ConditionError};
 pub use diagnostic::{Diagnostic, Severity};
 pub use duration::{DurationError, format_duration, parse_duration};
+pub use effects::{
+    ChildWorkflow, CommandEffect, ExternalAgent, NodeEffect, OutsideFile, WorkflowEffects,
+    workflow_effects,
+};
 pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
 pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
 pub use lint::{RuleInfo, rules};

@@ -43,6 +43,8 @@ import type { RunPage } from '../generated/RunPage';
 import type { RunRecord } from '../generated/RunRecord';
 import type { SavedRunFile } from '../generated/SavedRunFile';
 import type { Timeline } from '../generated/Timeline';
+import type { WorkflowTrust } from '../generated/WorkflowTrust';
+import type { WorkflowTrustRequest } from '../generated/WorkflowTrustRequest';
 import type { EventHandlers, Unsubscribe } from './runEvent';
 
 /** What to do when a watched workflow file changes. */
@@ -93,6 +95,12 @@ export interface Api {
   getRun(req: RunRef): Promise<RunRecord>;
   runTimeline(req: RunRef): Promise<Timeline>;
   recentWorkflows(req: RecentWorkflowsRequest): Promise<RecentWorkflow[]>;
+  /**
+   * What running a workflow will do (its commands, agents with a shell, external agents,
+   * files outside its folder, child workflows) and whether it may run without asking.
+   */
+  workflowTrust(req: WorkflowTrustRequest): Promise<WorkflowTrust>;
+  /** Refused with `untrusted_workflow` unless the workflow is trusted or `req.trust` is set. */
   startRun(req: StartRunRequest): Promise<RunStarted>;
   resumeRun(req: RunRef): Promise<RunStarted>;
   forkRun(req: ForkRequest): Promise<RunStarted>;

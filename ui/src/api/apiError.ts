@@ -18,6 +18,7 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   storage: true,
   changed_on_disk: true,
   already_exists: true,
+  untrusted_workflow: true,
 };
 
 /** True when `value` is an `ApiError` as the backend sends it. */

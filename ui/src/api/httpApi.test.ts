@@ -98,7 +98,8 @@ describe('createHttpApi run operations', () => {
     await api.saveWorkflow({ path: '/w/a.dot', source: 'digraph {}', expected_disk: null });
     await api.runTimeline({ run_id: 'R1' });
     await api.recentWorkflows({ limit: 5 });
-    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, dry_run: true, work_dir: null, checkpoints: null });
+    await api.workflowTrust({ workflow_path: '/w/a.dot', work_dir: null });
+    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, dry_run: true, work_dir: null, checkpoints: null, trust: false });
     await api.resumeRun({ run_id: 'R1' });
     await api.forkRun({ run_id: 'R1', from: 'plan' });
     await api.cancelRun({ run_id: 'R1' });
@@ -119,6 +120,7 @@ describe('createHttpApi run operations', () => {
       '/api/save_workflow',
       '/api/run_timeline',
       '/api/recent_workflows',
+      '/api/workflow_trust',
       '/api/start_run',
       '/api/resume_run',
       '/api/fork_run',

@@ -109,6 +109,7 @@ export function createHttpApi(baseUrl = ''): Api {
     getRun: (req) => post(baseUrl, 'get_run', req),
     runTimeline: (req) => post(baseUrl, 'run_timeline', req),
     recentWorkflows: (req) => post(baseUrl, 'recent_workflows', req),
+    workflowTrust: (req) => post(baseUrl, 'workflow_trust', req),
     startRun: (req) => post(baseUrl, 'start_run', req),
     resumeRun: (req) => post(baseUrl, 'resume_run', req),
     forkRun: (req) => post(baseUrl, 'fork_run', req),

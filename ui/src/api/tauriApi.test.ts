@@ -24,12 +24,14 @@ describe('createTauriApi', () => {
   it('invokes the run commands with the request as `req`', async () => {
     invoke.mockResolvedValue(null);
     const api = createTauriApi();
+    await api.workflowTrust({ workflow_path: '/w/a.dot', work_dir: null });
     await api.resumeRun({ run_id: 'R1' });
     await api.checkpointDiff({ run_id: 'R1', from: 'a', to: 'b' });
     await api.rollbackRun({ run_id: 'R1', to: 'a', force: true });
     await api.runArtifacts({ run_id: 'R1' });
     await api.saveRunFile?.({ run_id: 'R1', area: 'artifacts', path: 'b/retry_0/home.png' });
     expect(invoke.mock.calls).toEqual([
+      ['workflow_trust', { req: { workflow_path: '/w/a.dot', work_dir: null } }],
       ['resume_run', { req: { run_id: 'R1' } }],
       ['checkpoint_diff', { req: { run_id: 'R1', from: 'a', to: 'b' } }],
       ['rollback_run', { req: { run_id: 'R1', to: 'a', force: true } }],

@@ -85,6 +85,7 @@ export function createTauriApi(): Api {
     getRun: (req) => call('get_run', { req }),
     runTimeline: (req) => call('run_timeline', { req }),
     recentWorkflows: (req) => call('recent_workflows', { req }),
+    workflowTrust: (req) => call('workflow_trust', { req }),
     startRun: (req) => call('start_run', { req }),
     resumeRun: (req) => call('resume_run', { req }),
     forkRun: (req) => call('fork_run', { req }),

@@ -3,4 +3,4 @@
 /**
  * A stable, machine-readable error code. Clients switch on this, never on the message.
  */
-export type ErrorCode = "not_found" | "wrong_kind" | "too_large" | "not_text" | "io" | "invalid_request" | "unauthorized" | "invalid_workflow" | "not_running" | "busy" | "changed_outside" | "ambiguous" | "storage" | "changed_on_disk" | "already_exists";
+export type ErrorCode = "not_found" | "wrong_kind" | "too_large" | "not_text" | "io" | "invalid_request" | "unauthorized" | "invalid_workflow" | "not_running" | "busy" | "changed_outside" | "ambiguous" | "storage" | "changed_on_disk" | "already_exists" | "untrusted_workflow";

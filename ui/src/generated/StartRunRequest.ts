@@ -27,4 +27,9 @@ work_dir: string | null,
 /**
  * `auto` (default), `worktree`, `shadow` or `none`.
  */
-checkpoints: string | null, };
+checkpoints: string | null, 
+/**
+ * The person has seen what the workflow will do (`workflow_trust`) and trusts it:
+ * an untrusted workflow is remembered as trusted and runs, instead of being refused.
+ */
+trust: boolean, };

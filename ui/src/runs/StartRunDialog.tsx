@@ -1,13 +1,19 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
 import { useEscapeKey } from '../app/useEscapeKey';
+import type { WorkflowTrust } from '../generated/WorkflowTrust';
 import { parseLabels } from './labels';
 import { askToNotify } from './runNotice';
+import { TrustSummary } from './TrustSummary';
+import { needsConsent } from './trustItems';
+import './start-run.css';
 
 /**
  * Starts a run of the open workflow: its goal (the graph's by default), labels to find it
- * by, and whether LLM stages are simulated (dry run, no API key needed).
+ * by, and whether LLM stages are simulated (dry run, no API key needed). A workflow not
+ * trusted on this machine yet shows what it will do, and starts only once the person ticks
+ * "Trust this workflow and run" for exactly that content.
  */
 export function StartRunDialog({
   workflowPath,
@@ -32,8 +38,36 @@ export function StartRunDialog({
   const [workDir, setWorkDir] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [trust, setTrust] = useState<WorkflowTrust | null>(null);
+  const [consented, setConsented] = useState(false);
   useEscapeKey(onClose);
   const parsed = parseLabels(labels);
+  const chosenWorkDir = workDir.trim() === '' ? null : workDir.trim();
+  const consentedDigest = consented && trust !== null ? trust.digest : null;
+  const blocked = trust !== null && needsConsent(trust, consentedDigest);
+
+  useEffect(() => {
+    let live = true;
+    api
+      .workflowTrust({ workflow_path: workflowPath, work_dir: chosenWorkDir })
+      .then((found) => {
+        if (!live) return;
+        setTrust((shown) => (shown !== null && shown.digest === found.digest ? shown : found));
+      })
+      // Unreadable now: starting says why.
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api, workflowPath, chosenWorkDir]);
+
+  /** Shows what the workflow on disk now will do, asking for consent again. */
+  const review = (fresh: WorkflowTrust, message: string) => {
+    setTrust(fresh);
+    setConsented(false);
+    setError(message);
+    setBusy(false);
+  };
 
   const start = async () => {
     if (!parsed.ok) return;
@@ -46,17 +80,30 @@ export function StartRunDialog({
         setBusy(false);
         return;
       }
+      // What is on disk now (saving may have changed it) is what the consent must cover.
+      const fresh = await api.workflowTrust({ workflow_path: workflowPath, work_dir: chosenWorkDir });
+      if (needsConsent(fresh, consentedDigest)) {
+        review(
+          fresh,
+          consentedDigest === null
+            ? 'Review what this workflow will do, then tick “Trust this workflow and run”.'
+            : 'The workflow changed since you reviewed it; review it again.',
+        );
+        return;
+      }
       const started = await api.startRun({
         workflow_path: workflowPath,
         goal: goal.trim() === '' || goal === defaultGoal ? null : goal,
         labels: parsed.labels,
         dry_run: dryRun,
-        work_dir: workDir.trim() === '' ? null : workDir.trim(),
+        work_dir: chosenWorkDir,
         checkpoints: null,
+        trust: !fresh.trusted,
       });
       onStarted(started.run_id);
     } catch (reason) {
-      setError(toApiError(reason).message);
+      const failure = toApiError(reason);
+      setError(failure.message);
       setBusy(false);
     }
   };
@@ -100,6 +147,7 @@ export function StartRunDialog({
         <label className="start-run__check">
           <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} /> Dry run: simulate LLM stages (no API key needed; commands still run)
         </label>
+        {trust !== null && !trust.trusted ? <TrustSummary trust={trust} consented={consented} onConsent={setConsented} /> : null}
         {unsaved ? <p className="banner is-warning">The editor has unsaved changes; they are saved before the run starts.</p> : null}
         {error !== null ? (
           <p className="banner is-error" role="alert">
@@ -110,7 +158,7 @@ export function StartRunDialog({
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button is-primary" disabled={busy || !parsed.ok}>
+          <button type="submit" className="button is-primary" disabled={busy || !parsed.ok || blocked}>
             {busy ? 'Starting…' : unsaved ? 'Save and start' : 'Start run'}
           </button>
         </div>

@@ -72,8 +72,8 @@ impl Fixture {
         commit_all(&self.repo(), "initial");
     }
 
-    /// `heddle ARGS` in the workspace, with only PATH, HOME, HEDDLE_HOME, NO_COLOR and
-    /// `extra` in its environment.
+    /// `heddle ARGS` in the workspace, with only PATH, HOME, HEDDLE_HOME, NO_COLOR,
+    /// HEDDLE_TRUST_WORKFLOWS=1 and `extra` in its environment.
     pub fn heddle(&self, args: &[&str], extra: &[(&str, &OsStr)]) -> Output {
         self.heddle_command(args, extra).output().unwrap()
     }
@@ -88,6 +88,8 @@ impl Fixture {
             .env("HOME", self.home())
             .env("HEDDLE_HOME", self.heddle_home())
             .env("NO_COLOR", "1")
+            // The tests' own workflows are trusted, as in CI.
+            .env("HEDDLE_TRUST_WORKFLOWS", "1")
             .current_dir(self.repo())
             .stdin(Stdio::null());
         for (key, value) in extra {

@@ -46,6 +46,9 @@ impl Sandbox {
             .env_remove("OPENAI_COMPATIBLE_BASE_URL")
             .env_remove("OPENAI_COMPATIBLE_API_KEY")
             .env("NO_COLOR", "1")
+            // These tests run workflows of their own: trusted, as in CI (tests/trust.rs
+            // checks the asking without it).
+            .env("HEDDLE_TRUST_WORKFLOWS", "1")
             .current_dir(self.work())
             .stdin(Stdio::null());
         command
@@ -53,6 +56,13 @@ impl Sandbox {
 
     pub fn heddle(&self, args: &[&str]) -> Output {
         self.command(args).output().unwrap()
+    }
+
+    /// [`Sandbox::command`] without `HEDDLE_TRUST_WORKFLOWS`, so trust is asked for.
+    pub fn untrusting(&self, args: &[&str]) -> Command {
+        let mut command = self.command(args);
+        command.env_remove("HEDDLE_TRUST_WORKFLOWS");
+        command
     }
 
     /// Starts `heddle args` in the background, its output going to files in the sandbox.

@@ -1,0 +1,63 @@
+//! The trust operations of [`RunHost`]: `workflow_trust` (what a workflow will do, and
+//! whether it is trusted) and the check `start_run` makes before anything runs.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::ApiError;
+use crate::run_host::{RunHost, blocking};
+use crate::trust::{WorkflowTrust, WorkflowTrustRequest, assess, remember, untrusted};
+
+impl RunHost {
+    /// What running a workflow will do, and whether it may run without asking.
+    pub fn workflow_trust(
+        &self,
+        request: &WorkflowTrustRequest,
+    ) -> Result<WorkflowTrust, ApiError> {
+        let path = PathBuf::from(&request.workflow_path);
+        let work_dir = work_dir_of(&path, request.work_dir.as_deref());
+        let source = std::fs::read_to_string(&path).map_err(|e| ApiError::from_io(&path, &e))?;
+        assess(self.home(), &path, &source, &work_dir)
+    }
+
+    /// Reads the workflow a run is about to start and checks it is trusted; with `trust`
+    /// an untrusted one is remembered as trusted instead of refused. The text it checked,
+    /// for the engine to run.
+    pub(crate) async fn trusted_source(
+        &self,
+        workflow_path: &Path,
+        work_dir: &Path,
+        trust: bool,
+    ) -> Result<String, ApiError> {
+        let home = self.home().clone();
+        let (path, work_dir) = (workflow_path.to_path_buf(), work_dir.to_path_buf());
+        blocking(move || {
+            let source =
+                std::fs::read_to_string(&path).map_err(|e| ApiError::from_io(&path, &e))?;
+            let verdict = assess(&home, &path, &source, &work_dir)?;
+            if !verdict.trusted {
+                if !trust {
+                    return Err(untrusted(
+                        &verdict,
+                        "start it again with `trust: true` (the Start run dialog's \"Trust this \
+                         workflow and run\")",
+                    ));
+                }
+                let now = heddle_engine::clock::rfc3339(std::time::SystemTime::now());
+                remember(&home, &verdict, &now)?;
+            }
+            Ok(source)
+        })
+        .await
+    }
+}
+
+/// Where a run of `workflow_path` works: `work_dir`, else the workflow's folder.
+pub(crate) fn work_dir_of(workflow_path: &Path, work_dir: Option<&str>) -> PathBuf {
+    match work_dir {
+        Some(dir) => PathBuf::from(dir),
+        None => workflow_path
+            .parent()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(".")),
+    }
+}

@@ -1,0 +1,148 @@
+//! Workspace trust at the command line: before a workflow that has not been trusted runs,
+//! print what it will do and ask (on a terminal), or take `--trust` /
+//! `HEDDLE_TRUST_WORKFLOWS=1`, or refuse saying how to consent.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use heddle_api::WorkflowTrust;
+use heddle_api::runs::HeddleHome;
+use heddle_api::trust::{TRUST_ENV, assess, remember, untrusted};
+
+/// How the person may consent.
+pub struct Consent<'a> {
+    /// `--trust` was given, or the environment variable says yes.
+    pub given: bool,
+    /// Where to ask y/N, when standard input and error are a terminal.
+    pub ask: Option<&'a mut dyn BufRead>,
+}
+
+/// Checks that running `source` (the workflow at `workflow_path`) in `work_dir` is
+/// trusted, asking or recording consent as `consent` allows. Blocking.
+pub fn ensure_trusted(
+    home: &HeddleHome,
+    workflow_path: &Path,
+    source: &str,
+    work_dir: &Path,
+    consent: Consent<'_>,
+    err: &mut dyn Write,
+) -> Result<(), String> {
+    let verdict = assess(home, workflow_path, source, work_dir).map_err(|e| e.message)?;
+    if let Some(warning) = &verdict.warning {
+        let _ = writeln!(err, "warning: {warning}");
+    }
+    if verdict.trusted {
+        return Ok(());
+    }
+    let agreed = if consent.given {
+        true
+    } else {
+        print_summary(&verdict, err);
+        match consent.ask {
+            Some(input) => {
+                let _ = write!(err, "Trust this workflow and run it? [y/N] ");
+                let _ = err.flush();
+                let mut answer = String::new();
+                let _ = input.read_line(&mut answer);
+                matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+            }
+            None => {
+                return Err(untrusted(
+                    &verdict,
+                    &format!("run it again with --trust (or set {TRUST_ENV}=1 for scripts and CI)"),
+                )
+                .message);
+            }
+        }
+    };
+    if !agreed {
+        return Err("not trusted; nothing ran".to_string());
+    }
+    let now = heddle_engine::clock::rfc3339(std::time::SystemTime::now());
+    remember(home, &verdict, &now).map_err(|e| e.message)
+}
+
+/// Lines of a script shown before the rest is elided.
+const SCRIPT_LINES: usize = 6;
+
+/// What the workflow will do, as the person reads it before agreeing.
+pub fn print_summary(trust: &WorkflowTrust, err: &mut dyn Write) {
+    let effects = &trust.effects;
+    let main = trust.workflow_path.as_str();
+    let from = |workflow: &str| {
+        if workflow == main {
+            String::new()
+        } else {
+            format!(" (in {workflow})")
+        }
+    };
+    let _ = writeln!(
+        err,
+        "{main} has not been trusted on this machine. Running it will:"
+    );
+    for command in &effects.commands {
+        let _ = writeln!(
+            err,
+            "  run the {} script of `{}`{}:",
+            command.language,
+            command.node_id,
+            from(&command.workflow)
+        );
+        let lines: Vec<&str> = command.script.lines().collect();
+        for line in lines.iter().take(SCRIPT_LINES) {
+            let _ = writeln!(err, "      {line}");
+        }
+        if lines.len() > SCRIPT_LINES {
+            let _ = writeln!(err, "      … ({} more lines)", lines.len() - SCRIPT_LINES);
+        }
+    }
+    for agent in &effects.shell_agents {
+        let _ = writeln!(
+            err,
+            "  give agent `{}`{} a shell in {}",
+            agent.node_id,
+            from(&agent.workflow),
+            trust.work_dir
+        );
+    }
+    for agent in &effects.external_agents {
+        let _ = writeln!(
+            err,
+            "  start the external agent of `{}`{} ({}): {}",
+            agent.node_id,
+            from(&agent.workflow),
+            agent.backend,
+            agent.command
+        );
+    }
+    for file in &effects.outside_files {
+        let _ = writeln!(
+            err,
+            "  read {} for `{}` {}{}, outside {}{}",
+            file.resolved,
+            file.node_id,
+            file.attribute,
+            from(&file.workflow),
+            trust.folder,
+            if file.through_symlink {
+                " (through a symlink)"
+            } else {
+                ""
+            }
+        );
+    }
+    for child in &effects.child_workflows {
+        let _ = writeln!(
+            err,
+            "  run the child workflow {} from `{}`{}{}",
+            child.path,
+            child.node_id,
+            from(&child.workflow),
+            child
+                .problem
+                .as_deref()
+                .map(|p| format!(" ({p})"))
+                .unwrap_or_default()
+        );
+    }
+}
