@@ -131,30 +131,8 @@ pub fn remember(home: &HeddleHome, trust: &WorkflowTrust, now: &str) -> Result<(
     let bytes = serde_json::to_vec_pretty(&file)
         .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", path.display())))?;
     std::fs::create_dir_all(home.root()).map_err(|e| ApiError::from_io(home.root(), &e))?;
-    replace_store(&path, &bytes).map_err(|e| ApiError::from_io(&path, &e))
-}
-
-/// Writes `bytes` to a new temporary file next to `path` (a name nobody else uses, created
-/// with `create_new`, so a planted symlink is never followed), syncs it and renames it over
-/// `path`.
-fn replace_store(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let temp = path.with_file_name(format!(".trust.json.{}.{stamp}.tmp", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    };
-    write().inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
+    heddle_engine::atomic_file::replace_file(&path, &bytes, true)
+        .map_err(|e| ApiError::from_io(&path, &e))
 }
 
 /// The refusal for a workflow that is not trusted; `how` says how to consent at this door.
