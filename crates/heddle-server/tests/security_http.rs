@@ -90,7 +90,7 @@ async fn finished_run(server: &Server) -> (String, PathBuf) {
     let started = server
         .ok(
             "start_run",
-            json!({ "workflow_path": server.flow("one.dot", ONE_STEP),
+            json!({ "trust": true, "workflow_path": server.flow("one.dot", ONE_STEP),
                     "work_dir": server.work.display().to_string() }),
         )
         .await;
