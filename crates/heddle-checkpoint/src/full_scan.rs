@@ -7,6 +7,7 @@
 //! An entry is trusted from its stat data only when the file was last modified before the
 //! index was written (git's "racily clean" rule); otherwise the file is hashed again.
 
+use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
@@ -34,12 +35,15 @@ pub fn full_scan(
         .path()
         .and_then(|p| std::fs::metadata(p).ok())
         .map_or((i64::MIN, 0), |m| (m.mtime(), m.mtime_nsec()));
+    let entries: Vec<IndexEntry> = index.iter().filter(|e| stage(e) == 0).collect();
+    let read = read_ahead(&work_tree, &entries);
     let mut scan = Scan {
         repo,
         filters,
         work_tree,
-        entries: index.iter().filter(|e| stage(e) == 0).collect(),
+        entries,
         racy_from,
+        read,
         add: Vec::new(),
         remove: Vec::new(),
         warnings: Vec::new(),
@@ -66,8 +70,100 @@ fn stage(entry: &IndexEntry) -> u16 {
 struct Child {
     /// The name, with `/` after a folder's: the order git sorts paths in.
     key: Vec<u8>,
-    is_dir: bool,
+    /// A file's or link's metadata (read through the folder's handle: one lookup);
+    /// `None` for a folder.
+    file: Option<std::fs::Metadata>,
 }
+
+/// What a folder holds.
+enum Listing {
+    /// Its children, in git's order.
+    Children(Vec<Child>),
+    /// It is a nested repository (it has a `.git`).
+    Nested,
+}
+
+/// Reads folder `full` (the work tree's root when `root`: its `.git` is skipped).
+fn read_folder(full: &Path, root: bool) -> std::io::Result<Listing> {
+    let mut children = Vec::new();
+    for entry in std::fs::read_dir(full)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name == ".git" {
+            if root {
+                continue;
+            }
+            return Ok(Listing::Nested);
+        }
+        let kind = entry.file_type()?;
+        let mut key = name.as_bytes().to_vec();
+        let file = if kind.is_dir() {
+            key.push(b'/');
+            None
+        } else if kind.is_file() || kind.is_symlink() {
+            match entry.metadata() {
+                Ok(meta) => Some(meta),
+                // Gone since the folder was read.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(e),
+            }
+        } else {
+            continue;
+        };
+        children.push(Child { key, file });
+    }
+    children.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    Ok(Listing::Children(children))
+}
+
+/// The folders holding index entries (`""`, `a/`, `a/b/`, ...), read ahead on a few
+/// threads, as git's preloaded index stats files in parallel: what the scan reads there
+/// is only the file system.
+fn read_ahead(
+    work_tree: &Path,
+    entries: &[IndexEntry],
+) -> HashMap<Vec<u8>, std::io::Result<Listing>> {
+    let mut folders: BTreeSet<&[u8]> = BTreeSet::new();
+    folders.insert(&[]);
+    for entry in entries {
+        let path = entry.path.as_slice();
+        for (i, byte) in path.iter().enumerate() {
+            if *byte == b'/' {
+                folders.insert(&path[..=i]);
+            }
+        }
+    }
+    let folders: Vec<&[u8]> = folders.into_iter().collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .clamp(1, MAX_THREADS);
+    let read = |chunk: &[&[u8]]| -> Vec<(Vec<u8>, std::io::Result<Listing>)> {
+        chunk
+            .iter()
+            .map(|dir| {
+                let full = work_tree.join(OsStr::from_bytes(dir));
+                (dir.to_vec(), read_folder(&full, dir.is_empty()))
+            })
+            .collect()
+    };
+    if threads == 1 || folders.len() < 2 {
+        return read(&folders).into_iter().collect();
+    }
+    let size = folders.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = folders
+            .chunks(size)
+            .map(|chunk| scope.spawn(move || read(chunk)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Threads reading folders ahead at most.
+const MAX_THREADS: usize = 4;
 
 struct Scan<'a> {
     repo: &'a Repository,
@@ -77,6 +173,8 @@ struct Scan<'a> {
     entries: Vec<IndexEntry>,
     /// When the index was written (seconds, nanoseconds).
     racy_from: (i64, i64),
+    /// Folders read ahead.
+    read: HashMap<Vec<u8>, std::io::Result<Listing>>,
     add: Vec<PathBuf>,
     remove: Vec<PathBuf>,
     warnings: Vec<String>,
@@ -86,22 +184,13 @@ impl Scan<'_> {
     /// Scans folder `dir` (`""` or `a/b/`), whose index entries are `entries[lo..hi]`.
     fn walk(&mut self, dir: &[u8], lo: usize, hi: usize) -> Result<()> {
         let full = self.work_tree.join(OsStr::from_bytes(dir));
-        let reader = match std::fs::read_dir(&full) {
-            Ok(reader) => reader,
-            // Gone (or made a file) since its parent was read: its entries are gone.
-            Err(e) if !dir.is_empty() && e.kind() == std::io::ErrorKind::NotFound => {
-                return self.gone(lo, hi);
-            }
-            Err(e) => return Err(CheckpointError::io(&full, &e)),
+        let listing = match self.read.remove(dir) {
+            Some(listing) => listing,
+            None => read_folder(&full, dir.is_empty()),
         };
-        let mut children = Vec::new();
-        for entry in reader {
-            let entry = entry.map_err(|e| CheckpointError::io(&full, &e))?;
-            let name = entry.file_name();
-            if name == ".git" {
-                if dir.is_empty() {
-                    continue;
-                }
+        let children = match listing {
+            Ok(Listing::Children(children)) => children,
+            Ok(Listing::Nested) => {
                 // A nested repository: left exactly as it is, entries and all.
                 let nested = PathBuf::from(OsStr::from_bytes(&dir[..dir.len() - 1]));
                 if let Verdict::Skip(w) = self.filters.nested(&nested) {
@@ -109,41 +198,36 @@ impl Scan<'_> {
                 }
                 return Ok(());
             }
-            let kind = entry
-                .file_type()
-                .map_err(|e| CheckpointError::io(&full, &e))?;
-            let mut key = name.as_bytes().to_vec();
-            if kind.is_dir() {
-                key.push(b'/');
-            } else if !kind.is_file() && !kind.is_symlink() {
-                continue;
+            // Gone (or made a file) since its parent was read: its entries are gone.
+            Err(e) if !dir.is_empty() && e.kind() == std::io::ErrorKind::NotFound => {
+                self.gone(lo, hi);
+                return Ok(());
             }
-            children.push(Child {
-                key,
-                is_dir: kind.is_dir(),
-            });
-        }
-        children.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+            Err(e) => return Err(CheckpointError::io(&full, &e)),
+        };
         let mut cursor = lo;
         for child in children {
             let path = [dir, child.key.as_slice()].concat();
             while cursor < hi && self.entries[cursor].path < path {
-                self.gone(cursor, cursor + 1)?;
+                self.gone(cursor, cursor + 1);
                 cursor += 1;
             }
-            if child.is_dir {
-                let end = cursor
-                    + self.entries[cursor..hi].partition_point(|e| e.path.starts_with(&path));
-                self.enter(&path, cursor, end)?;
-                cursor = end;
-            } else if cursor < hi && self.entries[cursor].path == path {
-                self.tracked(cursor)?;
-                cursor += 1;
-            } else {
-                self.untracked(&path);
+            match child.file {
+                None => {
+                    let end = cursor
+                        + self.entries[cursor..hi].partition_point(|e| e.path.starts_with(&path));
+                    self.enter(&path, cursor, end)?;
+                    cursor = end;
+                }
+                Some(meta) if cursor < hi && self.entries[cursor].path == path => {
+                    self.tracked(cursor, &meta);
+                    cursor += 1;
+                }
+                Some(_) => self.untracked(&path),
             }
         }
-        self.gone(cursor, hi)
+        self.gone(cursor, hi);
+        Ok(())
     }
 
     /// Folder `dir` (`a/b/`), whose index entries are `entries[lo..hi]`.
@@ -165,29 +249,23 @@ impl Scan<'_> {
 
     /// Entries `lo..hi` have no file: they leave the index (gitlinks and Heddle's own
     /// paths stay).
-    fn gone(&mut self, lo: usize, hi: usize) -> Result<()> {
+    fn gone(&mut self, lo: usize, hi: usize) {
         for entry in &self.entries[lo..hi] {
             let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
             if entry.mode != u32::from(FileMode::Commit) && !self.filters.is_private(&relative) {
                 self.remove.push(relative);
             }
         }
-        Ok(())
     }
 
-    /// A file the index holds: kept when its stat data says it is unchanged.
-    fn tracked(&mut self, i: usize) -> Result<()> {
+    /// A file the index holds, as `meta` describes it now: kept when its stat data says
+    /// it is unchanged.
+    fn tracked(&mut self, i: usize, meta: &std::fs::Metadata) {
         let entry = &self.entries[i];
-        let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
-        let full = self.work_tree.join(&relative);
-        let meta = match std::fs::symlink_metadata(&full) {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return self.gone(i, i + 1),
-            Err(e) => return Err(CheckpointError::io(&full, &e)),
-        };
-        if unchanged(entry, &meta, self.racy_from) {
-            return Ok(());
+        if unchanged(entry, meta, self.racy_from) {
+            return;
         }
+        let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
         match self.filters.verdict(self.repo, &relative, true) {
             Verdict::Store => self.add.push(relative),
             Verdict::Leave => {}
@@ -198,7 +276,6 @@ impl Scan<'_> {
                 self.remove.push(relative);
             }
         }
-        Ok(())
     }
 
     /// A file the index does not hold.
