@@ -7,7 +7,6 @@
 //! An entry is trusted from its stat data only when the file was last modified before the
 //! index was written (git's "racily clean" rule); otherwise the file is hashed again.
 
-use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
@@ -36,14 +35,12 @@ pub fn full_scan(
         .and_then(|p| std::fs::metadata(p).ok())
         .map_or((i64::MIN, 0), |m| (m.mtime(), m.mtime_nsec()));
     let entries: Vec<IndexEntry> = index.iter().filter(|e| stage(e) == 0).collect();
-    let read = read_ahead(&work_tree, &entries);
     let mut scan = Scan {
         repo,
         filters,
         work_tree,
         entries,
         racy_from,
-        read,
         add: Vec::new(),
         remove: Vec::new(),
         warnings: Vec::new(),
@@ -116,55 +113,6 @@ fn read_folder(full: &Path, root: bool) -> std::io::Result<Listing> {
     Ok(Listing::Children(children))
 }
 
-/// The folders holding index entries (`""`, `a/`, `a/b/`, ...), read ahead on a few
-/// threads, as git's preloaded index stats files in parallel: what the scan reads there
-/// is only the file system.
-fn read_ahead(
-    work_tree: &Path,
-    entries: &[IndexEntry],
-) -> HashMap<Vec<u8>, std::io::Result<Listing>> {
-    let mut folders: BTreeSet<&[u8]> = BTreeSet::new();
-    folders.insert(&[]);
-    for entry in entries {
-        let path = entry.path.as_slice();
-        for (i, byte) in path.iter().enumerate() {
-            if *byte == b'/' {
-                folders.insert(&path[..=i]);
-            }
-        }
-    }
-    let folders: Vec<&[u8]> = folders.into_iter().collect();
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .clamp(1, MAX_THREADS);
-    let read = |chunk: &[&[u8]]| -> Vec<(Vec<u8>, std::io::Result<Listing>)> {
-        chunk
-            .iter()
-            .map(|dir| {
-                let full = work_tree.join(OsStr::from_bytes(dir));
-                (dir.to_vec(), read_folder(&full, dir.is_empty()))
-            })
-            .collect()
-    };
-    if threads == 1 || folders.len() < 2 {
-        return read(&folders).into_iter().collect();
-    }
-    let size = folders.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = folders
-            .chunks(size)
-            .map(|chunk| scope.spawn(move || read(chunk)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
-}
-
-/// Threads reading folders ahead at most.
-const MAX_THREADS: usize = 4;
-
 struct Scan<'a> {
     repo: &'a Repository,
     filters: &'a mut Filters,
@@ -173,8 +121,6 @@ struct Scan<'a> {
     entries: Vec<IndexEntry>,
     /// When the index was written (seconds, nanoseconds).
     racy_from: (i64, i64),
-    /// Folders read ahead.
-    read: HashMap<Vec<u8>, std::io::Result<Listing>>,
     add: Vec<PathBuf>,
     remove: Vec<PathBuf>,
     warnings: Vec<String>,
@@ -184,11 +130,7 @@ impl Scan<'_> {
     /// Scans folder `dir` (`""` or `a/b/`), whose index entries are `entries[lo..hi]`.
     fn walk(&mut self, dir: &[u8], lo: usize, hi: usize) -> Result<()> {
         let full = self.work_tree.join(OsStr::from_bytes(dir));
-        let listing = match self.read.remove(dir) {
-            Some(listing) => listing,
-            None => read_folder(&full, dir.is_empty()),
-        };
-        let children = match listing {
+        let children = match read_folder(&full, dir.is_empty()) {
             Ok(Listing::Children(children)) => children,
             Ok(Listing::Nested) => {
                 // A nested repository: left exactly as it is, entries and all.
