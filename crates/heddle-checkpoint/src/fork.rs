@@ -14,9 +14,8 @@ use crate::error::{CheckpointError, Result};
 use crate::history::{checkpoint_at, resolve};
 use crate::integrity::open_run;
 use crate::metadata::commit_metadata;
+use crate::recovery::RecoverySnapshot;
 use crate::repo::{add_worktree, commit, compare_and_swap, signature, tip, worktree_name};
-use crate::restore::restore_tree;
-use crate::snapshot::scan_work_tree;
 use crate::state::{GitState, Mode, metadata_ref, timeline_branch};
 
 /// Creates run `new_id` in `new_dir` (which must not exist) from checkpoint `target` of the
@@ -63,19 +62,18 @@ pub fn fork(
         Mode::Shadow => {
             new_state.index = run_dir.root().join("git-index");
             new_state.worktree_name = None;
-            let (mut index, now_tree, _) = scan_work_tree(&repo, &new_state)?;
             let parent = tip(&repo, &state.branch)?.unwrap_or(target_oid);
-            crate::rollback::commit_recovery(
+            let mut recovery = RecoverySnapshot::take(
                 &repo,
                 &new_state,
-                now_tree,
+                &run_dir,
                 parent,
                 &format!("fork from {target}"),
                 now,
             )?;
             compare_and_swap(&repo, &branch, None, target_oid, "heddle: fork")?;
             let target_tree = commit(&repo, target_oid)?.tree_id();
-            restore_tree(&repo, &mut index, &state.work_tree, now_tree, target_tree)?;
+            recovery.restore(&repo, &new_state, target_tree)?;
         }
     }
     new_state.save(&run_dir)?;

@@ -1,13 +1,25 @@
-//! Putting a checkpoint's files back into a work tree: only the paths that differ between
-//! what is there now and the target are written, and the only files deleted are ones the
-//! run's checkpoints own (they are in the snapshot just taken) that the target lacks.
-//! Ignored and untracked-by-the-run files are never touched; nothing is "cleaned".
+//! Putting a checkpoint's files back into a work tree. Only the paths that differ between
+//! the recovery snapshot just taken (`now`) and the target are touched: files the snapshot
+//! holds that the target lacks are deleted, the target's files are written. Whatever else
+//! stands where a file must go (an ignored or oversized file, a nested repository, a link,
+//! a folder holding any of them) is not the run's: it is moved into the recovery area
+//! ([`SetAside`]), never deleted. Nothing is "cleaned".
+//!
+//! No write or delete goes through a symlink: every parent folder of a path is checked
+//! with `symlink_metadata`, as git's checkout does; a link in the way is moved aside as a
+//! link, and a file the run owns that became a link is replaced, never written through.
+//! Nested repositories recorded as gitlinks are left as they are.
 
+use std::ffi::OsStr;
+use std::io::Write as _;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use git2::{Delta, Index, Oid, Repository};
+use git2::{Delta, FileMode, Index, IndexEntry, IndexTime, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
+use crate::set_aside::SetAside;
 use crate::tree_diff::diff_trees;
 
 /// What a restore changed.
@@ -15,18 +27,31 @@ use crate::tree_diff::diff_trees;
 pub struct Restored {
     /// Files written (added or changed).
     pub written: Vec<String>,
-    /// Files deleted.
+    /// Files deleted (the snapshot had them, the target does not).
     pub deleted: Vec<String>,
+    /// Entries in the way that were not the run's, moved into the recovery area.
+    pub moved_aside: Vec<String>,
 }
 
-/// Makes the files of `work_tree` that the run owns go from tree `now` to tree `target`,
-/// and the index follow.
+/// One file of the target to write.
+struct Write {
+    relative: PathBuf,
+    id: Oid,
+    mode: u32,
+    /// The snapshot holds a file or link at this path (it may be replaced).
+    owned: bool,
+}
+
+/// Makes the files of `work_tree` that the run owns go from tree `now` (the snapshot of
+/// the work tree just taken) to tree `target`, and `index` follow; entries in the way
+/// that the run does not own go to `aside`.
 pub fn restore_tree(
     repo: &Repository,
     index: &mut Index,
     work_tree: &Path,
     now: Oid,
     target: Oid,
+    aside: &mut SetAside,
 ) -> Result<Restored> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let old = repo.find_tree(now).map_err(|e| git("current tree", &e))?;
@@ -36,44 +61,95 @@ pub fn restore_tree(
     let Some(diff) = diff else {
         return Ok(Restored::default());
     };
-    let mut restored = Restored::default();
+    let gitlink = u32::from(FileMode::Commit);
+    let mut deletions = Vec::new();
+    let mut writes = Vec::new();
     for delta in diff.deltas() {
-        let file = match delta.status() {
-            Delta::Deleted => delta.old_file(),
-            _ => delta.new_file(),
-        };
-        let Some(relative) = file.path().map(Path::to_path_buf) else {
+        let (old_file, new_file) = (delta.old_file(), delta.new_file());
+        if delta.status() == Delta::Deleted {
+            if let Some(path) = old_file.path_bytes()
+                && u32::from(old_file.mode()) != gitlink
+            {
+                deletions.push(relative_path(path));
+            }
+            continue;
+        }
+        let Some(path) = new_file.path_bytes() else {
             continue;
         };
-        let shown = relative.to_string_lossy().into_owned();
-        let full = work_tree.join(&relative);
-        match delta.status() {
-            Delta::Deleted => {
-                remove(&full)?;
-                prune_empty_parents(work_tree, &full);
-                if index.get_path(&relative, 0).is_some() {
-                    index.remove_path(&relative).map_err(|e| git(&shown, &e))?;
-                }
-                restored.deleted.push(shown);
-            }
-            _ => {
-                let blob = repo.find_blob(file.id()).map_err(|e| git(&shown, &e))?;
-                write_entry(&full, blob.content(), u32::from(file.mode()))?;
-                index.add_path(&relative).map_err(|e| git(&shown, &e))?;
-                restored.written.push(shown);
-            }
+        if u32::from(new_file.mode()) == gitlink {
+            continue;
         }
+        let old_mode = u32::from(old_file.mode());
+        writes.push(Write {
+            relative: relative_path(path),
+            id: new_file.id(),
+            mode: u32::from(new_file.mode()),
+            owned: delta.status() != Delta::Added && old_mode != 0 && old_mode != gitlink,
+        });
+    }
+    let mut restored = Restored::default();
+    // Deletions first: a folder the target replaces by a file is then empty of the run's
+    // files, and what is left in it is not the run's.
+    for relative in deletions {
+        let shown = relative.to_string_lossy().into_owned();
+        delete(work_tree, &relative)?;
+        if index.get_path(&relative, 0).is_some() {
+            index.remove_path(&relative).map_err(|e| git(&shown, &e))?;
+        }
+        restored.deleted.push(shown);
+    }
+    for write in writes {
+        let shown = write.relative.to_string_lossy().into_owned();
+        let blob = repo.find_blob(write.id).map_err(|e| git(&shown, &e))?;
+        let meta = write_entry(work_tree, &write, blob.content(), aside)?;
+        index
+            .add(&index_entry(&meta, &write))
+            .map_err(|e| git(&shown, &e))?;
+        restored.written.push(shown);
     }
     index.write().map_err(|e| git("save the run's index", &e))?;
+    restored.moved_aside = aside.moved().to_vec();
     Ok(restored)
 }
 
-fn remove(path: &Path) -> Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(_) => std::fs::remove_file(path).map_err(|e| CheckpointError::io(path, &e)),
-        Err(_) => Ok(()),
+fn relative_path(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(OsStr::from_bytes(bytes))
+}
+
+/// Whether every parent folder of `relative` is a real folder (not a link, not missing).
+fn real_parents(work_tree: &Path, relative: &Path) -> Result<bool> {
+    let mut current = work_tree.to_path_buf();
+    let Some(parent) = relative.parent() else {
+        return Ok(true);
+    };
+    for component in parent.components() {
+        current.push(component);
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Ok(false),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(CheckpointError::io(&current, &e)),
+        }
     }
+    Ok(true)
+}
+
+/// Deletes the run's file (or link) at `relative` when it is there, reached through real
+/// folders only, then the folders it leaves empty.
+fn delete(work_tree: &Path, relative: &Path) -> Result<()> {
+    if !real_parents(work_tree, relative)? {
+        return Ok(());
+    }
+    let full = work_tree.join(relative);
+    match std::fs::symlink_metadata(&full) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => std::fs::remove_file(&full).map_err(|e| CheckpointError::io(&full, &e))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(CheckpointError::io(&full, &e)),
+    }
+    prune_empty_parents(work_tree, &full);
+    Ok(())
 }
 
 fn prune_empty_parents(root: &Path, path: &Path) {
@@ -86,28 +162,89 @@ fn prune_empty_parents(root: &Path, path: &Path) {
     }
 }
 
-/// Writes one tree entry: a link, an executable or a plain file.
-fn write_entry(path: &Path, content: &[u8], mode: u32) -> Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| CheckpointError::io(parent, &e))?;
-    }
-    if let Ok(meta) = std::fs::symlink_metadata(path) {
-        if meta.is_dir() {
-            std::fs::remove_dir_all(path).map_err(|e| CheckpointError::io(path, &e))?;
-        } else {
-            std::fs::remove_file(path).map_err(|e| CheckpointError::io(path, &e))?;
+/// Makes every parent folder of `relative` a real folder: a missing one is created, a
+/// file or link in the way is moved aside (the link itself) and replaced by a folder.
+fn make_parents(work_tree: &Path, relative: &Path, aside: &mut SetAside) -> Result<()> {
+    let Some(parent) = relative.parent() else {
+        return Ok(());
+    };
+    let mut current = PathBuf::new();
+    for component in parent.components() {
+        current.push(component);
+        let full = work_tree.join(&current);
+        match std::fs::symlink_metadata(&full) {
+            Ok(meta) if meta.is_dir() => continue,
+            Ok(_) => aside.move_aside(&current)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(CheckpointError::io(&full, &e)),
         }
-    }
-    if mode == 0o120000 {
-        let target = PathBuf::from(String::from_utf8_lossy(content).into_owned());
-        return std::os::unix::fs::symlink(&target, path)
-            .map_err(|e| CheckpointError::io(path, &e));
-    }
-    std::fs::write(path, content).map_err(|e| CheckpointError::io(path, &e))?;
-    if mode == 0o100755 {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| CheckpointError::io(path, &e))?;
+        std::fs::create_dir(&full).map_err(|e| CheckpointError::io(&full, &e))?;
     }
     Ok(())
+}
+
+/// Writes one entry of the target (a link, an executable or a plain file) where nothing
+/// of the user's is lost; its metadata once written.
+fn write_entry(
+    work_tree: &Path,
+    write: &Write,
+    content: &[u8],
+    aside: &mut SetAside,
+) -> Result<std::fs::Metadata> {
+    make_parents(work_tree, &write.relative, aside)?;
+    let full = work_tree.join(&write.relative);
+    match std::fs::symlink_metadata(&full) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(CheckpointError::io(&full, &e)),
+        // The run's own file or link: in the recovery snapshot, so it may go.
+        Ok(meta) if write.owned && !meta.is_dir() => {
+            std::fs::remove_file(&full).map_err(|e| CheckpointError::io(&full, &e))?;
+        }
+        Ok(_) => aside.move_aside(&write.relative)?,
+    }
+    let io = |e: std::io::Error| CheckpointError::io(&full, &e);
+    if write.mode == u32::from(FileMode::Link) {
+        std::os::unix::fs::symlink(OsStr::from_bytes(content), &full).map_err(io)?;
+    } else {
+        let permissions = if write.mode == u32::from(FileMode::BlobExecutable) {
+            0o755
+        } else {
+            0o644
+        };
+        // create_new: fails rather than follow a link planted in between.
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(permissions)
+            .open(&full)
+            .map_err(io)?;
+        file.write_all(content).map_err(io)?;
+    }
+    std::fs::symlink_metadata(&full).map_err(io)
+}
+
+/// The index entry of a file just written: its stat data, so the next scan knows it is
+/// unchanged without reading it again.
+fn index_entry(meta: &std::fs::Metadata, write: &Write) -> IndexEntry {
+    let time = |seconds: i64, nanos: i64| {
+        IndexTime::new(
+            i32::try_from(seconds).unwrap_or(i32::MAX),
+            u32::try_from(nanos).unwrap_or(0),
+        )
+    };
+    IndexEntry {
+        ctime: time(meta.ctime(), meta.ctime_nsec()),
+        mtime: time(meta.mtime(), meta.mtime_nsec()),
+        // The index keeps the low 32 bits, as git does.
+        dev: meta.dev() as u32,
+        ino: meta.ino() as u32,
+        mode: write.mode,
+        uid: meta.uid(),
+        gid: meta.gid(),
+        file_size: meta.size() as u32,
+        id: write.id,
+        flags: 0,
+        flags_extended: 0,
+        path: write.relative.as_os_str().as_bytes().to_vec(),
+    }
 }

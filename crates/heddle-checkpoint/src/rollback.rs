@@ -1,10 +1,13 @@
 //! Rolling a stopped run back to any checkpoint. A recovery snapshot of the work tree is
 //! committed first (`refs/heddle/recovery/{run}/{n}`), so nothing is lost; files changed
 //! outside the run since its last checkpoint stop the rollback unless forced; the files
-//! are restored; checkpoint.json becomes the target's; and the run continues on a new
-//! timeline branch, leaving every earlier timeline as it was.
+//! are restored, and whatever was in their way that the run does not own is moved into
+//! the recovery area `{run_dir}/recovery/{n}/` (named in the report and in a `warning`
+//! event); checkpoint.json becomes the target's; and the run continues on a new timeline
+//! branch, leaving every earlier timeline as it was. `heddle rollback` and the API's
+//! `rollback_run` both call [`rollback`].
 
-use git2::{Index, Oid, Repository};
+use git2::{Oid, Repository};
 use heddle_engine::emitter::append_run_event;
 use heddle_engine::event::Event;
 use heddle_engine::runlock::RunLock;
@@ -15,9 +18,9 @@ use crate::error::{CheckpointError, Result};
 use crate::history::{checkpoint_at, resolve};
 use crate::integrity::open_run;
 use crate::metadata::commit_metadata;
+use crate::recovery::RecoverySnapshot;
+pub use crate::recovery::commit_recovery;
 use crate::repo::{commit, compare_and_swap, signature, tip};
-use crate::restore::restore_tree;
-use crate::snapshot::scan_work_tree;
 use crate::state::{GitState, Mode, timeline_branch};
 use crate::tree_diff;
 
@@ -37,6 +40,12 @@ pub struct RollbackReport {
     pub written: Vec<String>,
     /// Files deleted.
     pub deleted: Vec<String>,
+    /// Entries that were in the way of the target's files and not the run's (ignored or
+    /// oversized files, nested repositories, links, folders holding them), moved into
+    /// `moved_aside_to` at the same relative paths.
+    pub moved_aside: Vec<String>,
+    /// The recovery area they were moved into (`None` when nothing was).
+    pub moved_aside_to: Option<String>,
     /// The node the run resumes at (`None`: from the start).
     pub next_node: Option<String>,
 }
@@ -59,15 +68,24 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         what: format!("run branch {}", state.branch),
         repo: state.git_dir.clone(),
     })?;
-    let (mut index, now_tree, recovery_ref, recovery) =
-        snapshot_recovery(&repo, &state, head, target, now)?;
+    let mut recovery = RecoverySnapshot::take(
+        &repo,
+        &state,
+        run_dir,
+        head,
+        &format!("rollback to {target}"),
+        now,
+    )?;
     let head_tree = commit(&repo, head)?.tree_id();
-    if now_tree != head_tree && !force {
-        let changed = changed_paths(&repo, head_tree, now_tree)?;
+    if recovery.tree != head_tree && !force {
+        recovery.save_index(&repo)?;
+        let changed = changed_paths(&repo, head_tree, recovery.tree)?;
         return Err(CheckpointError::ChangedOutside { files: changed });
     }
     let target_tree = commit(&repo, target_oid)?.tree_id();
-    let restored = restore_tree(&repo, &mut index, &state.work_tree, now_tree, target_tree)?;
+    let restored = recovery.restore(&repo, &state, target_tree)?;
+    let moved_aside_to = (!restored.moved_aside.is_empty())
+        .then(|| recovery.aside.root().to_string_lossy().into_owned());
     // A new timeline, from the target; the old ones stay.
     let branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
     compare_and_swap(
@@ -97,11 +115,28 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         &format!("heddle({}) rollback to {target_oid}\n", state.run_id),
         &sig,
     )?;
+    if let Some(area) = &moved_aside_to {
+        record_rollback(
+            run_dir,
+            &state.run_id,
+            now,
+            target_oid,
+            1,
+            Event::Warning {
+                message: format!(
+                    "rollback moved what was in the way of the checkpoint's files and is not \
+                     the run's into {area}: {}",
+                    restored.moved_aside.join(", ")
+                ),
+            },
+        )?;
+    }
     record_rollback(
         run_dir,
         &state.run_id,
         now,
         target_oid,
+        0,
         Event::RunRolledBack {
             to: target_oid.to_string(),
             timeline: GitState::short(&branch).to_string(),
@@ -111,64 +146,15 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
     )?;
     Ok(RollbackReport {
         target: target_oid.to_string(),
-        recovery_ref,
-        recovery_sha: recovery.to_string(),
+        recovery_ref: recovery.reference.clone(),
+        recovery_sha: recovery.commit.to_string(),
         timeline: GitState::short(&branch).to_string(),
         written: restored.written,
         deleted: restored.deleted,
+        moved_aside: restored.moved_aside,
+        moved_aside_to,
         next_node,
     })
-}
-
-/// Commits the work tree as it is now onto a new recovery ref; the index that scanned it,
-/// its tree, the ref and the commit.
-fn snapshot_recovery(
-    repo: &Repository,
-    state: &GitState,
-    head: Oid,
-    target: &str,
-    now: &str,
-) -> Result<(Index, Oid, String, Oid)> {
-    let (index, tree_id, _) = scan_work_tree(repo, state)?;
-    let (reference, oid) = commit_recovery(
-        repo,
-        state,
-        tree_id,
-        head,
-        &format!("rollback to {target}"),
-        now,
-    )?;
-    Ok((index, tree_id, reference, oid))
-}
-
-/// Commits tree `tree` (the work tree as it was) on top of `parent` under the run's next
-/// free recovery ref; the ref and the commit.
-pub fn commit_recovery(
-    repo: &Repository,
-    state: &GitState,
-    tree: Oid,
-    parent: Oid,
-    why: &str,
-    now: &str,
-) -> Result<(String, Oid)> {
-    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
-    let tree = repo.find_tree(tree).map_err(|e| git("recovery tree", &e))?;
-    let parent = commit(repo, parent)?;
-    let sig = signature(now)?;
-    let message = format!(
-        "heddle({}): recovery snapshot before {why}\n\nHeddle-Run: {}\n",
-        state.run_id, state.run_id
-    );
-    let oid = repo
-        .commit(None, &sig, &sig, &message, &tree, &[&parent])
-        .map_err(|e| git("recovery commit", &e))?;
-    let mut n = 1;
-    while tip(repo, &state.recovery_ref(n))?.is_some() {
-        n += 1;
-    }
-    let reference = state.recovery_ref(n);
-    compare_and_swap(repo, &reference, None, oid, "heddle: recovery snapshot")?;
-    Ok((reference, oid))
 }
 
 fn changed_paths(repo: &Repository, from: Oid, to: Oid) -> Result<Vec<String>> {
@@ -216,13 +202,15 @@ pub fn restore_run_files(
     Ok(next)
 }
 
-/// Appends `event` (a `run.rolled_back`) to the run's progress.jsonl, dated `now`; its id's
-/// randomness comes from the target commit, so the same rollback always writes the same id.
+/// Appends `event` (the rollback's `nth` event) to the run's progress.jsonl, dated `now`;
+/// its id's randomness comes from the target commit and `nth`, so the same rollback
+/// always writes the same ids.
 fn record_rollback(
     run_dir: &RunDir,
     run_id: &str,
     now: &str,
     target: Oid,
+    nth: u64,
     event: Event,
 ) -> Result<()> {
     let at = humantime::parse_rfc3339_weak(now).map_err(|e| {
@@ -238,7 +226,8 @@ fn record_rollback(
         .as_bytes()
         .iter()
         .take(8)
-        .fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+        .fold(0u64, |acc, b| (acc << 8) | u64::from(*b))
+        .wrapping_add(nth);
     append_run_event(run_dir, run_id, at, &SeededEntropy::new(seed), event)?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use git2::{Index, IndexAddOption, Oid, Repository};
+use git2::{Index, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
 use crate::filters::{Filters, Verdict};
@@ -19,7 +19,7 @@ pub fn refresh(
 ) -> Result<Vec<String>> {
     filters.new_scan();
     match changes {
-        Changes::Everything => full_scan(repo, index, filters),
+        Changes::Everything => crate::full_scan::full_scan(repo, index, filters),
         Changes::Paths { paths, dirs } => {
             let mut warnings = Vec::new();
             for path in paths {
@@ -48,47 +48,11 @@ pub fn scan_work_tree(
 
 /// Writes the index's tree (reusing the subtrees it has cached) and the index itself.
 pub fn write_tree(repo: &Repository, index: &mut Index) -> Result<Oid> {
-    let tree = index
-        .write_tree()
-        .map_err(|e| CheckpointError::git(repo.path(), "write the checkpoint tree", &e))?;
+    let tree = tree_of(repo, index)?;
     index
         .write()
         .map_err(|e| CheckpointError::git(repo.path(), "save the run's index", &e))?;
     Ok(tree)
-}
-
-fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) -> Result<Vec<String>> {
-    let mut warnings = Vec::new();
-    let workdir = repo.workdir().map(Path::to_path_buf).unwrap_or_default();
-    let mut failure = None;
-    let mut judge = |path: &Path, _spec: &[u8]| -> i32 {
-        let relative = path.to_path_buf();
-        // A nested repository arrives as its folder (`sub/`).
-        if workdir.join(&relative).join(".git").exists() {
-            if let Verdict::Skip(w) = filters.nested(&relative) {
-                warnings.push(w);
-            }
-            return 1;
-        }
-        match filters.verdict(repo, &relative, false) {
-            Verdict::Store => 0,
-            Verdict::Leave => 1,
-            Verdict::Skip(w) => {
-                warnings.push(w);
-                1
-            }
-        }
-    };
-    if let Err(e) = index.add_all(["*"], IndexAddOption::DEFAULT, Some(&mut judge)) {
-        failure = Some(e);
-    }
-    if let Some(e) = failure {
-        return Err(CheckpointError::git(repo.path(), "scan the work tree", &e));
-    }
-    index
-        .update_all(["*"], None)
-        .map_err(|e| CheckpointError::git(repo.path(), "scan the work tree", &e))?;
-    Ok(warnings)
 }
 
 /// Updates the entries of `relative` (a file, link or folder, present or gone).
@@ -118,7 +82,13 @@ fn update_path(
             match filters.verdict(repo, relative, tracked) {
                 Verdict::Store => index.add_path(relative).map_err(git)?,
                 Verdict::Leave => {}
-                Verdict::Skip(w) => warnings.push(w),
+                Verdict::Skip(w) => {
+                    warnings.push(w);
+                    // No longer the run's (grew over the cap, became LFS).
+                    if tracked {
+                        index.remove_path(relative).map_err(git)?;
+                    }
+                }
             }
         }
     }
@@ -162,6 +132,13 @@ fn update_dir(
             .map_err(|e| CheckpointError::git(repo.path(), &path.to_string_lossy(), &e))?;
     }
     Ok(())
+}
+
+/// Writes the index's tree (reusing the subtrees it has cached), not the index.
+pub fn tree_of(repo: &Repository, index: &mut Index) -> Result<Oid> {
+    index
+        .write_tree()
+        .map_err(|e| CheckpointError::git(repo.path(), "write the checkpoint tree", &e))
 }
 
 /// Paths of the index entries under folder `relative`.

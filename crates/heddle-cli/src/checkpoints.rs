@@ -90,7 +90,16 @@ pub fn rollback(
             .map_or_else(|| " from the start".to_string(), |n| format!(" at `{n}`")),
         run
     )
-    .map_err(write)
+    .map_err(write)?;
+    if let Some(area) = &report.moved_aside_to {
+        writeln!(
+            out,
+            "  moved what was in the way and not the run's into {area}: {}",
+            report.moved_aside.join(", ")
+        )
+        .map_err(write)?;
+    }
+    Ok(())
 }
 
 /// `heddle diff RUN FROM [TO]`.

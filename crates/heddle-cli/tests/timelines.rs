@@ -225,6 +225,54 @@ fn rollback_refuses_outside_changes_unless_forced_and_saves_them_first() {
 }
 
 #[test]
+fn rollback_moves_a_folder_of_ignored_files_aside_instead_of_deleting_it() {
+    let sandbox = Sandbox::new();
+    clean_repo(&sandbox);
+    let flow = sandbox.write_flow(
+        "t.dot",
+        r#"digraph T {
+            start [shape=Mdiamond]; exit [shape=Msquare];
+            one [shape=parallelogram, script="echo v1 > out"];
+            two [shape=parallelogram, script="rm out && mkdir out && echo mine > out/owned.txt"];
+            start -> one -> two -> exit;
+        }"#,
+    );
+    let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let run = sandbox.only_run();
+    let id = run_id(&run);
+    // A build writes into the folder after the run, under a name .gitignore covers.
+    let cache = worktree(&run).join("out/ignored/cache.bin");
+    std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    std::fs::write(&cache, "built\n").unwrap();
+
+    let out = sandbox.heddle(&["rollback", &id, "--to", "one"]);
+
+    assert!(out.status.success(), "{}", describe(&out));
+    let area = run.join("recovery/1");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("into {}: out", area.display())),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(worktree(&run).join("out")).unwrap(),
+        "v1\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(area.join("out/ignored/cache.bin")).unwrap(),
+        "built\n"
+    );
+    let progress = std::fs::read_to_string(run.join("progress.jsonl")).unwrap();
+    assert!(
+        progress
+            .lines()
+            .any(|l| l.contains("\"warning\"") && l.contains("recovery/1")),
+        "{progress}"
+    );
+}
+
+#[test]
 fn rollback_refuses_while_a_stage_runs() {
     let sandbox = Sandbox::new();
     clean_repo(&sandbox);

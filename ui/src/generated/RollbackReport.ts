@@ -29,6 +29,16 @@ written: Array<string>,
  */
 deleted: Array<string>, 
 /**
+ * Entries that were in the way of the target's files and not the run's (ignored or
+ * oversized files, nested repositories, links, folders holding them), moved into
+ * `moved_aside_to` at the same relative paths.
+ */
+moved_aside: Array<string>, 
+/**
+ * The recovery area they were moved into (`None` when nothing was).
+ */
+moved_aside_to: string | null, 
+/**
  * The node the run resumes at (`None`: from the start).
  */
 next_node: string | null, };

@@ -1,0 +1,258 @@
+//! Bringing the run's private index up to date with the whole work tree in one pass, as
+//! `git status` would see it: each folder is read once and merged with the index entries
+//! under it (both in git's order), each file is stat-checked against its entry, and only
+//! files whose stat data changed (or that are new) are hashed. Untracked folders that are
+//! ignored, nested repositories, excluded paths and Heddle's own folders are not entered.
+//!
+//! An entry is trusted from its stat data only when the file was last modified before the
+//! index was written (git's "racily clean" rule); otherwise the file is hashed again.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use git2::{FileMode, Index, IndexEntry, Repository};
+
+use crate::error::{CheckpointError, Result};
+use crate::filters::{Filters, Verdict};
+
+/// Scans the work tree of `repo` into `index`; the warnings about skipped files.
+pub fn full_scan(
+    repo: &Repository,
+    index: &mut Index,
+    filters: &mut Filters,
+) -> Result<Vec<String>> {
+    let work_tree =
+        repo.workdir()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| CheckpointError::Inconsistent {
+                path: repo.path().to_path_buf(),
+                message: "the run's repository has no work tree".into(),
+            })?;
+    let racy_from = index
+        .path()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map_or((i64::MIN, 0), |m| (m.mtime(), m.mtime_nsec()));
+    let entries: Vec<IndexEntry> = index.iter().filter(|e| stage(e) == 0).collect();
+    let mut scan = Scan {
+        repo,
+        filters,
+        work_tree,
+        entries,
+        racy_from,
+        add: Vec::new(),
+        remove: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let count = scan.entries.len();
+    scan.walk(&[], 0, count)?;
+    let git = |path: &Path, e: &git2::Error| {
+        CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
+    };
+    for path in &scan.remove {
+        index.remove_path(path).map_err(|e| git(path, &e))?;
+    }
+    for path in &scan.add {
+        index.add_path(path).map_err(|e| git(path, &e))?;
+    }
+    Ok(scan.warnings)
+}
+
+fn stage(entry: &IndexEntry) -> u16 {
+    (entry.flags >> 12) & 0x3
+}
+
+/// A child of a folder being scanned.
+struct Child {
+    /// The name, with `/` after a folder's: the order git sorts paths in.
+    key: Vec<u8>,
+    /// A file's or link's metadata (read through the folder's handle: one lookup);
+    /// `None` for a folder.
+    file: Option<std::fs::Metadata>,
+}
+
+/// What a folder holds.
+enum Listing {
+    /// Its children, in git's order.
+    Children(Vec<Child>),
+    /// It is a nested repository (it has a `.git`).
+    Nested,
+}
+
+/// Reads folder `full` (the work tree's root when `root`: its `.git` is skipped).
+fn read_folder(full: &Path, root: bool) -> std::io::Result<Listing> {
+    let mut children = Vec::new();
+    for entry in std::fs::read_dir(full)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name == ".git" {
+            if root {
+                continue;
+            }
+            return Ok(Listing::Nested);
+        }
+        let kind = entry.file_type()?;
+        let mut key = name.as_bytes().to_vec();
+        let file = if kind.is_dir() {
+            key.push(b'/');
+            None
+        } else if kind.is_file() || kind.is_symlink() {
+            match entry.metadata() {
+                Ok(meta) => Some(meta),
+                // Gone since the folder was read.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(e),
+            }
+        } else {
+            continue;
+        };
+        children.push(Child { key, file });
+    }
+    children.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+    Ok(Listing::Children(children))
+}
+
+struct Scan<'a> {
+    repo: &'a Repository,
+    filters: &'a mut Filters,
+    work_tree: PathBuf,
+    /// The index entries (stage 0), in index order.
+    entries: Vec<IndexEntry>,
+    /// When the index was written (seconds, nanoseconds).
+    racy_from: (i64, i64),
+    add: Vec<PathBuf>,
+    remove: Vec<PathBuf>,
+    warnings: Vec<String>,
+}
+
+impl Scan<'_> {
+    /// Scans folder `dir` (`""` or `a/b/`), whose index entries are `entries[lo..hi]`.
+    fn walk(&mut self, dir: &[u8], lo: usize, hi: usize) -> Result<()> {
+        let full = self.work_tree.join(OsStr::from_bytes(dir));
+        let children = match read_folder(&full, dir.is_empty()) {
+            Ok(Listing::Children(children)) => children,
+            Ok(Listing::Nested) => {
+                // A nested repository: left exactly as it is, entries and all.
+                let nested = PathBuf::from(OsStr::from_bytes(&dir[..dir.len() - 1]));
+                if let Verdict::Skip(w) = self.filters.nested(&nested) {
+                    self.warnings.push(w);
+                }
+                return Ok(());
+            }
+            // Gone (or made a file) since its parent was read: its entries are gone.
+            Err(e) if !dir.is_empty() && e.kind() == std::io::ErrorKind::NotFound => {
+                self.gone(lo, hi);
+                return Ok(());
+            }
+            Err(e) => return Err(CheckpointError::io(&full, &e)),
+        };
+        let mut cursor = lo;
+        for child in children {
+            let path = [dir, child.key.as_slice()].concat();
+            while cursor < hi && self.entries[cursor].path < path {
+                self.gone(cursor, cursor + 1);
+                cursor += 1;
+            }
+            match child.file {
+                None => {
+                    let end = cursor
+                        + self.entries[cursor..hi].partition_point(|e| e.path.starts_with(&path));
+                    self.enter(&path, cursor, end)?;
+                    cursor = end;
+                }
+                Some(meta) if cursor < hi && self.entries[cursor].path == path => {
+                    self.tracked(cursor, &meta);
+                    cursor += 1;
+                }
+                Some(_) => self.untracked(&path),
+            }
+        }
+        self.gone(cursor, hi);
+        Ok(())
+    }
+
+    /// Folder `dir` (`a/b/`), whose index entries are `entries[lo..hi]`.
+    fn enter(&mut self, dir: &[u8], lo: usize, hi: usize) -> Result<()> {
+        let relative = Path::new(OsStr::from_bytes(&dir[..dir.len() - 1]));
+        if self.filters.is_private(relative) || self.filters.is_excluded(relative) {
+            return Ok(());
+        }
+        let ignored = || {
+            self.repo
+                .is_path_ignored(Path::new(OsStr::from_bytes(dir)))
+                .unwrap_or(false)
+        };
+        if lo == hi && ignored() {
+            return Ok(());
+        }
+        self.walk(dir, lo, hi)
+    }
+
+    /// Entries `lo..hi` have no file: they leave the index (gitlinks and Heddle's own
+    /// paths stay).
+    fn gone(&mut self, lo: usize, hi: usize) {
+        for entry in &self.entries[lo..hi] {
+            let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
+            if entry.mode != u32::from(FileMode::Commit) && !self.filters.is_private(&relative) {
+                self.remove.push(relative);
+            }
+        }
+    }
+
+    /// A file the index holds, as `meta` describes it now: kept when its stat data says
+    /// it is unchanged.
+    fn tracked(&mut self, i: usize, meta: &std::fs::Metadata) {
+        let entry = &self.entries[i];
+        if unchanged(entry, meta, self.racy_from) {
+            return;
+        }
+        let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
+        match self.filters.verdict(self.repo, &relative, true) {
+            Verdict::Store => self.add.push(relative),
+            Verdict::Leave => {}
+            // No longer the run's (grew over the cap, became LFS): out of the snapshot,
+            // so a restore moves it aside instead of replacing it.
+            Verdict::Skip(w) => {
+                self.warnings.push(w);
+                self.remove.push(relative);
+            }
+        }
+    }
+
+    /// A file the index does not hold.
+    fn untracked(&mut self, path: &[u8]) {
+        let relative = PathBuf::from(OsStr::from_bytes(path));
+        match self.filters.verdict(self.repo, &relative, false) {
+            Verdict::Store => self.add.push(relative),
+            Verdict::Leave => {}
+            Verdict::Skip(w) => self.warnings.push(w),
+        }
+    }
+}
+
+/// Whether the file `meta` describes is the one `entry` recorded: same type, executable
+/// bit, size, inode and change times, and modified before the index was written.
+fn unchanged(entry: &IndexEntry, meta: &std::fs::Metadata, racy_from: (i64, i64)) -> bool {
+    let link = meta.file_type().is_symlink();
+    let mode = if link {
+        u32::from(FileMode::Link)
+    } else if meta.mode() & 0o111 != 0 {
+        u32::from(FileMode::BlobExecutable)
+    } else {
+        u32::from(FileMode::Blob)
+    };
+    let same_time = |time: git2::IndexTime, seconds: i64, nanos: i64| {
+        i64::from(time.seconds()) == seconds && i64::from(time.nanoseconds()) == nanos
+    };
+    let recorded = (
+        i64::from(entry.mtime.seconds()),
+        i64::from(entry.mtime.nanoseconds()),
+    );
+    entry.mode == mode
+        && entry.file_size == meta.size() as u32
+        && entry.ino == meta.ino() as u32
+        && same_time(entry.mtime, meta.mtime(), meta.mtime_nsec())
+        && same_time(entry.ctime, meta.ctime(), meta.ctime_nsec())
+        && recorded < racy_from
+}

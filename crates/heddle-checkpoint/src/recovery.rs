@@ -1,0 +1,128 @@
+//! The recovery snapshot taken before anything restores files into a work tree: the work
+//! tree as it is, committed under the run's next free `refs/heddle/recovery/{run}/{n}`
+//! on top of a given commit, with its recovery area (`{run_dir}/recovery/{n}/`, see
+//! [`SetAside`]) for what a restore must get out of the way but does not own. The scan
+//! is one pass over the work tree, and the index is written once, by the restore.
+
+use git2::{Index, Oid, Repository};
+use heddle_engine::RunDir;
+
+use crate::error::{CheckpointError, Result};
+use crate::filters::Filters;
+use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
+use crate::restore::{Restored, restore_tree};
+use crate::set_aside::SetAside;
+use crate::snapshot::{refresh, tree_of};
+use crate::state::GitState;
+use crate::tracker::Changes;
+
+/// A recovery snapshot just taken.
+pub struct RecoverySnapshot {
+    /// The run's index, matching the work tree (written by [`RecoverySnapshot::restore`]).
+    pub index: Index,
+    /// The tree of the work tree as it was.
+    pub tree: Oid,
+    /// The recovery ref.
+    pub reference: String,
+    /// Its commit.
+    pub commit: Oid,
+    /// Where entries in a restore's way go.
+    pub aside: SetAside,
+    /// Warnings about files the snapshot skipped.
+    pub warnings: Vec<String>,
+}
+
+impl RecoverySnapshot {
+    /// Takes the snapshot of the work tree of the run `state` describes (whose run folder
+    /// is `run_dir`), on top of commit `parent`; `why` ends the commit's subject
+    /// ("… before {why}"), `now` (RFC 3339) dates it.
+    pub fn take(
+        repo: &Repository,
+        state: &GitState,
+        run_dir: &RunDir,
+        parent: Oid,
+        why: &str,
+        now: &str,
+    ) -> Result<RecoverySnapshot> {
+        let mut index = open_index(repo, state)?;
+        let mut filters = Filters::for_state(state);
+        let warnings = refresh(repo, &mut index, &mut filters, &Changes::Everything)?;
+        let tree = tree_of(repo, &mut index)?;
+        let (reference, commit, n) = commit_numbered(repo, state, tree, parent, why, now)?;
+        Ok(RecoverySnapshot {
+            index,
+            tree,
+            reference,
+            commit,
+            aside: SetAside::new(&state.work_tree, &SetAside::area(run_dir, n)),
+            warnings,
+        })
+    }
+
+    /// Restores the work tree from this snapshot to tree `target` (see [`restore_tree`]),
+    /// and writes the run's index.
+    pub fn restore(
+        &mut self,
+        repo: &Repository,
+        state: &GitState,
+        target: Oid,
+    ) -> Result<Restored> {
+        restore_tree(
+            repo,
+            &mut self.index,
+            &state.work_tree,
+            self.tree,
+            target,
+            &mut self.aside,
+        )
+    }
+
+    /// Writes the run's index as the scan left it (when nothing is restored).
+    pub fn save_index(&mut self, repo: &Repository) -> Result<()> {
+        self.index
+            .write()
+            .map_err(|e| CheckpointError::git(repo.path(), "save the run's index", &e))
+    }
+}
+
+/// Commits tree `tree` (the work tree as it was) on top of `parent` under the run's next
+/// free recovery ref; the ref and the commit.
+pub fn commit_recovery(
+    repo: &Repository,
+    state: &GitState,
+    tree: Oid,
+    parent: Oid,
+    why: &str,
+    now: &str,
+) -> Result<(String, Oid)> {
+    commit_numbered(repo, state, tree, parent, why, now).map(|(r, c, _)| (r, c))
+}
+
+/// [`commit_recovery`], and the number of the ref.
+fn commit_numbered(
+    repo: &Repository,
+    state: &GitState,
+    tree: Oid,
+    parent: Oid,
+    why: &str,
+    now: &str,
+) -> Result<(String, Oid, usize)> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let tree = repo.find_tree(tree).map_err(|e| git("recovery tree", &e))?;
+    let parent = commit(repo, parent)?;
+    let sig = signature(now)?;
+    let message = format!(
+        "heddle({}): recovery snapshot before {why}\n\nHeddle-Run: {}\n",
+        state.run_id, state.run_id
+    );
+    let oid = repo
+        .commit(None, &sig, &sig, &message, &tree, &[&parent])
+        .map_err(|e| git("recovery commit", &e))?;
+    let mut n = 1;
+    while tip(repo, &state.recovery_ref(n))?.is_some() {
+        n += 1;
+    }
+    let reference = state.recovery_ref(n);
+    compare_and_swap(repo, &reference, None, oid, "heddle: recovery snapshot")?;
+    Ok((reference, oid, n))
+}
