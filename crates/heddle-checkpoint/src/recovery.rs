@@ -99,7 +99,7 @@ pub fn commit_recovery(
 }
 
 /// [`commit_recovery`], and the number of the ref.
-fn commit_numbered(
+pub(crate) fn commit_numbered(
     repo: &Repository,
     state: &GitState,
     tree: Oid,

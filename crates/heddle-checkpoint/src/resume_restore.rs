@@ -10,10 +10,11 @@ use heddle_engine::hooks::WorkTreeRecovery;
 use heddle_engine::{Checkpoint, RunDir};
 
 use crate::error::{CheckpointError, Result};
+use crate::recovery::commit_numbered;
 use crate::repo::{commit, tip};
 use crate::restore::restore_tree;
-use crate::rollback::commit_recovery;
 use crate::session::Session;
+use crate::set_aside::SetAside;
 use crate::snapshot::scan_work_tree;
 use crate::state::GitState;
 
@@ -36,7 +37,7 @@ pub fn restore_interrupted(
         return Ok(None);
     }
     let short = &target.to_string()[..12];
-    let (recovery_ref, recovery_sha) = commit_recovery(
+    let (recovery_ref, recovery_sha, n) = commit_numbered(
         repo,
         state,
         now_tree,
@@ -44,13 +45,25 @@ pub fn restore_interrupted(
         &format!("resuming from checkpoint {short}"),
         now,
     )?;
-    let restored = restore_tree(repo, &mut index, &state.work_tree, now_tree, target_tree)?;
+    let mut aside = SetAside::new(&state.work_tree, &SetAside::area(run_dir, n));
+    let restored = restore_tree(
+        repo,
+        &mut index,
+        &state.work_tree,
+        now_tree,
+        target_tree,
+        &mut aside,
+    )?;
+    let moved_aside_to =
+        (!restored.moved_aside.is_empty()).then(|| aside.root().display().to_string());
     Ok(Some(WorkTreeRecovery {
         checkpoint: target.to_string(),
         recovery_ref,
         recovery_sha: recovery_sha.to_string(),
         written: restored.written,
         deleted: restored.deleted,
+        moved_aside: restored.moved_aside,
+        moved_aside_to,
     }))
 }
 

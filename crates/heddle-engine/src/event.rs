@@ -127,6 +127,13 @@ pub enum Event {
         written: Vec<String>,
         /// Files deleted (created by the interrupted stage).
         deleted: Vec<String>,
+        /// Entries in the way that the run does not own (ignored files, links, nested
+        /// repositories), moved whole into `moved_aside_to` instead of being deleted.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        moved_aside: Vec<String>,
+        /// The folder they were moved into (`{run_dir}/recovery/{n}`), when any were.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moved_aside_to: Option<String>,
     },
     /// A stage attempt began.
     #[serde(rename = "stage.started")]

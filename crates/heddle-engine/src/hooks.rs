@@ -85,6 +85,10 @@ pub struct WorkTreeRecovery {
     pub written: Vec<String>,
     /// Files deleted.
     pub deleted: Vec<String>,
+    /// Entries in the way the run does not own, moved into `moved_aside_to`.
+    pub moved_aside: Vec<String>,
+    /// Where they went, when any did.
+    pub moved_aside_to: Option<String>,
 }
 
 /// Records a checkpoint somewhere durable besides checkpoint.json (git).

@@ -43,6 +43,8 @@ fn samples() -> Vec<Event> {
             recovery_sha: "def".into(),
             written: vec!["log.txt".into()],
             deleted: vec!["partial.txt".into()],
+            moved_aside: vec!["cache".into()],
+            moved_aside_to: Some("/runs/R/recovery/1".into()),
         },
         Event::StageStarted {
             kind: "command".into(),

@@ -45,6 +45,8 @@ fn recovered_event(recovery: crate::hooks::WorkTreeRecovery) -> crate::Event {
         recovery_sha: recovery.recovery_sha,
         written: recovery.written,
         deleted: recovery.deleted,
+        moved_aside: recovery.moved_aside,
+        moved_aside_to: recovery.moved_aside_to,
     }
 }
 
