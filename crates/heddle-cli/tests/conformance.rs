@@ -138,6 +138,15 @@ fn check_case(dot: &Path, expect: &str) -> Vec<String> {
                     problems.push(format!("stderr lacks {value:?}"));
                 }
             }
+            "lint" => {
+                let checked = sandbox.heddle(&["validate", dot.to_str().unwrap()]);
+                let said = format!("{}{}", text(&checked.stdout), text(&checked.stderr));
+                if !said.contains(value) {
+                    problems.push(format!(
+                        "heddle validate does not report {value:?}:\n{said}"
+                    ));
+                }
+            }
             other => problems.push(format!("unknown expectation `{other}`")),
         }
     }

@@ -127,7 +127,7 @@ pub fn select_edge<'w>(
 /// Heavier edges first, then by target id, then document order.
 fn heavier_first(a: &Edge, b: &Edge) -> std::cmp::Ordering {
     b.weight
-        .cmp(&a.weight)
+        .total_cmp(&a.weight)
         .then_with(|| a.to.cmp(&b.to))
         .then_with(|| a.occurrence.cmp(&b.occurrence))
 }
