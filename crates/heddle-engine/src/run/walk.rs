@@ -98,10 +98,8 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                 resume_at: None,
             };
         };
-        if in_branch
-            && node.kind == HandlerKind::FanIn
-            && stop_at.as_deref() == Some(node.id.as_str())
-        {
+        // The join: a fan-in, or the ordinary node the branches converge on.
+        if in_branch && stop_at.as_deref() == Some(node.id.as_str()) {
             return WalkEnd::ReachedFanIn { fan_in: current };
         }
         if in_branch && node.kind == HandlerKind::Exit {
@@ -333,6 +331,9 @@ fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Contex
     {
         return Next::Jump(fan_in.clone(), EdgeReason::FanIn);
     }
+    // A parallel node's edges are its branches, not routes: without a join it goes to
+    // failure routing.
+    let is_parallel = node_kind == Some(HandlerKind::Parallel);
     let indexed = shared.outgoing_indexed(current);
     let edges: Vec<&Edge> = indexed.iter().map(|(_, edge)| *edge).collect();
     // A conditional's edges test the stage before it; it never fails itself.
@@ -340,7 +341,7 @@ fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Contex
         human_gate: node_kind == Some(HandlerKind::Human),
     };
     let selected = context.with_values(|values| select_edge(&edges, outcome, values, choice));
-    if let Some((edge, reason)) = selected
+    if let Some((edge, reason)) = selected.filter(|_| !is_parallel)
         && let Some((index, _)) = indexed.iter().find(|(_, e)| std::ptr::eq(*e, edge))
     {
         return Next::Edge(*index, reason);
