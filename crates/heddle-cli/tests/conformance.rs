@@ -68,6 +68,19 @@ fn check_case(dot: &Path, expect: &str) -> Vec<String> {
                     problems.push(format!("path {path:?}, want {want:?}"));
                 }
             }
+            "nodes" => {
+                let mut started: Vec<&str> = progress
+                    .iter()
+                    .filter(|e| e["event"] == "stage.started")
+                    .filter_map(|e| e["node_id"].as_str())
+                    .collect();
+                let mut want: Vec<&str> = value.split_whitespace().collect();
+                started.sort_unstable();
+                want.sort_unstable();
+                if started != want {
+                    problems.push(format!("nodes started {started:?}, want {want:?}"));
+                }
+            }
             "status" => {
                 let status = conclusion["status"].as_str().unwrap_or("(no conclusion)");
                 if status != value {
