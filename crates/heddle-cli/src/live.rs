@@ -151,6 +151,14 @@ impl LiveView {
                     .unwrap_or_default();
                 let _ = writeln!(out, "  {from} → {to}{label} ({reason})");
             }
+            Event::RunEndedWithoutEdge { message, .. } => {
+                if let Some(line) = self.lines.iter_mut().rev().find(|l| l.node == node) {
+                    line.detail = format!("{}; the run ends here (no edge holds)", line.detail);
+                }
+                if !self.redraw {
+                    let _ = writeln!(out, "  ■ {message}");
+                }
+            }
             Event::CommandOutput { stream, text } => {
                 let last = text
                     .lines()

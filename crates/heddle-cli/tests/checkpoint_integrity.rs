@@ -18,7 +18,8 @@ const STOPS: &str = r#"digraph Stops {
     start [shape=Mdiamond]; exit [shape=Msquare];
     one [shape=parallelogram, script="echo one > one.txt"];
     two [shape=parallelogram, script="test -f go && echo two > two.txt"];
-    start -> one -> two -> exit;
+    start -> one -> two;
+    two -> exit [condition="outcome=success"];
 }"#;
 
 /// What must not change when a command is refused: the workspace and the run's own files.

@@ -220,7 +220,8 @@ const FAILING: &str = r#"digraph Failing {
     exit   [shape=Msquare];
     edit   [shape=parallelogram, label="Edit files", script="echo new > added.txt"];
     broken [shape=parallelogram, label="Break", script="echo failing; exit 3"];
-    start -> edit -> broken -> exit;
+    start -> edit -> broken;
+    broken -> exit [condition="outcome=success"];
 }
 "#;
 

@@ -260,7 +260,8 @@ fn a_stream_that_keeps_breaking_fails_the_stage_with_a_clear_reason() {
     let flow = fx.write_flow(
         "plan.dot",
         r#"digraph P { start [shape=Mdiamond]; exit [shape=Msquare];
-           plan [shape=tab, model="gpt-5", prompt="Plan", max_retries=0]; start -> plan -> exit; }"#,
+           plan [shape=tab, model="gpt-5", prompt="Plan", max_retries=0];
+           start -> plan; plan -> exit [condition="outcome=success"]; }"#,
     );
     let out = run_with(&fx, &fake, &flow);
     assert_ne!(out.status.code(), Some(0), "{}", describe(&out));

@@ -13,10 +13,11 @@ mod sandbox;
 
 use sandbox::{Sandbox, describe, json, run_id, text};
 
-/// A workflow `start -> {node} -> exit` where `{node}` has the given attributes.
+/// A workflow `start -> {node} -> exit` where `{node}` has the given attributes; a failing
+/// `{node}` has no edge to take (its edge to the exit needs success), so the run fails there.
 fn one_stage(node: &str, attrs: &str) -> String {
     format!(
-        "digraph One {{\n  start [shape=Mdiamond];\n  exit [shape=Msquare];\n  {node} [{attrs}];\n  start -> {node} -> exit;\n}}\n"
+        "digraph One {{\n  start [shape=Mdiamond];\n  exit [shape=Msquare];\n  {node} [{attrs}];\n  start -> {node};\n  {node} -> exit [condition=\"outcome=success\"];\n}}\n"
     )
 }
 

@@ -346,7 +346,7 @@ fn a_fresh_clone_resumes_a_run_from_git_alone() {
         r#"digraph F { start [shape=Mdiamond]; exit [shape=Msquare];
             work [shape=parallelogram, script="echo work >> a.txt"];
             check [shape=parallelogram, script="test -n \"$FIXED\" && echo fixed > fixed.txt"];
-            start -> work -> check -> exit; }"#,
+            start -> work -> check; check -> exit [condition="outcome=success"]; }"#,
     );
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(!out.status.success(), "the check should fail first");

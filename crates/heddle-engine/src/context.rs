@@ -26,6 +26,9 @@ pub mod keys {
     pub const CURRENT_NODE: &str = "current_node";
     /// A command stage's stdout.
     pub const COMMAND_OUTPUT: &str = "command.output";
+    /// A command stage's stdout under the Attractor spec's name (the same text as
+    /// `command.output`).
+    pub const TOOL_OUTPUT: &str = "tool.output";
     /// A command stage's stderr.
     pub const COMMAND_STDERR: &str = "command.stderr";
     /// The accelerator key a person chose, or `freeform`.

@@ -218,6 +218,15 @@ pub enum Event {
         /// Why this edge.
         reason: EdgeReason,
     },
+    /// A stage that did not fail had no edge to take, so the run ended at it (successfully,
+    /// without reaching an exit; goal gates are not checked).
+    #[serde(rename = "run.ended_without_edge")]
+    RunEndedWithoutEdge {
+        /// The stage's status.
+        status: StageStatus,
+        /// What the person reading the run is told.
+        message: String,
+    },
     /// A goal gate was checked at an exit.
     #[serde(rename = "goal_gate.checked")]
     GoalGateChecked {
@@ -383,6 +392,7 @@ pub const EVENT_NAMES: &[&str] = &[
     "stage.failed",
     "stage.retrying",
     "edge.selected",
+    "run.ended_without_edge",
     "goal_gate.checked",
     "checkpoint.saved",
     "parallel.branch.started",
@@ -417,6 +427,7 @@ impl Event {
             Event::StageFailed { .. } => "stage.failed",
             Event::StageRetrying { .. } => "stage.retrying",
             Event::EdgeSelected { .. } => "edge.selected",
+            Event::RunEndedWithoutEdge { .. } => "run.ended_without_edge",
             Event::GoalGateChecked { .. } => "goal_gate.checked",
             Event::ParallelBranchStarted { .. } => "parallel.branch.started",
             Event::ParallelBranchCompleted { .. } => "parallel.branch.completed",

@@ -3,7 +3,9 @@
 //! In order: (1) edges whose condition holds, heaviest first, then by target id; (2) the
 //! outcome's preferred label against unconditional edges' labels, normalised; (3) the
 //! outcome's suggested next ids, in order; (4) unconditional edges by weight, then target id.
-//! After a failure only step 1 applies; the run loop then tries the retry targets.
+//! The same order applies after a failure (as in the Attractor spec and Fabro), except that a
+//! human gate that failed without an answer skips step 4. Only when no edge is chosen does
+//! the run loop try the retry targets.
 
 use heddle_workflow::{ConditionContext, Edge};
 
@@ -49,12 +51,21 @@ pub fn normalize_label(label: &str) -> String {
     split_accelerator(label.trim()).1.trim().to_lowercase()
 }
 
+/// What was asked of the edges besides the outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EdgeChoice {
+    /// The stage is a human gate: one that failed without an answer does not fall through
+    /// to its unconditional edges (an unanswered approval is not an approval).
+    pub human_gate: bool,
+}
+
 /// Picks the edge to follow among `edges` (a node's outgoing edges) after `outcome`, with
 /// conditions evaluated against `context`. `None` when no edge qualifies.
 pub fn select_edge<'w>(
     edges: &[&'w Edge],
     outcome: &Outcome,
     context: &dyn ConditionContext,
+    choice: EdgeChoice,
 ) -> Option<(&'w Edge, EdgeReason)> {
     let conditional = edges
         .iter()
@@ -68,9 +79,6 @@ pub fn select_edge<'w>(
         .min_by(|a, b| heavier_first(a, b));
     if let Some(edge) = conditional {
         return Some((edge, EdgeReason::Condition));
-    }
-    if outcome.status == StageStatus::Fail {
-        return None;
     }
     let unconditional: Vec<&'w Edge> = edges
         .iter()
@@ -103,6 +111,13 @@ pub fn select_edge<'w>(
             return Some((edge, EdgeReason::Suggestion));
         }
     }
+    let unanswered_gate = choice.human_gate
+        && outcome.status == StageStatus::Fail
+        && outcome.preferred_label.is_none()
+        && outcome.suggested_next_ids.is_empty();
+    if unanswered_gate {
+        return None;
+    }
     unconditional
         .into_iter()
         .min_by(|a, b| heavier_first(a, b))
@@ -112,7 +127,7 @@ pub fn select_edge<'w>(
 /// Heavier edges first, then by target id, then document order.
 fn heavier_first(a: &Edge, b: &Edge) -> std::cmp::Ordering {
     b.weight
-        .cmp(&a.weight)
+        .total_cmp(&a.weight)
         .then_with(|| a.to.cmp(&b.to))
         .then_with(|| a.occurrence.cmp(&b.occurrence))
 }

@@ -84,6 +84,10 @@ fn samples() -> Vec<Event> {
             condition: None,
             reason: EdgeReason::Weight,
         },
+        Event::RunEndedWithoutEdge {
+            status: StageStatus::Success,
+            message: "m".into(),
+        },
         Event::GoalGateChecked {
             satisfied: true,
             status: StageStatus::Success,
@@ -181,6 +185,7 @@ fn every_variant_is_listed_with_its_serialized_name() {
             | Event::StageFailed { .. }
             | Event::StageRetrying { .. }
             | Event::EdgeSelected { .. }
+            | Event::RunEndedWithoutEdge { .. }
             | Event::GoalGateChecked { .. }
             | Event::CheckpointSaved { .. }
             | Event::ParallelBranchStarted { .. }

@@ -112,7 +112,7 @@ async fn unconditional_edges_go_by_weight_then_target_id() {
 }
 
 #[tokio::test]
-async fn after_a_failure_unconditional_edges_are_not_taken_and_retry_target_is() {
+async fn after_a_failure_the_unconditional_edge_is_taken_before_retry_target() {
     let mut h = Harness::new();
     h.llm = h.llm.reply(
         "a",
@@ -124,11 +124,50 @@ async fn after_a_failure_unconditional_edges_are_not_taken_and_retry_target_is()
         ))
         .await;
     done.assert_success();
+    assert_eq!(done.stages(), ["start", "a", "b", "exit"]);
+    assert_eq!(
+        reasons_from(&done, "a"),
+        vec![("b".into(), EdgeReason::Weight)]
+    );
+}
+
+#[tokio::test]
+async fn after_a_failure_with_no_edge_chosen_retry_target_is_used() {
+    let mut h = Harness::new();
+    h.llm = h.llm.reply(
+        "a",
+        r#"{"outcome": "fail", "failure_reason": "tests broke"}"#,
+    );
+    let done = h
+        .run(&wf(
+            r#"start -> a; a [retry_target="fix"]; a -> b [condition="outcome=success"]; b -> exit; fix -> exit;"#,
+        ))
+        .await;
+    done.assert_success();
     assert_eq!(done.stages(), ["start", "a", "fix", "exit"]);
     assert_eq!(
         reasons_from(&done, "a"),
         vec![("fix".into(), EdgeReason::RetryTarget)]
     );
+}
+
+#[tokio::test]
+async fn a_success_with_no_edge_ends_the_run_successfully_and_says_so() {
+    let h = Harness::new();
+    let done = h
+        .run(&wf(
+            r#"start -> a; a -> b [condition="outcome=fail"]; b -> exit;"#,
+        ))
+        .await;
+    done.assert_success();
+    assert_eq!(done.stages(), ["start", "a"]);
+    let names = done.names();
+    let ended = names
+        .iter()
+        .position(|n| *n == "run.ended_without_edge")
+        .expect("a run.ended_without_edge event");
+    let completed = names.iter().position(|n| *n == "run.completed").unwrap();
+    assert!(ended < completed, "{names:?}");
 }
 
 #[tokio::test]
@@ -138,7 +177,7 @@ async fn fallback_then_graph_retry_targets_are_tried_in_order() {
     let done = h
         .run(&wf(
             r#"graph [retry_target="graphfix"]; start -> a; a [fallback_retry_target="fallback"];
-            a -> b; b -> exit; fallback -> exit; graphfix -> exit;"#,
+            a -> b [condition="outcome=success"]; b -> exit; fallback -> exit; graphfix -> exit;"#,
         ))
         .await;
     assert_eq!(done.stages(), ["start", "a", "fallback", "exit"]);
@@ -146,7 +185,7 @@ async fn fallback_then_graph_retry_targets_are_tried_in_order() {
     h.llm = h.llm.reply("a", r#"{"outcome": "fail"}"#);
     let done = h
         .run(&wf(
-            r#"graph [retry_target="graphfix"]; start -> a; a -> b; b -> exit; graphfix -> exit;"#,
+            r#"graph [retry_target="graphfix"]; start -> a; a -> b [condition="outcome=success"]; b -> exit; graphfix -> exit;"#,
         ))
         .await;
     assert_eq!(done.stages(), ["start", "a", "graphfix", "exit"]);
@@ -159,7 +198,11 @@ async fn a_failure_with_no_route_fails_the_run_with_the_stage_reason() {
         "a",
         r#"{"outcome": "fail", "failure_reason": "tests broke"}"#,
     );
-    let done = h.run(&wf("start -> a; a -> b; b -> exit;")).await;
+    let done = h
+        .run(&wf(
+            r#"start -> a; a -> b [condition="outcome=success"]; b -> exit;"#,
+        ))
+        .await;
     assert_eq!(done.conclusion.status, RunStatus::Fail);
     assert!(done.reason().contains("tests broke"), "{}", done.reason());
     // Resuming runs the failed node again.
@@ -313,4 +356,42 @@ async fn loop_restart_starts_over_with_a_fresh_context() {
         checkpoint.context_values.contains_key("graph.retry_target")
             || checkpoint.context_values.contains_key("internal.run_id")
     );
+}
+
+/// Never answers: input is closed.
+struct NoAnswer;
+
+#[async_trait::async_trait]
+impl heddle_engine::interviewer::Interviewer for NoAnswer {
+    async fn ask(
+        &self,
+        _question: &heddle_engine::interviewer::Question,
+    ) -> Result<heddle_engine::interviewer::Answer, heddle_engine::interviewer::InterviewError>
+    {
+        Err(heddle_engine::interviewer::InterviewError::Closed(
+            "stdin closed".into(),
+        ))
+    }
+}
+
+#[tokio::test]
+async fn an_unanswered_human_gate_does_not_fall_through_its_unconditional_edge() {
+    let mut h = Harness::new();
+    h.interviewer = std::sync::Arc::new(NoAnswer);
+    let gate = r#"digraph G { start [shape=Mdiamond]; exit [shape=Msquare];
+        approve [shape=hexagon, label="Release?"]; ship [shape=parallelogram, script="true"];
+        start -> approve; approve -> ship; approve -> exit [label="[N] No"]; ship -> exit; }"#;
+    let done = h.run(gate).await;
+    assert_eq!(done.conclusion.status, RunStatus::Fail);
+    assert_eq!(done.stages(), ["start", "approve"]);
+    // With a route for the unanswered case, the run takes it.
+    let mut h = Harness::new();
+    h.interviewer = std::sync::Arc::new(NoAnswer);
+    let routed = gate.replace(
+        "approve -> ship;",
+        r#"approve -> ship; approve -> review [condition="outcome=fail"]; review [shape=parallelogram, script="true"]; review -> exit;"#,
+    );
+    let done = h.run(&routed).await;
+    done.assert_success();
+    assert_eq!(done.stages(), ["start", "approve", "review", "exit"]);
 }

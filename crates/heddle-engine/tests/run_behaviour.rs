@@ -107,7 +107,7 @@ async fn exhausted_retries_fail_unless_partial_success_is_allowed() {
         .reply("a", r#"{"outcome": "retry"}"#);
     let done = h
         .run(&format!(
-            "digraph G {{ {HEAD} a [shape=tab, max_retries=1]; start -> a -> exit; }}"
+            r#"digraph G {{ {HEAD} a [shape=tab, max_retries=1]; start -> a; a -> exit [condition="outcome=success"]; }}"#
         ))
         .await;
     assert_eq!(done.conclusion.status, RunStatus::Fail);

@@ -158,7 +158,7 @@ async fn index_ingested_while_runs_execute_equals_a_rebuilt_one() {
             start [shape=Mdiamond]; exit [shape=Msquare];
             a [shape=parallelogram, script="for i in 1 2 3 4 5; do echo line $i; sleep 0.02; done"];
             b [shape=parallelogram, script="echo oops >&2; exit 3"];
-            start -> a -> b -> exit;
+            start -> a -> b; b -> exit [condition="outcome=success"];
         }"#,
     );
     let engine = home.engine(

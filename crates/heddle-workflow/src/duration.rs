@@ -84,6 +84,16 @@ pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
     Ok(total)
 }
 
+/// A bare whole number (`900`, ` 300 `) read as seconds, as Fabro reads it; `None` for
+/// anything else. The `duration_unit` lint rule suggests writing the unit.
+pub fn bare_seconds(text: &str) -> Option<u64> {
+    let text = text.trim();
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<u64>().ok()?.checked_mul(1_000)
+}
+
 /// Formats milliseconds with the largest units that divide it exactly, e.g. `90000` as
 /// `1m30s`, `250` as `250ms`, `0` as `0ms`.
 pub fn format_duration(millis: u64) -> String {

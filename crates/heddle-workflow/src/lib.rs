@@ -41,7 +41,9 @@ pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
 pub use lint::{RuleInfo, rules};
 pub use load::{Loaded, load_source};
 pub use model::*;
-pub use outcome::{OUTCOME_ALIASES, OUTCOMES, canonical_outcome};
+pub use outcome::{
+    FAILURE_CLASS_ALIASES, OUTCOME_ALIASES, OUTCOMES, canonical_outcome, failure_class_matches,
+};
 pub use render::render_diagnostic;
 pub use stylesheet::{Stylesheet, StylesheetError};
 pub use suggest::{closest, edit_distance};

@@ -99,8 +99,8 @@ pub struct Edge {
     pub label: Option<String>,
     /// `condition` source text.
     pub condition: Option<String>,
-    /// `weight` (0 when unset).
-    pub weight: i64,
+    /// `weight` (0 when unset); whole or fractional, as Graphviz reads it.
+    pub weight: f64,
     /// Effective attributes, typed.
     pub attrs: Vec<AttrEntry>,
     /// The edge statement.

@@ -2,7 +2,7 @@
 //! from the text as written to a [`Value`].
 
 use crate::Value;
-use crate::duration::{DurationError, parse_duration};
+use crate::duration::{DurationError, bare_seconds, parse_duration};
 
 /// The type of an attribute's value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,6 +21,9 @@ pub enum ValueType {
     },
     /// `true` or `false` (any case).
     Boolean,
+    /// `true` or `false` (any case); other text reads as `true`, with a warning
+    /// (`boolean_text`), as Fabro reads `goal_gate`.
+    Flag,
     /// A duration such as `30s` (see [`crate::parse_duration`]).
     Duration,
     /// One of the listed words (compared without case; stored in the listed spelling).
@@ -80,7 +83,7 @@ impl ValueType {
             ValueType::String => "text".to_owned(),
             ValueType::Integer { min } => format!("a whole number ≥ {min}"),
             ValueType::Float { min } => format!("a number ≥ {min}"),
-            ValueType::Boolean => "`true` or `false`".to_owned(),
+            ValueType::Boolean | ValueType::Flag => "`true` or `false`".to_owned(),
             ValueType::Duration => {
                 "a duration such as `250ms`, `30s`, `15m`, `2h` or `1d`".to_owned()
             }
@@ -145,7 +148,14 @@ pub fn parse_value(ty: ValueType, raw: &str) -> Result<Value, ValueError> {
             "false" => Ok(Value::Boolean(false)),
             _ => Err(ValueError::NotBoolean(raw.to_owned())),
         },
-        ValueType::Duration => Ok(Value::Duration(parse_duration(text)?)),
+        ValueType::Flag => match text.to_ascii_lowercase().as_str() {
+            "false" => Ok(Value::Boolean(false)),
+            _ => Ok(Value::Boolean(true)),
+        },
+        ValueType::Duration => match bare_seconds(text) {
+            Some(millis) => Ok(Value::Duration(millis)),
+            None => Ok(Value::Duration(parse_duration(text)?)),
+        },
         ValueType::Enum(values) => enum_value(values, raw),
         ValueType::TextOrFile => match file_ref(text)? {
             Some(value) => Ok(value),

@@ -67,7 +67,7 @@ fn chained_edges_share_attributes() {
     for (edge, (from, to)) in w.edges.iter().zip([("a", "b"), ("b", "c")]) {
         assert_eq!((edge.from.as_str(), edge.to.as_str()), (from, to));
         assert_eq!(edge.label.as_deref(), Some("go"));
-        assert_eq!(edge.weight, 3);
+        assert_eq!(edge.weight, 3.0);
     }
     assert_eq!(ids(&w), ["a", "b", "c"]);
 }
@@ -75,10 +75,10 @@ fn chained_edges_share_attributes() {
 #[test]
 fn edge_defaults_and_occurrences() {
     let w = build(
-        "digraph { edge [weight=2]; a -> b; a -> b [weight=5]; { edge [fidelity=full]; a -> b } a -> b }",
+        "digraph { edge [weight=2]; a -> b; a -> b [weight=5]; { edge [fidelity=full]; a -> b } a -> b [weight=\"1.5\"] }",
     );
-    let weights: Vec<i64> = w.edges.iter().map(|e| e.weight).collect();
-    assert_eq!(weights, [2, 5, 2, 2]);
+    let weights: Vec<f64> = w.edges.iter().map(|e| e.weight).collect();
+    assert_eq!(weights, [2.0, 5.0, 2.0, 1.5]);
     let occurrences: Vec<usize> = w.edges.iter().map(|e| e.occurrence).collect();
     assert_eq!(occurrences, [0, 1, 2, 3]);
     assert_eq!(w.edges[2].attr_str("fidelity"), Some("full"));

@@ -17,7 +17,7 @@ fn attribute_type() {
         "timeout=30x",
         "max_retries=-1",
         "max_retries=abc",
-        "goal_gate=yes",
+        "timeout=1.5",
         "retry_policy=sometimes",
     ] {
         let d = fires("attribute_type", &flow(&format!("a [prompt=x, {bad}]")));
@@ -33,6 +33,36 @@ fn attribute_type() {
     quiet(
         "attribute_type",
         &flow("a [prompt=x, timeout=\"30s\", max_retries=0, goal_gate=true]"),
+    );
+}
+
+#[test]
+fn duration_unit() {
+    let d = fires("duration_unit", &flow("a [prompt=x, timeout=900]"));
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(d.message.contains("900s"), "{}", d.message);
+    assert_eq!(
+        d.hint.as_deref(),
+        Some("write `900s` (or `900ms` if milliseconds were meant)")
+    );
+    fires(
+        "duration_unit",
+        &flow("graph [stall_timeout=\"300\"]; a [prompt=x]"),
+    );
+    quiet("attribute_type", &flow("a [prompt=x, timeout=900]"));
+    quiet("duration_unit", &flow("a [prompt=x, timeout=\"15m\"]"));
+}
+
+#[test]
+fn boolean_text() {
+    let d = fires("boolean_text", &flow("a [prompt=x, goal_gate=required]"));
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(d.message.contains("read as `true`"), "{}", d.message);
+    quiet("attribute_type", &flow("a [prompt=x, goal_gate=yes]"));
+    quiet("boolean_text", &flow("a [prompt=x, goal_gate=TRUE]"));
+    quiet(
+        "attribute_type",
+        &flow("graph [max_node_visits=0]; a [prompt=x] a -> b [weight=2.5]; b [prompt=y]"),
     );
 }
 

@@ -78,7 +78,7 @@ export const DIALECT_ATTRIBUTES: readonly AttrSpec[] = [
   ),
   d('default_fidelity', 'G', oneOf(FIDELITY), 'Context fidelity when neither edge nor node sets one.'),
   d('default_thread', 'G', TEXT, 'Thread id for `full` fidelity nodes without `thread_id`.'),
-  d('max_node_visits', 'G', POSITIVE, 'Visits of any one node after which the run fails.'),
+  d('max_node_visits', 'G', COUNT, 'Visits of any one node after which the run fails (0: no limit).'),
   d('checkpoint_exclude', 'G', TEXT, 'Comma-separated globs of files kept out of git checkpoints.'),
   d('stall_timeout', 'G', DURATION, 'Time without progress after which the run fails.'),
   d('rankdir', 'G', oneOf(RANKDIR), 'Layout direction (Graphviz).'),

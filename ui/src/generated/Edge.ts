@@ -27,7 +27,7 @@ label: string | null,
  */
 condition: string | null, 
 /**
- * `weight` (0 when unset).
+ * `weight` (0 when unset); whole or fractional, as Graphviz reads it.
  */
 weight: number, 
 /**

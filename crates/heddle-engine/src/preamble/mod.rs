@@ -68,12 +68,13 @@ pub struct PreambleInput<'a> {
 }
 
 /// Context keys the stage list already shows (besides `output.*` and internal keys).
-pub const INLINE_KEYS: [&str; 9] = [
+pub const INLINE_KEYS: [&str; 10] = [
     keys::OUTCOME,
     keys::PREFERRED_LABEL,
     keys::LAST_STAGE,
     keys::LAST_RESPONSE,
     keys::COMMAND_OUTPUT,
+    keys::TOOL_OUTPUT,
     keys::COMMAND_STDERR,
     keys::FAILURE_REASON,
     keys::FAILURE_CLASS,

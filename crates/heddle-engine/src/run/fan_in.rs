@@ -11,20 +11,30 @@ use super::stage::StageCall;
 use crate::context::keys;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
 
-/// The fan-in every branch of `node` reaches: the first, in breadth-first order from the
-/// first branch, that all branches can reach (so a nested parallel's own fan-in is skipped).
+/// Where the branches of `node` join: the fan-in every branch reaches, the first in
+/// breadth-first order from the first branch that all branches can reach (so a nested
+/// parallel's own fan-in is skipped). Without one, as Fabro does, the first node all
+/// branches converge on, whatever its kind (the parallel node itself aside).
 pub(crate) fn find_fan_in(shared: &Shared, node: &str) -> Option<String> {
     let starts: Vec<String> = shared.outgoing(node).iter().map(|e| e.to.clone()).collect();
-    let reachable: Vec<Vec<String>> = starts.iter().map(|s| fan_ins_from(shared, s)).collect();
+    let reachable: Vec<Vec<String>> = starts.iter().map(|s| reachable_from(shared, s)).collect();
     let first = reachable.first()?;
+    let shared_by_all =
+        |id: &&String| id.as_str() != node && reachable.iter().all(|r| r.contains(id));
     first
         .iter()
-        .find(|f| reachable.iter().all(|r| r.contains(f)))
+        .filter(shared_by_all)
+        .find(|id| {
+            shared
+                .node(id)
+                .is_some_and(|n| n.kind == HandlerKind::FanIn)
+        })
+        .or_else(|| first.iter().find(shared_by_all))
         .cloned()
 }
 
-/// Fan-in nodes reachable from `start`, breadth first.
-fn fan_ins_from(shared: &Shared, start: &str) -> Vec<String> {
+/// Nodes reachable from `start` (itself included), breadth first.
+fn reachable_from(shared: &Shared, start: &str) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     let mut found = Vec::new();
     let mut queue: VecDeque<String> = VecDeque::from([start.to_string()]);
@@ -32,12 +42,10 @@ fn fan_ins_from(shared: &Shared, start: &str) -> Vec<String> {
         if !seen.insert(id.clone()) {
             continue;
         }
-        let Some(n) = shared.node(&id) else {
+        if shared.node(&id).is_none() {
             continue;
-        };
-        if n.kind == HandlerKind::FanIn {
-            found.push(id.clone());
         }
+        found.push(id.clone());
         queue.extend(shared.outgoing(&id).iter().map(|e| e.to.clone()));
     }
     found

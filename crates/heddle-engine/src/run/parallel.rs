@@ -44,7 +44,7 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         return Outcome::fail(
             FailureClass::Setup,
             format!(
-                "parallel node `{}`: no fan-in node (shape=tripleoctagon) is reachable from its branches",
+                "parallel node `{}`: its branches never meet (no node, fan-in or other, is reachable from all of them)",
                 node.id
             ),
         );

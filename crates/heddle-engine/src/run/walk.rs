@@ -14,7 +14,7 @@ use super::stage::{StageCall, execute_stage};
 use crate::context::{Context, keys};
 use crate::event::{EdgeReason, Event};
 use crate::outcome::{FailureClass, Outcome, StageStatus};
-use crate::routing::select_edge;
+use crate::routing::{EdgeChoice, select_edge};
 
 /// Where a walk starts.
 pub(crate) struct Walk {
@@ -98,10 +98,8 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                 resume_at: None,
             };
         };
-        if in_branch
-            && node.kind == HandlerKind::FanIn
-            && stop_at.as_deref() == Some(node.id.as_str())
-        {
+        // The join: a fan-in, or the ordinary node the branches converge on.
+        if in_branch && stop_at.as_deref() == Some(node.id.as_str()) {
             return WalkEnd::ReachedFanIn { fan_in: current };
         }
         if in_branch && node.kind == HandlerKind::Exit {
@@ -249,23 +247,37 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                 (target, None)
             }
             Next::End if in_branch => return WalkEnd::BranchEnded,
-            Next::End => {
-                let reason = if failed {
-                    outcome
-                        .failure_reason
-                        .clone()
-                        .unwrap_or_else(|| format!("node `{current}` failed"))
-                } else {
-                    format!(
-                        "no edge out of `{current}` matched (outcome {}); add an unconditional edge or a condition that holds",
-                        outcome.status
-                    )
-                };
+            Next::End if failed => {
+                let reason = outcome
+                    .failure_reason
+                    .clone()
+                    .unwrap_or_else(|| format!("node `{current}` failed"));
                 return WalkEnd::Failed {
-                    resume_at: failed.then(|| current.clone()),
+                    resume_at: Some(current.clone()),
                     node: current,
                     reason,
                 };
+            }
+            Next::End => {
+                // The loop breaks (Attractor spec, Fabro): the run ends here, successfully.
+                shared.emitter.emit(
+                    Some(&current),
+                    Event::RunEndedWithoutEdge {
+                        status: outcome.status,
+                        message: format!(
+                            "no edge out of `{current}` holds after {}; the run ends here without reaching an exit",
+                            outcome.status
+                        ),
+                    },
+                );
+                if let Err(error) = shared.save_checkpoint(Some(&current), None, &context).await {
+                    return WalkEnd::Failed {
+                        resume_at: None,
+                        node: current,
+                        reason: error.to_string(),
+                    };
+                }
+                return WalkEnd::Completed;
             }
         };
         if let Some(e) = next_edge
@@ -319,11 +331,17 @@ fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Contex
     {
         return Next::Jump(fan_in.clone(), EdgeReason::FanIn);
     }
+    // A parallel node's edges are its branches, not routes: without a join it goes to
+    // failure routing.
+    let is_parallel = node_kind == Some(HandlerKind::Parallel);
     let indexed = shared.outgoing_indexed(current);
     let edges: Vec<&Edge> = indexed.iter().map(|(_, edge)| *edge).collect();
     // A conditional's edges test the stage before it; it never fails itself.
-    let selected = context.with_values(|values| select_edge(&edges, outcome, values));
-    if let Some((edge, reason)) = selected
+    let choice = EdgeChoice {
+        human_gate: node_kind == Some(HandlerKind::Human),
+    };
+    let selected = context.with_values(|values| select_edge(&edges, outcome, values, choice));
+    if let Some((edge, reason)) = selected.filter(|_| !is_parallel)
         && let Some((index, _)) = indexed.iter().find(|(_, e)| std::ptr::eq(*e, edge))
     {
         return Next::Edge(*index, reason);

@@ -143,8 +143,9 @@ impl<'g> Builder<'g, '_> {
                 edge.parsed_condition = conditions.get(&entry.span.start).map(|c| (*c).clone());
             }
             edge.weight = match find(&edge.attrs, "weight").map(|e| &e.value) {
-                Some(Value::Integer(n)) => *n,
-                _ => 0,
+                Some(Value::Float(n)) => *n,
+                Some(Value::Integer(n)) => *n as f64,
+                _ => 0.0,
             };
         }
         let graph_attrs = std::mem::take(&mut self.graph_attrs);

@@ -338,7 +338,7 @@ impl<'g, 's> Builder<'g, 's> {
             occurrence,
             label: None,
             condition: None,
-            weight: 0,
+            weight: 0.0,
             attrs,
             span,
             parsed_condition: None,

@@ -111,8 +111,8 @@ pub static SPECS: &[AttrSpec] = &[
     d(
         "max_node_visits",
         "G",
-        POSITIVE,
-        "Visits of any one node after which the run fails.",
+        COUNT,
+        "Visits of any one node after which the run fails (0: no limit).",
     ),
     d(
         "checkpoint_exclude",
@@ -168,7 +168,7 @@ pub static SPECS: &[AttrSpec] = &[
     d(
         "goal_gate",
         "N",
-        BOOL,
+        ValueType::Flag,
         "The run may only exit once this node succeeded.",
     ),
     AttrSpec {
@@ -334,8 +334,8 @@ pub static SPECS: &[AttrSpec] = &[
     d(
         "weight",
         "E",
-        ValueType::Integer { min: i64::MIN },
-        "Preference among eligible edges (higher first).",
+        ValueType::Float { min: f64::MIN },
+        "Preference among eligible edges (higher first); a number, as in Graphviz.",
     ),
     d(
         "loop_restart",

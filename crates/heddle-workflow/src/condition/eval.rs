@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
-use super::{Clause, Comparison, Expr, Op, is_outcome_key};
+use super::{Clause, Comparison, Expr, Op, is_failure_class_key, is_outcome_key};
 use crate::outcome::canonical_outcome;
 
 /// Where a condition reads its keys from: the run context.
@@ -131,6 +131,9 @@ fn equals(key: &str, value: Option<&Json>, test: &Comparison) -> bool {
         && is_outcome_key(key)
     {
         return canonical_outcome(&text(value)) == Some(expected);
+    }
+    if is_failure_class_key(key) {
+        return crate::outcome::failure_class_matches(&text(value), &test.value);
     }
     match (number(value), test.number()) {
         (Some(a), Some(b)) => a == b,

@@ -183,3 +183,8 @@ impl Condition {
 pub(crate) fn is_outcome_key(key: &str) -> bool {
     key == "outcome" || key == "context.outcome"
 }
+
+/// Whether `key` reads the failure class (compared by [`crate::failure_class_matches`]).
+pub(crate) fn is_failure_class_key(key: &str) -> bool {
+    key == "failure_class" || key == "context.failure_class"
+}

@@ -44,8 +44,22 @@ const SHAPE_KNOWN: RuleInfo = RuleInfo {
     summary: "A node's `shape` is a Graphviz shape.",
 };
 
+const DURATION_UNIT: RuleInfo = RuleInfo {
+    id: "duration_unit",
+    severity: Severity::Warning,
+    summary: "A duration has a unit; a bare number is read as seconds.",
+};
+
+const BOOLEAN_TEXT: RuleInfo = RuleInfo {
+    id: "boolean_text",
+    severity: Severity::Warning,
+    summary: "`goal_gate` is `true` or `false`; other text reads as `true`.",
+};
+
 pub(super) const RULES: &[RuleInfo] = &[
     ATTRIBUTE_TYPE,
+    DURATION_UNIT,
+    BOOLEAN_TEXT,
     UNKNOWN_ATTRIBUTE,
     DUPLICATE_ATTRIBUTE,
     FIDELITY_VALID,
@@ -83,6 +97,9 @@ fn check_one(occurrence: &Occurrence<'_>) -> Option<Diagnostic> {
     let Some(spec) = occurrence.spec else {
         return Some(unknown(occurrence));
     };
+    if let Some(diagnostic) = lenient(spec, occurrence) {
+        return Some(diagnostic);
+    }
     if spec.checked_by.is_none() && occurrence.typed != Typed::Invalid {
         return None;
     }
@@ -189,5 +206,42 @@ fn with_article(noun: &str) -> String {
         format!("an {noun}")
     } else {
         format!("a {noun}")
+    }
+}
+
+/// Values Fabro accepts and Heddle reads the same way, with a warning that says how it read
+/// them: a bare number as a duration (seconds), other text as a `goal_gate` (true).
+fn lenient(spec: &AttrSpec, occurrence: &Occurrence<'_>) -> Option<Diagnostic> {
+    let key = occurrence.key();
+    let raw = occurrence.raw();
+    let raw = raw.trim();
+    let span = occurrence.attr.value.span;
+    match spec.ty {
+        ValueType::Duration => {
+            crate::duration::bare_seconds(raw)?;
+            Some(
+                DURATION_UNIT
+                    .diag(format!(
+                        "`{key}={raw}` has no unit; it is read as `{raw}s` (seconds)"
+                    ))
+                    .at(span)
+                    .with_hint(format!(
+                        "write `{raw}s` (or `{raw}ms` if milliseconds were meant)"
+                    )),
+            )
+        }
+        ValueType::Flag => {
+            let lower = raw.to_ascii_lowercase();
+            (lower != "true" && lower != "false").then_some(())?;
+            Some(
+                BOOLEAN_TEXT
+                    .diag(format!(
+                        "`{key}=\"{raw}\"` is not `true` or `false`; it is read as `true`"
+                    ))
+                    .at(span)
+                    .with_hint(format!("write `{key}=true`")),
+            )
+        }
+        _ => None,
     }
 }

@@ -49,7 +49,7 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
                     out.push(
                         DEAD_END
                             .diag(format!(
-                                "node `{}` has no outgoing edges and is not an exit; a run that gets here stops without finishing",
+                                "node `{}` has no outgoing edges and is not an exit; a run that gets here ends there (or fails, if the stage failed) without reaching an exit",
                                 node.id
                             ))
                             .at(ctx.node_span(&node.id))

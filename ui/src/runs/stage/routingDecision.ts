@@ -7,8 +7,8 @@ const REASON_TEXT: Record<string, string> = {
   condition: 'its condition held',
   label: 'it matched the preferred label',
   suggestion: 'its target was suggested',
-  weight: 'it is the heaviest unconditional edge',
-  retry_target: 'failure routing sent the run there',
+  weight: 'it is the heaviest unconditional edge (taken whatever the outcome, failure included)',
+  retry_target: 'no edge was chosen after the failure, so failure routing (retry_target) sent the run there',
   goal_gate: 'an unmet goal gate sent the run back',
   fan_in: 'the parallel branches continue at their fan-in',
 };

@@ -127,6 +127,7 @@ pub async fn run_command(
 
 fn with_output(outcome: Outcome, stdout: String, stderr: String) -> Outcome {
     outcome
+        .with_update(keys::TOOL_OUTPUT, stdout.clone())
         .with_update(keys::COMMAND_OUTPUT, stdout)
         .with_update(keys::COMMAND_STDERR, stderr)
 }

@@ -1,0 +1,191 @@
+//! The conformance suite: every `tests/conformance/NAME.dot` is run through the real `heddle`
+//! binary (`heddle run --dry-run --auto-approve`) in a sandbox of its own and checked against
+//! `NAME.expect` (format in tests/conformance/README.md). All cases run; the test fails
+//! listing every case that did not conform, and says how many passed.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+mod sandbox;
+
+use sandbox::{Sandbox, describe, events, json, text};
+
+fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance")
+}
+
+/// The cases: every `.dot` with its `.expect`, sorted by name.
+fn cases() -> Vec<(String, PathBuf, String)> {
+    let mut cases: Vec<(String, PathBuf, String)> = std::fs::read_dir(suite_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "dot"))
+        .map(|dot| {
+            let name = dot.file_stem().unwrap().to_string_lossy().into_owned();
+            let expect = std::fs::read_to_string(dot.with_extension("expect"))
+                .unwrap_or_else(|e| panic!("{name}.expect: {e}"));
+            (name, dot, expect)
+        })
+        .collect();
+    cases.sort_by(|a, b| a.0.cmp(&b.0));
+    cases
+}
+
+/// Runs one case; the list of what did not match (empty when it conforms).
+fn check_case(dot: &Path, expect: &str) -> Vec<String> {
+    let sandbox = Sandbox::new();
+    let out = sandbox.heddle(&["run", "--dry-run", "--auto-approve", dot.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    let runs = sandbox.runs();
+    let Some(run) = runs.first() else {
+        return vec![format!("no run folder was created\n{}", describe(&out))];
+    };
+    let mut problems = Vec::new();
+    let progress = events(run);
+    let conclusion_path = run.join("conclusion.json");
+    let conclusion = if conclusion_path.exists() {
+        json(&conclusion_path)
+    } else {
+        Value::Null
+    };
+    for line in expect.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once(':').unwrap_or((line, ""));
+        let value = value.trim();
+        match key.trim() {
+            "path" => {
+                let path: Vec<&str> = progress
+                    .iter()
+                    .filter(|e| e["event"] == "stage.started")
+                    .filter_map(|e| e["node_id"].as_str())
+                    .collect();
+                let want: Vec<&str> = value.split_whitespace().collect();
+                if path != want {
+                    problems.push(format!("path {path:?}, want {want:?}"));
+                }
+            }
+            "nodes" => {
+                let mut started: Vec<&str> = progress
+                    .iter()
+                    .filter(|e| e["event"] == "stage.started")
+                    .filter_map(|e| e["node_id"].as_str())
+                    .collect();
+                let mut want: Vec<&str> = value.split_whitespace().collect();
+                started.sort_unstable();
+                want.sort_unstable();
+                if started != want {
+                    problems.push(format!("nodes started {started:?}, want {want:?}"));
+                }
+            }
+            "status" => {
+                let status = conclusion["status"].as_str().unwrap_or("(no conclusion)");
+                if status != value {
+                    problems.push(format!(
+                        "status {status}, want {value} (reason: {})",
+                        conclusion["failure_reason"]
+                    ));
+                }
+                let code = if value == "success" { 0 } else { 1 };
+                if out.status.code() != Some(code) {
+                    problems.push(format!("exit code {:?}, want {code}", out.status.code()));
+                }
+            }
+            "event" => {
+                if !progress.iter().any(|e| e["event"] == value) {
+                    problems.push(format!("no `{value}` event"));
+                }
+            }
+            "reason" => {
+                let reason = conclusion["failure_reason"].as_str().unwrap_or_default();
+                if !reason.contains(value) {
+                    problems.push(format!("failure reason {reason:?} lacks {value:?}"));
+                }
+            }
+            "stage" => {
+                let (node, status) = value.split_once('=').unwrap();
+                let file = run.join("nodes").join(node.trim()).join("status.json");
+                let got = if file.exists() {
+                    json(&file)["status"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string()
+                } else {
+                    "(no status.json)".to_string()
+                };
+                if got != status.trim() {
+                    problems.push(format!(
+                        "stage {} is {got}, want {}",
+                        node.trim(),
+                        status.trim()
+                    ));
+                }
+            }
+            "file" => {
+                if !run.join(value).exists() {
+                    problems.push(format!("no {value} in the run folder"));
+                }
+            }
+            "no_file" => {
+                if run.join(value).exists() {
+                    problems.push(format!("{value} should not be in the run folder"));
+                }
+            }
+            "work_file" => {
+                let (name, content) = value.split_once('=').unwrap();
+                let got = std::fs::read_to_string(sandbox.work().join(name.trim()))
+                    .unwrap_or_else(|_| "(missing)".to_string());
+                if got.trim() != content.trim() {
+                    problems.push(format!(
+                        "work file {} holds {got:?}, want {:?}",
+                        name.trim(),
+                        content.trim()
+                    ));
+                }
+            }
+            "stderr" => {
+                if !stderr.contains(value) {
+                    problems.push(format!("stderr lacks {value:?}"));
+                }
+            }
+            "lint" => {
+                let checked = sandbox.heddle(&["validate", dot.to_str().unwrap()]);
+                let said = format!("{}{}", text(&checked.stdout), text(&checked.stderr));
+                if !said.contains(value) {
+                    problems.push(format!(
+                        "heddle validate does not report {value:?}:\n{said}"
+                    ));
+                }
+            }
+            other => problems.push(format!("unknown expectation `{other}`")),
+        }
+    }
+    if !problems.is_empty() {
+        problems.push(describe(&out));
+    }
+    problems
+}
+
+#[test]
+fn every_conformance_case_runs_as_fabro_runs_it() {
+    let cases = cases();
+    assert!(cases.len() >= 10, "found only {} cases", cases.len());
+    let mut failures = Vec::new();
+    for (name, dot, expect) in &cases {
+        let problems = check_case(dot, expect);
+        if !problems.is_empty() {
+            failures.push(format!("== {name}\n{}", problems.join("\n")));
+        }
+    }
+    let passed = cases.len() - failures.len();
+    println!("conformance: {passed} of {} cases passed", cases.len());
+    assert!(
+        failures.is_empty(),
+        "{passed} of {} cases passed; failing:\n{}",
+        cases.len(),
+        failures.join("\n\n")
+    );
+}
