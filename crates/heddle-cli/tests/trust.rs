@@ -159,7 +159,8 @@ fn resume_asks_again_only_when_the_runs_graph_changed() {
     let sandbox = Sandbox::new();
     let flow = sandbox.write_flow(
         "fails.dot",
-        "digraph F { start -> check -> exit\n check [type=command, script=\"test -f ok.txt\"] }",
+        "digraph F { start -> check\n check -> exit [condition=\"outcome=success\"]\n \
+         check [type=command, script=\"test -f ok.txt\"] }",
     );
     let out = run(&sandbox, &flow, &["--trust"]);
     assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
