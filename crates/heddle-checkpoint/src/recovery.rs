@@ -48,7 +48,7 @@ impl RecoverySnapshot {
         let mut filters = Filters::for_state(state);
         let warnings = refresh(repo, &mut index, &mut filters, &Changes::Everything)?;
         let tree = tree_of(repo, &mut index)?;
-        let (reference, commit, n) = commit_numbered(repo, state, tree, parent, why, now)?;
+        let (reference, commit, n) = commit_recovery(repo, state, tree, parent, why, now)?;
         Ok(RecoverySnapshot {
             index,
             tree,
@@ -86,20 +86,8 @@ impl RecoverySnapshot {
 }
 
 /// Commits tree `tree` (the work tree as it was) on top of `parent` under the run's next
-/// free recovery ref; the ref and the commit.
-pub fn commit_recovery(
-    repo: &Repository,
-    state: &GitState,
-    tree: Oid,
-    parent: Oid,
-    why: &str,
-    now: &str,
-) -> Result<(String, Oid)> {
-    commit_numbered(repo, state, tree, parent, why, now).map(|(r, c, _)| (r, c))
-}
-
-/// [`commit_recovery`], and the number of the ref.
-pub(crate) fn commit_numbered(
+/// free recovery ref; the ref, the commit and the ref's number.
+pub(crate) fn commit_recovery(
     repo: &Repository,
     state: &GitState,
     tree: Oid,

@@ -10,7 +10,7 @@ use heddle_engine::hooks::WorkTreeRecovery;
 use heddle_engine::{Checkpoint, RunDir};
 
 use crate::error::{CheckpointError, Result};
-use crate::recovery::commit_numbered;
+use crate::recovery::commit_recovery;
 use crate::repo::{commit, tip};
 use crate::restore::restore_tree;
 use crate::session::Session;
@@ -37,7 +37,7 @@ pub fn restore_interrupted(
         return Ok(None);
     }
     let short = &target.to_string()[..12];
-    let (recovery_ref, recovery_sha, n) = commit_numbered(
+    let (recovery_ref, recovery_sha, n) = commit_recovery(
         repo,
         state,
         now_tree,

@@ -19,7 +19,6 @@ use crate::history::{checkpoint_at, resolve};
 use crate::integrity::open_run;
 use crate::metadata::commit_metadata;
 use crate::recovery::RecoverySnapshot;
-pub use crate::recovery::commit_recovery;
 use crate::repo::{commit, compare_and_swap, signature, tip};
 use crate::state::{GitState, Mode, timeline_branch};
 use crate::tree_diff;
