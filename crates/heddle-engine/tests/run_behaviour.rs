@@ -370,10 +370,13 @@ async fn a_manager_loop_supervises_a_child_run() {
            work [shape=parallelogram, script="echo child >> child.txt"]; start -> work -> exit; }"#,
     )
     .unwrap();
+    // The stop condition never holds here (it is read from the child's context, where
+    // `outcome` is its last stage's until it ends), so the child runs to its end: with
+    // `outcome=success` a poll landing after the child's `start` stopped it before `work`.
     let done = h
         .run(&format!(
             r#"digraph G {{ {HEAD} boss [shape=house, "stack.child_workflow"="child.dot",
-               "manager.poll_interval"="50ms", "manager.max_cycles"=100, "manager.stop_condition"="outcome=success"];
+               "manager.poll_interval"="50ms", "manager.max_cycles"=100, "manager.stop_condition"="outcome=fail"];
                start -> boss -> exit; }}"#
         ))
         .await;
