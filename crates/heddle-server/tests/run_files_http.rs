@@ -7,7 +7,7 @@ mod support;
 use std::path::PathBuf;
 
 use serde_json::json;
-use support::live::{FLOW, TOKEN, start_server};
+use support::live::{FLOW, TOKEN, raw_request, start_server};
 
 /// A raw `GET` over its own connection, so the path reaches the server exactly as written
 /// (HTTP clients normalise `..` and `%2e%2e` away); the status and the response head.
@@ -17,23 +17,11 @@ async fn raw_get(base: &str, path: &str) -> (u16, String) {
 
 /// [`raw_get`] with the given token (none: as a page that cannot send it).
 async fn raw_get_as(base: &str, path: &str, token: Option<&str>) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let addr = base.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Connection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let text = String::from_utf8_lossy(&response).into_owned();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, text)
+    let auth: Vec<String> = token
+        .map(|t| format!("Authorization: Bearer {t}"))
+        .into_iter()
+        .collect();
+    raw_request(base, &format!("GET {path}"), &auth, b"").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use heddle_api::INERT_FILE_POLICY;
 use serde_json::json;
-use support::live::{LAUNCH, Server, TOKEN, start_server};
+use support::live::{LAUNCH, Server, TOKEN, raw_request, start_server};
 
 const ONE_STEP: &str = r#"digraph One {
     start [shape=Mdiamond]; exit [shape=Msquare];
@@ -24,42 +24,7 @@ const SCRIPT: &str = "<script>fetch('/api/list_runs',{method:'POST',body:'{}'}).
 /// A raw request over its own connection, so the path reaches the server exactly as written
 /// (HTTP clients normalise `..` and `%2e%2e` away); the status and the whole response.
 async fn raw(base: &str, request_line: &str, headers: &[String]) -> (u16, String) {
-    raw_with_body(base, request_line, headers, b"").await
-}
-
-/// [`raw`] with a body after the head (its `Content-Length` among `headers`).
-async fn raw_with_body(
-    base: &str,
-    request_line: &str,
-    headers: &[String],
-    body: &'static [u8],
-) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let addr = base.trim_start_matches("http://");
-    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let (mut reader, mut writer) = stream.into_split();
-    let extra: String = headers
-        .iter()
-        .map(|h| format!("{}\r\n", h.trim_end()))
-        .collect();
-    let request =
-        format!("{request_line} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n");
-    // Written beside the reading: the server may answer (and stop reading) before the end.
-    let writing = tokio::spawn(async move {
-        writer.write_all(request.as_bytes()).await?;
-        writer.write_all(body).await?;
-        Ok::<_, std::io::Error>(writer)
-    });
-    let mut response = Vec::new();
-    let _ = reader.read_to_end(&mut response).await;
-    let _ = writing.await;
-    let text = String::from_utf8_lossy(&response).into_owned();
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, text)
+    raw_request(base, request_line, headers, b"").await
 }
 
 /// `POST /api/{op}` with `{}` as the body.
@@ -67,7 +32,7 @@ async fn post(base: &str, op: &str, headers: &[String]) -> (u16, String) {
     let mut headers = headers.to_vec();
     headers.push("Content-Type: application/json".into());
     headers.push("Content-Length: 2".into());
-    raw_with_body(base, &format!("POST /api/{op}"), &headers, b"{}").await
+    raw_request(base, &format!("POST /api/{op}"), &headers, b"{}").await
 }
 
 fn bearer() -> Vec<String> {
@@ -420,7 +385,7 @@ async fn a_workflow_as_large_as_heddle_opens_can_be_saved_and_a_larger_body_is_r
 
     // A body over the limit is refused, with a clear error.
     let too_large: &'static [u8] = vec![b' '; heddle_server::MAX_BODY_BYTES + 1].leak();
-    let (status, response) = raw_with_body(
+    let (status, response) = raw_request(
         &server.base,
         "POST /api/save_workflow",
         &[

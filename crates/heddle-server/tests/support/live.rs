@@ -173,3 +173,41 @@ impl Server {
         }
     }
 }
+
+/// A raw request over its own connection, so the path reaches the server exactly as written
+/// (HTTP clients normalise `..` and `%2e%2e` away): `request_line` (`GET /path`), extra
+/// `headers`, and a `body` after the head (its `Content-Length` among `headers`); the status
+/// and the whole response.
+pub async fn raw_request(
+    base: &str,
+    request_line: &str,
+    headers: &[String],
+    body: &'static [u8],
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = base.trim_start_matches("http://");
+    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let extra: String = headers
+        .iter()
+        .map(|h| format!("{}\r\n", h.trim_end()))
+        .collect();
+    let request =
+        format!("{request_line} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n");
+    // Written beside the reading: the server may answer (and stop reading) before the end.
+    let writing = tokio::spawn(async move {
+        writer.write_all(request.as_bytes()).await?;
+        writer.write_all(body).await?;
+        Ok::<_, std::io::Error>(writer)
+    });
+    let mut response = Vec::new();
+    let _ = reader.read_to_end(&mut response).await;
+    let _ = writing.await;
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
