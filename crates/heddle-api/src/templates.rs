@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use heddle_engine::atomic_file::{create_dirs_within, replace_file};
-use heddle_workflow::{MemoryFiles, load_source};
+use heddle_workflow::{MemoryFiles, is_workflow_path, load_source, workflow_extensions_text};
 
 use crate::editor_types::{CreateWorkflowRequest, WorkflowTemplate};
 use crate::error::{ApiError, ErrorCode};
@@ -121,10 +121,14 @@ pub fn create_workflow(req: &CreateWorkflowRequest) -> Result<OpenedWorkflow, Ap
             ),
         ));
     };
-    if path.extension().is_none_or(|e| e != "dot") {
+    if !is_workflow_path(&path) {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
-            format!("{}: a workflow file name ends in .dot", path.display()),
+            format!(
+                "{}: a workflow file name ends in {}",
+                path.display(),
+                workflow_extensions_text()
+            ),
         ));
     }
     if path.exists() {

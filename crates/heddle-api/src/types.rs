@@ -37,7 +37,8 @@ pub struct OpenedWorkflow {
 /// List the workflows in a folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ListWorkflowsRequest {
-    /// The folder to scan (recursively, skipping hidden folders, `node_modules` and `target`).
+    /// The folder to scan (recursively, skipping `node_modules`, `target` and hidden folders
+    /// other than Fabro's `.fabro`).
     pub dir: String,
 }
 

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use heddle_workflow::{FileSource, OsFiles, load_source};
+use heddle_workflow::{FileSource, OsFiles, WORKFLOW_DOT_FOLDERS, is_workflow_path, load_source};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::types::{
@@ -59,7 +59,8 @@ pub(crate) fn check(path: &Path, source: String, files: &dyn FileSource) -> Open
     }
 }
 
-/// Lists `.dot` files under a folder, most recently modified first.
+/// Lists workflow files (`.dot`, `.fabro`) under a folder, most recently modified first.
+/// Hidden folders are skipped except Fabro's `.fabro`, where a repository keeps its workflows.
 pub fn list_workflows(req: &ListWorkflowsRequest) -> Result<Vec<WorkflowEntry>, ApiError> {
     let root = absolute(Path::new(&req.dir))?;
     let meta = std::fs::metadata(&root).map_err(|e| ApiError::from_io(&root, &e))?;
@@ -80,10 +81,12 @@ pub fn list_workflows(req: &ListWorkflowsRequest) -> Result<Vec<WorkflowEntry>, 
                 continue;
             };
             if kind.is_dir() {
-                if !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()) {
+                let hidden =
+                    name.starts_with('.') && !WORKFLOW_DOT_FOLDERS.contains(&name.as_str());
+                if !hidden && !SKIPPED_DIRS.contains(&name.as_str()) {
                     pending.push(path);
                 }
-            } else if kind.is_file() && path.extension().is_some_and(|e| e == "dot") {
+            } else if kind.is_file() && is_workflow_path(&path) {
                 found.push(entry_for(&root, path));
             }
         }

@@ -63,6 +63,21 @@ fn export_roots(dir: &Path) {
     SavedRunFile::export_all(dir).unwrap();
 }
 
+/// Lists the UI needs as values, not types, written from the one Rust declaration.
+fn export_constants(dir: &Path) {
+    let extensions: Vec<String> = heddle_workflow::WORKFLOW_EXTENSIONS
+        .iter()
+        .map(|e| format!("'{e}'"))
+        .collect();
+    let text = format!(
+        "// Generated from heddle_workflow::WORKFLOW_EXTENSIONS by crates/heddle-api/tests/bindings.rs. Do not edit.\n\n\
+         /** File extensions (without the dot) of workflow files; the first is the default. */\n\
+         export const WORKFLOW_EXTENSIONS = [{}] as const;\n",
+        extensions.join(", ")
+    );
+    std::fs::write(dir.join("workflowExtensions.ts"), text).unwrap();
+}
+
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {
     let mut files = BTreeMap::new();
     let mut pending = vec![dir.to_path_buf()];
@@ -92,6 +107,7 @@ fn committed_dir() -> PathBuf {
 fn typescript_bindings_match_rust_types() {
     let fresh_dir = tempfile::tempdir().unwrap();
     export_roots(fresh_dir.path());
+    export_constants(fresh_dir.path());
     let fresh = read_tree(fresh_dir.path());
     assert!(
         fresh.contains_key("OpenedWorkflow.ts"),

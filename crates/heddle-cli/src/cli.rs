@@ -22,7 +22,7 @@ pub enum Command {
     /// Exit status: 0 when no file has errors (warnings allowed), 1 when any has errors,
     /// 2 on a usage error.
     Validate {
-        /// Workflow files (`.dot`).
+        /// Workflow files (`.dot` or `.fabro`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print diagnostics as JSON instead of text.

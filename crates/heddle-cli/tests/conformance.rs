@@ -1,7 +1,7 @@
-//! The conformance suite: every `tests/conformance/NAME.dot` is run through the real `heddle`
-//! binary (`heddle run --dry-run --auto-approve`) in a sandbox of its own and checked against
-//! `NAME.expect` (format in tests/conformance/README.md). All cases run; the test fails
-//! listing every case that did not conform, and says how many passed.
+//! The conformance suite: every `tests/conformance/NAME.dot` (or `NAME.fabro`) is run through
+//! the real `heddle` binary (`heddle run --dry-run --auto-approve`) in a sandbox of its own and
+//! checked against `NAME.expect` (format in tests/conformance/README.md). All cases run; the
+//! test fails listing every case that did not conform, and says how many passed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
@@ -16,12 +16,12 @@ fn suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance")
 }
 
-/// The cases: every `.dot` with its `.expect`, sorted by name.
+/// The cases: every workflow file (`.dot`, `.fabro`) with its `.expect`, sorted by name.
 fn cases() -> Vec<(String, PathBuf, String)> {
     let mut cases: Vec<(String, PathBuf, String)> = std::fs::read_dir(suite_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "dot"))
+        .filter(|p| heddle_workflow::is_workflow_path(p))
         .map(|dot| {
             let name = dot.file_stem().unwrap().to_string_lossy().into_owned();
             let expect = std::fs::read_to_string(dot.with_extension("expect"))

@@ -13,6 +13,7 @@ pub mod condition;
 mod diagnostic;
 mod duration;
 mod effects;
+mod extension;
 mod files;
 mod hash;
 mod kind;
@@ -35,6 +36,9 @@ pub use duration::{DurationError, format_duration, parse_duration};
 pub use effects::{
     ChildWorkflow, CommandEffect, ExternalAgent, NodeEffect, OutsideFile, WorkflowEffects,
     workflow_effects,
+};
+pub use extension::{
+    WORKFLOW_DOT_FOLDERS, WORKFLOW_EXTENSIONS, is_workflow_path, workflow_extensions_text,
 };
 pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
 pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};

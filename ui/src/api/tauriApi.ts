@@ -6,6 +6,7 @@ import { tauriRunFileUrl } from './runFileUrl';
 import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
 import type { EventsRequest } from '../generated/EventsRequest';
 import type { WorkflowChanged } from '../generated/WorkflowChanged';
+import { WORKFLOW_EXTENSIONS } from '../generated/workflowExtensions';
 
 /**
  * Follows a run's events through a Tauri channel: the `follow_events` command pushes each
@@ -115,7 +116,7 @@ export function createTauriApi(): Api {
           multiple: false,
           directory: false,
           title: 'Open workflow',
-          filters: [{ name: 'Workflow', extensions: ['dot'] }],
+          filters: [{ name: 'Workflow', extensions: [...WORKFLOW_EXTENSIONS] }],
         });
         return typeof picked === 'string' ? picked : null;
       } catch (reason) {

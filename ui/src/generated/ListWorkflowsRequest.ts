@@ -5,6 +5,7 @@
  */
 export type ListWorkflowsRequest = { 
 /**
- * The folder to scan (recursively, skipping hidden folders, `node_modules` and `target`).
+ * The folder to scan (recursively, skipping `node_modules`, `target` and hidden folders
+ * other than Fabro's `.fabro`).
  */
 dir: string, };

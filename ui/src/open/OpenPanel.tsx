@@ -60,8 +60,8 @@ export function OpenPanel({
       <div className="open-panel__intro">
         <h1>Open a workflow</h1>
         <p className="muted">
-          Heddle shows a Graphviz <code>.dot</code> workflow as a graph, with every problem the
-          checker finds listed beside it.
+          Heddle shows a Graphviz <code>.dot</code> workflow (or Fabro&apos;s <code>.fabro</code>) as a
+          graph, with every problem the checker finds listed beside it.
         </p>
       </div>
       {failure !== null ? (

@@ -26,7 +26,7 @@ export function WorkflowList({
         <p className="workflow-list__note is-error">{listing.error.message}</p>
       ) : null}
       {listing.status === 'loaded' && listing.entries.length === 0 ? (
-        <p className="workflow-list__note">No .dot workflows in this folder yet.</p>
+        <p className="workflow-list__note">No .dot or .fabro workflows in this folder yet.</p>
       ) : null}
       {listing.status === 'loaded' && listing.entries.length > 0 ? (
         <ul className="workflow-list__items">

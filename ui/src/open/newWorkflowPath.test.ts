@@ -23,6 +23,15 @@ describe('newWorkflowPath', () => {
 
   it('writes the extension in lower case', () => {
     expect(newWorkflowPath('Plan.DOT', '/ws')).toEqual({ ok: true, path: '/ws/Plan.dot' });
+    expect(newWorkflowPath('Plan.Fabro', '/ws')).toEqual({ ok: true, path: '/ws/Plan.fabro' });
+  });
+
+  it('keeps a Fabro workflow a .fabro file', () => {
+    expect(newWorkflowPath('fix-build/workflow.fabro', '/ws')).toEqual({
+      ok: true,
+      path: '/ws/fix-build/workflow.fabro',
+    });
+    expect(newWorkflowPath('notes.fabro.txt', '/ws')).toEqual({ ok: true, path: '/ws/notes.fabro.txt.dot' });
   });
 
   it('asks for a full path without a workspace folder', () => {
@@ -32,7 +41,7 @@ describe('newWorkflowPath', () => {
   });
 
   it('refuses empty names, folders and ~', () => {
-    for (const typed of ['', '   ', 'flows/', '.dot', 'flows/.dot', '~/x.dot']) {
+    for (const typed of ['', '   ', 'flows/', '.dot', 'flows/.dot', '.fabro', '~/x.dot']) {
       expect(newWorkflowPath(typed, '/ws').ok, typed).toBe(false);
     }
   });
