@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::files::{FileSource, resolve_reference};
-use crate::{Attrs, HandlerKind, Node, Value, Workflow, load_source};
+use crate::{Attrs, ChildSource, HandlerKind, Node, Value, Workflow, load_source, manager_child};
 
 /// How deep manager loops may nest before the analysis stops following children.
 const MAX_CHILD_DEPTH: usize = 8;
@@ -151,11 +151,11 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn workflow(&mut self, workflow: &Workflow, path: &Path, depth: usize) {
         for node in &workflow.nodes {
-            self.node(node, path, depth);
+            self.node(workflow, node, path, depth);
         }
     }
 
-    fn node(&mut self, node: &Node, path: &Path, depth: usize) {
+    fn node(&mut self, workflow: &Workflow, node: &Node, path: &Path, depth: usize) {
         let shown = path.display().to_string();
         let here = |node: &Node| NodeEffect {
             node_id: node.id.clone(),
@@ -194,7 +194,7 @@ impl Walk<'_> {
                 // An unknown backend fails the stage before anything runs.
                 Some(_) => {}
             },
-            HandlerKind::ManagerLoop => self.child(node, path, depth),
+            HandlerKind::ManagerLoop => self.child(workflow, node, path, depth),
             _ => {}
         }
     }
@@ -228,23 +228,32 @@ impl Walk<'_> {
         });
     }
 
-    fn child(&mut self, node: &Node, path: &Path, depth: usize) {
-        let Some(reference) = node.attr_str("stack.child_workflow") else {
-            return;
-        };
-        let reference = reference.trim().trim_start_matches('@');
-        let child_path = resolve_reference(path, reference);
+    fn child(&mut self, workflow: &Workflow, node: &Node, path: &Path, depth: usize) {
         let shown = path.display().to_string();
-        self.reference(node, &shown, "stack.child_workflow", reference, &child_path);
-        let problem = if self.visited.contains(&child_path) {
-            Some("it runs a workflow that is already listed (a cycle)".to_string())
-        } else if depth + 1 >= MAX_CHILD_DEPTH {
+        let (child_path, source) = match manager_child(workflow, node) {
+            None => return,
+            // Written in the node: its effects are the node's, read with the parent's folder.
+            Some(ChildSource::Inline(source)) => (path.to_path_buf(), Ok(source.to_string())),
+            Some(ChildSource::File { reference, .. }) => {
+                let child_path = resolve_reference(path, reference);
+                self.reference(node, &shown, "stack.child_workflow", reference, &child_path);
+                let source = if self.visited.contains(&child_path) {
+                    Err("it runs a workflow that is already listed (a cycle)".to_string())
+                } else {
+                    self.files
+                        .read_to_string(&child_path)
+                        .map_err(|error| format!("cannot read it: {error}"))
+                };
+                (child_path, source)
+            }
+        };
+        let problem = if depth + 1 >= MAX_CHILD_DEPTH {
             Some(format!(
                 "manager loops nest more than {MAX_CHILD_DEPTH} deep"
             ))
         } else {
-            match self.files.read_to_string(&child_path) {
-                Err(error) => Some(format!("cannot read it: {error}")),
+            match source {
+                Err(problem) => Some(problem),
                 Ok(source) => match load_source(&source, &child_path, self.files).workflow {
                     None => Some("it holds no graph".to_string()),
                     Some(child) => {

@@ -20,6 +20,7 @@ mod kind;
 pub mod lint;
 mod load;
 mod locate;
+mod manager_child;
 mod model;
 mod outcome;
 mod render;
@@ -44,6 +45,7 @@ pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
 pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
 pub use lint::{RuleInfo, rules};
 pub use load::{Loaded, load_source};
+pub use manager_child::{ChildSource, manager_child, manager_child_workdir};
 pub use model::*;
 pub use outcome::{
     FAILURE_CLASS_ALIASES, OUTCOME_ALIASES, OUTCOMES, canonical_outcome, failure_class_matches,

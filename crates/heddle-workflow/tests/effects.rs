@@ -176,3 +176,32 @@ fn an_unreadable_child_is_listed_with_its_problem() {
     );
     assert_eq!(found.outside_files[0].attribute, "stack.child_workflow");
 }
+
+#[test]
+fn a_graph_level_child_and_an_inline_child_are_followed() {
+    let files = MemoryFiles::new().with(
+        "/w/children/worker.dot",
+        r#"digraph { start -> build -> exit build [type=command, script="make"] }"#,
+    );
+    let source = r#"digraph {
+        graph [stack.child_dotfile="children/worker.dot"]
+        start -> boss -> inline -> exit
+        boss [shape=house]
+        inline [shape=house, stack.child_dot_source="digraph { start -> t -> exit t [type=command, script=\"make test\"] }"]
+    }"#;
+    let found = effects(source, "/w/flow.dot", &files);
+    let children: Vec<_> = found
+        .child_workflows
+        .iter()
+        .map(|c| (c.node_id.as_str(), c.path.as_str(), c.problem.is_some()))
+        .collect();
+    assert_eq!(
+        children,
+        [
+            ("boss", "/w/children/worker.dot", false),
+            ("inline", "/w/flow.dot", false)
+        ]
+    );
+    let scripts: Vec<_> = found.commands.iter().map(|c| c.script.as_str()).collect();
+    assert_eq!(scripts, ["make", "make test"]);
+}

@@ -286,6 +286,14 @@ fn node_kind_requirements() {
         "manager_has_child",
         &flow("a [shape=house, stack.child_workflow=\"child.dot\"]"),
     );
+    quiet(
+        "manager_has_child",
+        "digraph { graph [stack.child_dotfile=\"child.dot\"]; start -> a -> exit; a [shape=house] }",
+    );
+    quiet(
+        "manager_has_child",
+        &flow("a [shape=house, stack.child_dot_source=\"digraph C { start -> exit }\"]"),
+    );
 }
 
 #[test]

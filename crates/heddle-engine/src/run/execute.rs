@@ -23,6 +23,9 @@ pub struct PreparedRun {
     shared: Shared,
     start: String,
     context: Option<BTreeMap<String, Json>>,
+    /// Values a fresh run starts with beside its own (a manager loop's child gets its
+    /// parent's context); the run's own keys win.
+    seed: BTreeMap<String, Json>,
 }
 
 impl std::fmt::Debug for PreparedRun {
@@ -44,7 +47,15 @@ impl PreparedRun {
             shared: Arc::new(shared),
             start,
             context,
+            seed: BTreeMap::new(),
         }
+    }
+
+    /// Starts a fresh run with `values` in its context beside its own (which win); a resumed
+    /// run keeps the context it checkpointed.
+    pub(crate) fn with_seed_context(mut self, values: BTreeMap<String, Json>) -> Self {
+        self.seed = values;
+        self
     }
 
     /// The run id.
@@ -96,7 +107,15 @@ impl PreparedRun {
                 .load(std::sync::atomic::Ordering::SeqCst);
         let context = match self.context {
             Some(values) => Context::from_values(values),
-            None => shared.fresh_context(),
+            None => {
+                let context = shared.fresh_context();
+                for (key, value) in self.seed {
+                    if context.get(&key).is_none() {
+                        context.set(key, value);
+                    }
+                }
+                context
+            }
         };
         shared.emitter.emit(
             None,

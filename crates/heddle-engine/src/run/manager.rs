@@ -1,14 +1,16 @@
 //! Manager loops: run a child workflow in a child run directory and watch it every
 //! `manager.poll_interval` until it ends, `manager.stop_condition` holds, or
-//! `manager.max_cycles` observations pass.
+//! `manager.max_cycles` observations pass. What the child gets and gives back is
+//! decided in `manager_child`.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use heddle_workflow::{Attrs, Condition, resolve_reference};
+use heddle_workflow::{Attrs, Condition};
 use serde_json::Value as Json;
 
-use super::RunRequest;
+use super::manager_child::{inherited_context, plan_child, returned_context};
 use super::shared::{RunShared, Shared};
 use super::stage::StageCall;
 use crate::checkpoint::Checkpoint;
@@ -19,19 +21,36 @@ use crate::rundir::{RunDir, RunStatus};
 const DEFAULT_POLL: Duration = Duration::from_secs(5);
 const DEFAULT_MAX_CYCLES: u32 = 1000;
 
+/// What the parent knows of its child at one observation, under the Attractor spec's
+/// `stack.child.*` names: `status` is `running`, `completed` (it succeeded) or `failed`;
+/// `outcome` (`success`/`fail`) exists once the child ended.
+fn telemetry(child_id: &str, status: RunStatus, cycle: u32) -> BTreeMap<String, Json> {
+    let mut keys = BTreeMap::new();
+    keys.insert("stack.child.run_id".into(), Json::from(child_id));
+    keys.insert("stack.child.cycle".into(), Json::from(cycle));
+    let (shown, outcome) = match status {
+        RunStatus::Running => ("running", None),
+        RunStatus::Success => ("completed", Some("success")),
+        _ => ("failed", Some("fail")),
+    };
+    keys.insert("stack.child.status".into(), Json::from(shown));
+    if let Some(outcome) = outcome {
+        keys.insert("stack.child.outcome".into(), Json::from(outcome));
+    }
+    keys
+}
+
+fn with_updates(mut outcome: Outcome, updates: BTreeMap<String, Json>) -> Outcome {
+    outcome.context_updates.extend(updates);
+    outcome
+}
+
 pub(crate) async fn run_manager(
     shared: &Shared,
     call: &StageCall<'_>,
     stage_dir: &Path,
 ) -> Outcome {
     let node = call.node;
-    let Some(child) = RunShared::node_text(node, "stack.child_workflow") else {
-        return Outcome::fail(
-            FailureClass::Setup,
-            format!("manager loop `{}` has no stack.child_workflow", node.id),
-        );
-    };
-    let child_path = resolve_reference(&shared.workflow_path, child.trim_start_matches('@'));
     let stop =
         match RunShared::node_text(node, "manager.stop_condition").map(|s| Condition::parse(&s)) {
             Some(Ok(condition)) => Some(condition),
@@ -55,17 +74,6 @@ pub(crate) async fn run_manager(
         .filter(|n| *n > 0)
         .unwrap_or(DEFAULT_MAX_CYCLES);
     let child_dir = stage_dir.join("child");
-    let request = RunRequest {
-        workflow_path: child_path.clone(),
-        source: None,
-        goal: None,
-        labels: Default::default(),
-        runs_root: shared.run_dir.root().to_path_buf(),
-        run_dir: Some(child_dir.clone()),
-        work_dir: shared.work_dir.clone(),
-        dry_run: shared.dry_run,
-        parent_run_id: Some(shared.run_id.clone()),
-    };
     // After a resume the child run may already exist: continue it rather than start over.
     let existing = RunDir::at(&child_dir);
     if existing.manifest().is_file()
@@ -80,10 +88,23 @@ pub(crate) async fn run_manager(
             .with_update("manager.child_run_id", conclusion.run_id)
             .with_update("manager.child_status", "success");
     }
-    let prepared = if existing.manifest().is_file() {
-        shared.engine.resume(&existing)
+    let handed = inherited_context(call.context.snapshot());
+    let (prepared, shown) = if existing.manifest().is_file() {
+        (
+            shared.engine.resume(&existing),
+            child_dir.display().to_string(),
+        )
     } else {
-        shared.engine.prepare(request)
+        match plan_child(shared, node, &child_dir) {
+            Ok(plan) => (
+                shared
+                    .engine
+                    .prepare(plan.request)
+                    .map(|p| p.with_seed_context(handed.clone())),
+                plan.shown,
+            ),
+            Err(message) => return Outcome::fail(FailureClass::Setup, message),
+        }
     };
     let prepared = match prepared {
         Ok(prepared) => prepared,
@@ -91,9 +112,8 @@ pub(crate) async fn run_manager(
             return Outcome::fail(
                 FailureClass::Setup,
                 format!(
-                    "manager loop `{}`: child workflow {}: {error}",
-                    node.id,
-                    child_path.display()
+                    "manager loop `{}`: child workflow {shown}: {error}",
+                    node.id
                 ),
             );
         }
@@ -105,6 +125,11 @@ pub(crate) async fn run_manager(
     let clock = shared.engine.env.clock.clone();
     let events = shared.emitter.for_node(&node.id);
     let child_run = RunDir::at(&child_dir);
+    let child_context = || {
+        Checkpoint::load(&child_run.checkpoint())
+            .map(|c| c.context_values)
+            .unwrap_or_default()
+    };
     for cycle in 1..=max_cycles {
         let finished = tokio::select! {
             joined = &mut handle => Some(joined),
@@ -125,20 +150,26 @@ pub(crate) async fn run_manager(
             child_run_id: child_id.clone(),
             child_status: status.as_str().to_string(),
         });
-        let mut values = Checkpoint::load(&child_run.checkpoint())
-            .map(|c| c.context_values)
-            .unwrap_or_default();
+        let seen = telemetry(&child_id, status, cycle);
+        // The stop condition reads the child's context, the `stack.child.*` keys and, once
+        // the child ended, `outcome` as its final status.
+        let mut values = child_context();
+        values.extend(seen.clone());
         if status != RunStatus::Running {
             values.insert("outcome".into(), Json::from(status.as_str()));
         }
         let stop_holds = stop.as_ref().is_some_and(|c| c.evaluate(&values));
         let summary = |verb: &str| {
-            Outcome::success()
-                .with_notes(format!(
+            let mut updates = returned_context(&handed, child_context());
+            updates.extend(seen.clone());
+            with_updates(
+                Outcome::success().with_notes(format!(
                     "child run {child_id} {verb} after {cycle} cycle(s)"
-                ))
-                .with_update("manager.child_run_id", child_id.clone())
-                .with_update("manager.child_status", status.as_str())
+                )),
+                updates,
+            )
+            .with_update("manager.child_run_id", child_id.clone())
+            .with_update("manager.child_status", status.as_str())
         };
         if stop_holds {
             if status == RunStatus::Running {
@@ -150,14 +181,17 @@ pub(crate) async fn run_manager(
         if let Some(joined) = finished {
             return match joined {
                 Ok(conclusion) if conclusion.status == RunStatus::Success => summary("succeeded"),
-                Ok(conclusion) => Outcome::fail(
-                    FailureClass::Deterministic,
-                    format!(
-                        "manager loop `{}`: child run {child_id} ended {}: {}",
-                        node.id,
-                        conclusion.status.as_str(),
-                        conclusion.failure_reason.unwrap_or_default()
+                Ok(conclusion) => with_updates(
+                    Outcome::fail(
+                        FailureClass::Deterministic,
+                        format!(
+                            "manager loop `{}`: child run {child_id} ended {}: {}",
+                            node.id,
+                            conclusion.status.as_str(),
+                            conclusion.failure_reason.unwrap_or_default()
+                        ),
                     ),
+                    seen,
                 )
                 .with_update("manager.child_run_id", child_id.clone())
                 .with_update("manager.child_status", conclusion.status.as_str()),

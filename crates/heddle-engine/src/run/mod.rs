@@ -10,6 +10,7 @@ mod goal;
 mod launch;
 mod loops;
 mod manager;
+mod manager_child;
 mod offload;
 mod parallel;
 mod shared;

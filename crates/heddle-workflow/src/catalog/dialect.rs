@@ -288,11 +288,23 @@ pub static SPECS: &[AttrSpec] = &[
         aliases: &["stack.child_dotfile"],
         ..d(
             "stack.child_workflow",
-            "N",
+            "GN",
             TEXT,
-            "Workflow file a manager loop supervises.",
+            "Workflow file a manager loop supervises (on the graph: for every manager loop).",
         )
     },
+    d(
+        "stack.child_dot_source",
+        "N",
+        TEXT,
+        "A manager loop's child workflow written inline as DOT text.",
+    ),
+    d(
+        "stack.child_workdir",
+        "GN",
+        TEXT,
+        "Folder a manager loop's child runs in, relative to the run's work dir.",
+    ),
     d(
         "manager.poll_interval",
         "N",

@@ -31,7 +31,7 @@ const WAIT_HAS_DURATION: RuleInfo = RuleInfo {
 const MANAGER_HAS_CHILD: RuleInfo = RuleInfo {
     id: "manager_has_child",
     severity: Severity::Error,
-    summary: "A manager loop node names its `stack.child_workflow`.",
+    summary: "A manager loop names its child workflow (`stack.child_workflow`, or the graph's `stack.child_dotfile`).",
 };
 
 const NODE_ID_VALID: RuleInfo = RuleInfo {
@@ -54,6 +54,20 @@ pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     for (index, node) in ctx.workflow.nodes.iter().enumerate() {
         let declared = ctx.built.declared.get(index).copied().unwrap_or(true);
         requirements(node, declared, ctx.node_span(&node.id), out);
+        if node.kind == HandlerKind::ManagerLoop
+            && crate::manager_child(ctx.workflow, node).is_none()
+        {
+            out.push(
+                MANAGER_HAS_CHILD
+                    .diag(format!(
+                        "manager loop `{}` has no child workflow to supervise",
+                        node.id
+                    ))
+                    .at(ctx.node_span(&node.id))
+                    .for_node(node.id.clone())
+                    .with_hint("add `stack.child_workflow=\"child.dot\"` (or a graph-level `stack.child_dotfile`)"),
+            );
+        }
         if !valid_id(&node.id) {
             out.push(
                 NODE_ID_VALID
@@ -140,16 +154,6 @@ fn requirements(node: &Node, declared: bool, span: heddle_dot::Span, out: &mut V
             format!("wait node `{}` has no `duration`", node.id),
             "add `duration=\"30s\"`",
         )),
-        HandlerKind::ManagerLoop if node.attr("stack.child_workflow").is_none() => {
-            out.push(missing(
-                MANAGER_HAS_CHILD,
-                format!(
-                    "manager loop `{}` has no `stack.child_workflow` to supervise",
-                    node.id
-                ),
-                "add `stack.child_workflow=\"child.dot\"`",
-            ))
-        }
         _ => {}
     }
 }
