@@ -76,6 +76,55 @@ fn export_constants(dir: &Path) {
         extensions.join(", ")
     );
     std::fs::write(dir.join("workflowExtensions.ts"), text).unwrap();
+    std::fs::write(dir.join("dialectAttributes.ts"), dialect_attributes()).unwrap();
+}
+
+/// A value type as `ui/src/editing/attributeCatalog.ts`'s `AttrValueType` spells it; an
+/// unbounded minimum is `null`.
+fn value_type_ts(ty: heddle_workflow::ValueType) -> serde_json::Value {
+    use heddle_workflow::ValueType;
+    use serde_json::json;
+    match ty {
+        ValueType::String => json!({ "type": "string" }),
+        ValueType::Integer { min } => {
+            json!({ "type": "integer", "min": (min != i64::MIN).then_some(min) })
+        }
+        ValueType::Float { min } => {
+            json!({ "type": "float", "min": (min > f64::MIN).then_some(min) })
+        }
+        ValueType::Boolean => json!({ "type": "boolean" }),
+        ValueType::Flag => json!({ "type": "flag" }),
+        ValueType::Duration => json!({ "type": "duration" }),
+        ValueType::Enum(values) => json!({ "type": "enum", "values": values }),
+        ValueType::TextOrFile => json!({ "type": "text_or_file" }),
+        ValueType::Schema => json!({ "type": "schema" }),
+        ValueType::NodeId => json!({ "type": "node_id" }),
+        ValueType::Condition => json!({ "type": "condition" }),
+        ValueType::Stylesheet => json!({ "type": "stylesheet" }),
+    }
+}
+
+/// The dialect's attribute catalog, in the Rust catalog's order, for the inspector.
+fn dialect_attributes() -> String {
+    use heddle_workflow::catalog::{Source, all};
+    let mut text = String::from(
+        "// Generated from crates/heddle-workflow/src/catalog/dialect.rs by \
+         crates/heddle-api/tests/bindings.rs. Do not edit.\n\n\
+         /** The dialect's attributes: name, aliases, scopes (G, S, N, E), value type, summary. */\n\
+         export const DIALECT_ATTRIBUTE_TABLE = [\n",
+    );
+    for spec in all().filter(|s| s.source == Source::Dialect) {
+        let entry = serde_json::json!({
+            "name": spec.name,
+            "aliases": spec.aliases,
+            "scopes": spec.scopes,
+            "valueType": value_type_ts(spec.ty),
+            "summary": spec.summary,
+        });
+        text.push_str(&format!("  {entry},\n"));
+    }
+    text.push_str("] as const;\n");
+    text
 }
 
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {

@@ -92,14 +92,14 @@ describe('createTauriApi', () => {
     });
   });
 
-  it('opens a native dialog filtered to .dot files', async () => {
+  it('opens a native dialog filtered to workflow files (.dot, .fabro)', async () => {
     open.mockResolvedValueOnce('/ws/hello.dot').mockResolvedValueOnce(null);
     const api = createTauriApi();
     expect(api.hasFileDialog).toBe(true);
     await expect(api.pickWorkflowFile()).resolves.toBe('/ws/hello.dot');
     await expect(api.pickWorkflowFile()).resolves.toBeNull();
     expect(open).toHaveBeenCalledWith(
-      expect.objectContaining({ multiple: false, filters: [{ name: 'Workflow', extensions: ['dot'] }] }),
+      expect.objectContaining({ multiple: false, filters: [{ name: 'Workflow', extensions: ['dot', 'fabro'] }] }),
     );
   });
 });

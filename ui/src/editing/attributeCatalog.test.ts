@@ -23,6 +23,13 @@ describe('attribute catalog', () => {
     expect(canonicalKey('node', 'color')).toBe('color');
   });
 
+  it('holds what the Rust catalog holds, manager children on graphs and nodes included', () => {
+    expect(lookupAttribute('graph', 'stack.child_dotfile')?.name).toBe('stack.child_workflow');
+    expect(lookupAttribute('node', 'stack.child_workdir')?.valueType).toEqual({ type: 'string' });
+    expect(lookupAttribute('edge', 'weight')?.valueType).toEqual({ type: 'float', min: null });
+    expect(lookupAttribute('node', 'goal_gate')?.valueType).toEqual({ type: 'flag' });
+  });
+
   it('keeps names unique and scopes to the four letters', () => {
     const names = DIALECT_ATTRIBUTES.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);

@@ -47,3 +47,14 @@ export function parseDuration(text: string): ParsedDuration {
   }
   return { ok: true, millis: Number(total) };
 }
+
+/**
+ * A bare whole number (`900`, ` 300 `) as seconds, the way Fabro reads a duration without a
+ * unit (the Rust side's `bare_seconds`); null for anything else.
+ */
+export function bareSeconds(text: string): string | null {
+  const trimmed = text.trim();
+  if (!/^[0-9]+$/.test(trimmed)) return null;
+  const seconds = BigInt(trimmed);
+  return seconds * 1_000n > U64_MAX ? null : seconds.toString();
+}

@@ -16,7 +16,8 @@ describe('fieldFor', () => {
     expect(fieldFor('node', 'timeout').input).toEqual({ input: 'duration' });
     expect(fieldFor('node', 'max_retries').input).toEqual({ input: 'integer', min: 0 });
     expect(fieldFor('node', 'max_parallel').input).toEqual({ input: 'integer', min: 1 });
-    expect(fieldFor('edge', 'weight').input).toEqual({ input: 'integer', min: null });
+    expect(fieldFor('edge', 'weight').input).toEqual({ input: 'number', min: null });
+    expect(fieldFor('node', 'goal_gate').input).toEqual({ input: 'boolean' });
     expect(fieldFor('node', 'goal_gate').input).toEqual({ input: 'boolean' });
     expect(fieldFor('edge', 'condition').input).toEqual({ input: 'condition' });
     expect(fieldFor('node', 'manager.stop_condition').input).toEqual({ input: 'condition' });
@@ -63,7 +64,10 @@ describe('validateFieldValue', () => {
       '250ms',
     ]);
     expect(value(validateFieldValue(timeout, ' 1h30m '))).toBe('1h30m');
-    expect(problem(validateFieldValue(timeout, '90'))).toContain('no unit');
+    // A bare number is seconds, as Fabro reads it, and is written with its unit.
+    expect(value(validateFieldValue(timeout, '90'))).toBe('90s');
+    expect(value(validateFieldValue(timeout, ' 300 '))).toBe('300s');
+    expect(problem(validateFieldValue(timeout, '1.5'))).toContain('not a duration');
     expect(problem(validateFieldValue(timeout, 'soon'))).toContain('not a duration');
   });
 
@@ -74,7 +78,17 @@ describe('validateFieldValue', () => {
     expect(problem(validateFieldValue(visits, '2.5'))).toBe('`2.5` is not a whole number');
     expect(problem(validateFieldValue(visits, ''))).toBe('`` is not a whole number');
     expect(problem(validateFieldValue(visits, '9223372036854775808'))).toContain('not a whole number');
-    expect(value(validateFieldValue(fieldFor('edge', 'weight'), '-20'))).toBe('-20');
+  });
+
+  it('takes a weight as a number, whole or fractional, as Graphviz does', () => {
+    const weight = fieldFor('edge', 'weight');
+    expect(value(validateFieldValue(weight, '-20'))).toBe('-20');
+    expect(value(validateFieldValue(weight, ' 2.0 '))).toBe('2.0');
+    expect(value(validateFieldValue(weight, '.5'))).toBe('.5');
+    expect(value(validateFieldValue(weight, '1e3'))).toBe('1e3');
+    expect(problem(validateFieldValue(weight, 'heavy'))).toBe('`heavy` is not a number');
+    expect(problem(validateFieldValue(weight, 'inf'))).toBe('`inf` is not a number');
+    expect(problem(validateFieldValue(weight, ''))).toBe('`` is not a number');
   });
 
   it('matches enum values without case and writes the listed spelling', () => {

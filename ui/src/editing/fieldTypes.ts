@@ -1,12 +1,12 @@
 /**
  * Typed inspector fields: which input an attribute gets (from the dialect catalog in
- * `attributeCatalog.ts`, which mirrors `crates/heddle-workflow/src/catalog/dialect.rs`) and
+ * `attributeCatalog.ts`, generated from `crates/heddle-workflow/src/catalog/dialect.rs`) and
  * whether a typed-in value fits, normalised the way the Rust side reads it (enum values in
  * their listed spelling, `true`/`false` in lowercase, integers without signs or zeros).
  */
 import type { HandlerKind } from '../generated/HandlerKind';
 import { canonicalKey, lookupAttribute, type AttrScope, type AttrValueType } from './attributeCatalog';
-import { parseDuration } from './durations';
+import { bareSeconds, parseDuration } from './durations';
 import { referencedPath } from './fileReference';
 import { TYPE_NAMES } from './handlerKinds';
 
@@ -20,6 +20,8 @@ export type FieldInput =
   | { input: 'enum'; options: readonly string[] }
   /** `min` null: no lower bound. */
   | { input: 'integer'; min: number | null }
+  /** A decimal number; `min` null: no lower bound. */
+  | { input: 'number'; min: number | null }
   | { input: 'boolean' }
   | { input: 'stylesheet' };
 
@@ -48,8 +50,12 @@ function inputFor(valueType: AttrValueType, canonical: string, kind: HandlerKind
   switch (valueType.type) {
     case 'integer':
       return { input: 'integer', min: valueType.min };
+    case 'float':
+      return { input: 'number', min: valueType.min };
     case 'enum':
       return { input: 'enum', options: valueType.values };
+    case 'flag':
+      return { input: 'boolean' };
     case 'boolean':
     case 'duration':
     case 'condition':
@@ -106,6 +112,18 @@ function checkInteger(text: string, min: number | null): FieldValueCheck {
   return fits(n.toString());
 }
 
+function checkFloat(text: string, min: number | null): FieldValueCheck {
+  const trimmed = text.trim();
+  // What Rust's `f64` parsing accepts for a written number, without `inf`/`NaN`.
+  if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(trimmed)) {
+    return misfit(`\`${text}\` is not a number`);
+  }
+  const n = Number(trimmed);
+  if (!Number.isFinite(n)) return misfit(`\`${text}\` is not a number`);
+  if (min !== null && n < min) return misfit(`\`${text}\` is below the minimum of ${min}`);
+  return fits(trimmed);
+}
+
 function checkEnum(text: string, values: readonly string[]): FieldValueCheck {
   const wanted = text.trim().toLowerCase();
   const found = values.find((v) => v.toLowerCase() === wanted);
@@ -134,6 +152,9 @@ export function validateFieldValue(field: InspectorField, text: string): FieldVa
       return fits(text);
     case 'integer':
       return checkInteger(text, type.min);
+    case 'float':
+      return checkFloat(text, type.min);
+    case 'flag':
     case 'boolean': {
       const lower = text.trim().toLowerCase();
       return lower === 'true' || lower === 'false'
@@ -141,6 +162,9 @@ export function validateFieldValue(field: InspectorField, text: string): FieldVa
         : misfit(`\`${text}\` is not a boolean; write \`true\` or \`false\``);
     }
     case 'duration': {
+      // A bare number is seconds, as Fabro reads it; written with its unit it says so.
+      const seconds = bareSeconds(text);
+      if (seconds !== null) return fits(`${seconds}s`);
       const parsed = parseDuration(text);
       return parsed.ok ? fits(text.trim()) : misfit(parsed.message);
     }

@@ -22,6 +22,7 @@ function ValueEditor(props: ValueEditorProps) {
     case 'text':
     case 'duration':
     case 'integer':
+    case 'number':
       return <TextValueEditor {...props} />;
   }
 }
