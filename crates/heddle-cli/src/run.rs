@@ -391,6 +391,9 @@ fn summary(conclusion: &Conclusion, run_dir: &std::path::Path, err: &mut dyn Wri
             conclusion.run_id
         ),
     };
+    if let Some(notes) = &conclusion.notes {
+        let _ = writeln!(err, "  {notes}");
+    }
     let _ = writeln!(err, "  run folder: {}", run_dir.display());
 }
 

@@ -205,6 +205,9 @@ pub fn inspect(
         if let Some(reason) = &c.failure_reason {
             w(out, format!("reason    {reason}"));
         }
+        if let Some(notes) = &c.notes {
+            w(out, format!("notes     {notes}"));
+        }
     }
     if !manifest.labels.is_empty() {
         let labels: Vec<String> = manifest

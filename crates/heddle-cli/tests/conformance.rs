@@ -105,6 +105,12 @@ fn check_case(dot: &Path, expect: &str) -> Vec<String> {
                     problems.push(format!("failure reason {reason:?} lacks {value:?}"));
                 }
             }
+            "notes" => {
+                let notes = conclusion["notes"].as_str().unwrap_or_default();
+                if !notes.contains(value) {
+                    problems.push(format!("conclusion notes {notes:?} lack {value:?}"));
+                }
+            }
             "stage" => {
                 let (node, status) = value.split_once('=').unwrap();
                 let file = run.join("nodes").join(node.trim()).join("status.json");

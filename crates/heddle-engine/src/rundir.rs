@@ -296,6 +296,10 @@ pub struct Conclusion {
     /// Test artifacts captured.
     #[serde(default)]
     pub artifact_count: usize,
+    /// How a successful run ended when it is not at an exit: it stopped at a stage no edge
+    /// out of which holds (the Attractor spec's rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
 
 #[cfg(test)]

@@ -232,6 +232,15 @@ impl PreparedRun {
             completed_at: rfc3339(clock.now()),
             stages,
             artifact_count,
+            notes: (status == RunStatus::Success)
+                .then(|| {
+                    shared
+                        .end_note
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .clone()
+                })
+                .flatten(),
         };
         let _ = write_json(&shared.run_dir.conclusion(), &conclusion, true);
         let _ = std::fs::remove_file(shared.run_dir.pid());

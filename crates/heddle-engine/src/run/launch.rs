@@ -212,6 +212,7 @@ impl Engine {
                             completed_at: checkpoint.timestamp.clone(),
                             stages: checkpoint.timeline.len(),
                             artifact_count: checkpoint.timeline.iter().map(|s| s.artifacts).sum(),
+                            notes: None,
                         };
                         write_json(&run_dir.conclusion(), &conclusion, true)?;
                         let _ = std::fs::remove_file(run_dir.pid());

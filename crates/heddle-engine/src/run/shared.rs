@@ -41,6 +41,9 @@ pub(crate) struct RunShared {
     pub emitter: Emitter,
     pub cancel: CancellationToken,
     pub stop_reason: Mutex<Option<StopReason>>,
+    /// How a run that completed ended when it is worth saying (it stopped at a stage with no
+    /// edge that holds), for conclusion.json.
+    pub end_note: Mutex<Option<String>>,
     pub state: Mutex<RunState>,
     pub threads: tokio::sync::Mutex<HashMap<String, Box<dyn LlmConversation>>>,
     /// Serialises checkpoint writes (parallel branches save progress concurrently).
@@ -93,6 +96,7 @@ impl RunShared {
             emitter,
             cancel: CancellationToken::new(),
             stop_reason: Mutex::new(None),
+            end_note: Mutex::new(None),
             state: Mutex::new(state),
             threads: tokio::sync::Mutex::new(HashMap::new()),
             checkpoint_lock: tokio::sync::Mutex::new(()),

@@ -260,14 +260,19 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
             }
             Next::End => {
                 // The loop breaks (Attractor spec, Fabro): the run ends here, successfully.
+                let message = format!(
+                    "no edge out of `{current}` holds after {}; the run ends here without reaching an exit",
+                    outcome.status
+                );
+                *shared
+                    .end_note
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(message.clone());
                 shared.emitter.emit(
                     Some(&current),
                     Event::RunEndedWithoutEdge {
                         status: outcome.status,
-                        message: format!(
-                            "no edge out of `{current}` holds after {}; the run ends here without reaching an exit",
-                            outcome.status
-                        ),
+                        message,
                     },
                 );
                 if let Err(error) = shared.save_checkpoint(Some(&current), None, &context).await {
