@@ -20,6 +20,7 @@ mod run_types;
 pub mod runs;
 mod templates;
 pub mod trust;
+pub mod trust_items;
 mod types;
 mod workflow_files;
 mod workflow_save;
@@ -49,6 +50,7 @@ pub use run_host::{RunHost, blocking};
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};
 pub use trust::{WorkflowTrust, WorkflowTrustRequest};
+pub use trust_items::{TrustItem, TrustItemKind};
 pub use types::*;
 pub use workflow_files::{
     LAYOUT_SIDECAR_SUFFIX, REFERENCE_PREVIEW_BYTES, layout_sidecar_path, read_layout,

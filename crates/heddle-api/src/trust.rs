@@ -15,6 +15,7 @@ use ts_rs::TS;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::runs::HeddleHome;
+use crate::trust_items::{TrustItem, trust_items};
 
 /// The environment variable that trusts every workflow a CLI run starts (`1`, `true` or
 /// `yes`), for CI and scripts.
@@ -48,6 +49,8 @@ pub struct WorkflowTrust {
     pub trusted: bool,
     /// What it will do.
     pub effects: WorkflowEffects,
+    /// The same, worded for a person, in the order to list it (every door shows these).
+    pub items: Vec<TrustItem>,
     /// Why remembered trust could not be read (a damaged `trust.json`), if so.
     pub warning: Option<String>,
 }
@@ -93,16 +96,20 @@ pub fn assess(
             .workflows
             .iter()
             .any(|e| e.digest == digest && e.folder == folder);
+    let workflow_path = workflow_path.display().to_string();
+    let work_dir = std::path::absolute(work_dir)
+        .unwrap_or_else(|_| work_dir.to_path_buf())
+        .display()
+        .to_string();
+    let items = trust_items(&effects, &workflow_path, &folder, &work_dir);
     Ok(WorkflowTrust {
-        workflow_path: workflow_path.display().to_string(),
+        workflow_path,
         folder,
         digest,
-        work_dir: std::path::absolute(work_dir)
-            .unwrap_or_else(|_| work_dir.to_path_buf())
-            .display()
-            .to_string(),
+        work_dir,
         trusted,
         effects,
+        items,
         warning,
     })
 }

@@ -62,87 +62,18 @@ pub fn ensure_trusted(
     remember(home, &verdict, &now).map_err(|e| e.message)
 }
 
-/// Lines of a script shown before the rest is elided.
-const SCRIPT_LINES: usize = 6;
-
-/// What the workflow will do, as the person reads it before agreeing.
+/// What the workflow will do, as the person reads it before agreeing: the items heddle-api
+/// words for every door, each with its script, command or path indented below it.
 pub fn print_summary(trust: &WorkflowTrust, err: &mut dyn Write) {
-    let effects = &trust.effects;
-    let main = trust.workflow_path.as_str();
-    let from = |workflow: &str| {
-        if workflow == main {
-            String::new()
-        } else {
-            format!(" (in {workflow})")
-        }
-    };
     let _ = writeln!(
         err,
-        "{main} has not been trusted on this machine. Running it will:"
+        "{} has not been trusted on this machine. Running it:",
+        trust.workflow_path
     );
-    for command in &effects.commands {
-        let _ = writeln!(
-            err,
-            "  run the {} script of `{}`{}:",
-            command.language,
-            command.node_id,
-            from(&command.workflow)
-        );
-        let lines: Vec<&str> = command.script.lines().collect();
-        for line in lines.iter().take(SCRIPT_LINES) {
+    for item in &trust.items {
+        let _ = writeln!(err, "  - {}", item.title);
+        for line in item.detail.iter().flat_map(|d| d.lines()) {
             let _ = writeln!(err, "      {line}");
         }
-        if lines.len() > SCRIPT_LINES {
-            let _ = writeln!(err, "      … ({} more lines)", lines.len() - SCRIPT_LINES);
-        }
-    }
-    for agent in &effects.shell_agents {
-        let _ = writeln!(
-            err,
-            "  give agent `{}`{} a shell in {}",
-            agent.node_id,
-            from(&agent.workflow),
-            trust.work_dir
-        );
-    }
-    for agent in &effects.external_agents {
-        let _ = writeln!(
-            err,
-            "  start the external agent of `{}`{} ({}): {}",
-            agent.node_id,
-            from(&agent.workflow),
-            agent.backend,
-            agent.command
-        );
-    }
-    for file in &effects.outside_files {
-        let _ = writeln!(
-            err,
-            "  read {} for `{}` {}{}, outside {}{}",
-            file.resolved,
-            file.node_id,
-            file.attribute,
-            from(&file.workflow),
-            trust.folder,
-            if file.through_symlink {
-                " (through a symlink)"
-            } else {
-                ""
-            }
-        );
-    }
-    for child in &effects.child_workflows {
-        let _ = writeln!(
-            err,
-            "  run the child workflow {} from `{}`{}{}",
-            child.path,
-            child.node_id,
-            from(&child.workflow),
-            child
-                .problem
-                .as_deref()
-                .map(|p| format!(" ({p})"))
-                .unwrap_or_default()
-        );
     }
 }

@@ -35,7 +35,7 @@ fn an_untrusted_workflow_is_refused_without_consent_and_nothing_runs() {
     assert!(err.contains("has not been trusted"), "{err}");
     assert!(err.contains("--trust"), "says how to consent: {err}");
     assert!(err.contains("HEDDLE_TRUST_WORKFLOWS=1"), "{err}");
-    assert!(err.contains("`touch`"), "names the command node: {err}");
+    assert!(err.contains("“touch”"), "names the command node: {err}");
     assert!(
         err.contains("echo ran >> touched.txt"),
         "shows the script: {err}"
@@ -88,7 +88,7 @@ fn a_changed_prompt_file_asks_again() {
     let out = run(&sandbox, &flow, &["--dry-run"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     let err = text(&out.stderr);
-    assert!(err.contains("give agent `work` a shell in"), "{err}");
+    assert!(err.contains("Gives agent “work” a shell in"), "{err}");
 }
 
 #[test]
@@ -126,7 +126,11 @@ fn a_file_reference_outside_the_folder_is_listed() {
     let err = text(&out.stderr);
     let secret = sandbox.path().join("home/.aws/credentials");
     assert!(
-        err.contains(&format!("read {} for `ask` prompt", secret.display())),
+        err.contains("outside") && err.contains("for “ask” prompt"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("\n      {}\n", secret.display())),
         "{err}"
     );
 }

@@ -6,7 +6,7 @@ import type { WorkflowTrust } from '../generated/WorkflowTrust';
 import { parseLabels } from './labels';
 import { askToNotify } from './runNotice';
 import { TrustSummary } from './TrustSummary';
-import { needsConsent } from './trustItems';
+import { needsConsent } from './trustConsent';
 import './start-run.css';
 
 /**

@@ -1,5 +1,4 @@
 import type { WorkflowTrust } from '../generated/WorkflowTrust';
-import { trustItems } from './trustItems';
 
 /**
  * What an untrusted workflow will do, with the checkbox that trusts it: the Start-run
@@ -14,14 +13,13 @@ export function TrustSummary({
   consented: boolean;
   onConsent: (consented: boolean) => void;
 }) {
-  const items = trustItems(trust);
   return (
     <section className="trust-summary" data-testid="trust-summary" aria-label="What this workflow will do">
       <p className="trust-summary__lead">
         This workflow has not been trusted on this machine yet (or it changed since). Running it will:
       </p>
       <ul className="trust-summary__items">
-        {items.map((item, index) => (
+        {trust.items.map((item, index) => (
           <li key={index} data-kind={item.kind}>
             {item.title}
             {item.detail !== null && item.detail !== '' ? <pre className="trust-summary__detail">{item.detail}</pre> : null}
