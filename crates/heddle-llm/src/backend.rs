@@ -183,9 +183,9 @@ impl LlmBackend for ProviderBackend {
                 0,
                 format!(
                     "no LLM provider is configured, and these nodes need one: {}.\n  Set \
-                     ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_COMPATIBLE_BASE_URL for a \
-                     local server such as Ollama), or add a provider to heddle.toml in the \
-                     Heddle home folder",
+                     ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or \
+                     OPENAI_COMPATIBLE_BASE_URL for a local server such as Ollama), or add a \
+                     provider to heddle.toml in the Heddle home folder",
                     unserved.join(", ")
                 ),
             );
