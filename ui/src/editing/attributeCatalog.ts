@@ -112,7 +112,8 @@ export const DIALECT_ATTRIBUTES: readonly AttrSpec[] = [
     'cli.command',
     'N',
     TEXT,
-    'Command line that gets the prompt on stdin and answers on stdout (`backend="cli"`).',
+    'Command line that gets the prompt on stdin and answers on stdout (`backend="cli"`); ' +
+      "without it, the claude, codex or gemini CLI of the model's family runs.",
   ),
   d('max_turns', 'N', POSITIVE, 'Most model calls an agent stage makes before it fails.'),
   d('human.default_choice', 'N', TEXT, 'Choice a human gate takes when nobody answers.'),
