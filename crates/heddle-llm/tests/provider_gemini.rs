@@ -227,3 +227,20 @@ async fn a_context_that_is_too_long_fails_with_googles_message() {
     );
     assert!(recorder.retries().is_empty());
 }
+
+#[tokio::test]
+async fn calls_without_ids_get_ids_unique_across_replies() {
+    let fake = FakeLlm::start();
+    fake.push(FakeReply::empty().tool_call("read_file", json!({"path": "a.rs"})));
+    fake.push(FakeReply::empty().tool_call("read_file", json!({"path": "b.rs"})));
+    let provider = provider(&fake, GEMINI);
+    let (first, _) = call(&provider, &request("Read a.")).await;
+    let (second, _) = call(&provider, &request("Read b.")).await;
+    let id = |response: heddle_llm::chat::ChatResponse| {
+        response.message.tool_calls().next().unwrap().id.clone()
+    };
+    let (first, second) = (id(first.unwrap()), id(second.unwrap()));
+    assert_ne!(first, second);
+    // Ids Heddle made up are not sent back to Gemini as if they were Gemini's.
+    assert!(first.starts_with("heddle-gemini-call-"), "{first}");
+}

@@ -21,6 +21,8 @@ pub(crate) struct GeminiAssembler {
     usage: Usage,
     content: Vec<Block>,
     calls: usize,
+    /// The `responseId`, which makes the ids of calls sent without one unique.
+    response_id: String,
     finish_reason: Option<String>,
 }
 
@@ -33,6 +35,7 @@ impl GeminiAssembler {
             usage: Usage::default(),
             content: Vec::new(),
             calls: 0,
+            response_id: String::new(),
             finish_reason: None,
         }
     }
@@ -60,9 +63,10 @@ impl GeminiAssembler {
         }
         if let Some(call) = part.get("functionCall") {
             self.calls += 1;
-            let id = match str_field(call, "id") {
-                "" => format!("{LOCAL_CALL_ID_PREFIX}{}", self.calls),
-                id => id.to_owned(),
+            let id = match (str_field(call, "id"), self.response_id.as_str()) {
+                ("", "") => format!("{LOCAL_CALL_ID_PREFIX}{}", self.calls),
+                ("", response) => format!("{LOCAL_CALL_ID_PREFIX}{response}-{}", self.calls),
+                (id, _) => id.to_owned(),
             };
             let arguments = match call.get("args") {
                 Some(args) if args.is_object() => ToolArguments::Parsed {
@@ -108,6 +112,9 @@ impl ReplyAssembler for GeminiAssembler {
         }
         if let Some(model) = json.get("modelVersion").and_then(Json::as_str) {
             self.model = model.to_owned();
+        }
+        if let Some(id) = json.get("responseId").and_then(Json::as_str) {
+            self.response_id = id.to_owned();
         }
         if let Some(usage) = json.get("usageMetadata") {
             self.read_usage(usage);

@@ -49,7 +49,8 @@ fn assembles_text_calls_signatures_and_usage_at_any_chunking() {
         }
     );
     let calls: Vec<_> = response.message.tool_calls().collect();
-    assert_eq!(calls[0].id, "heddle-gemini-call-1");
+    // Made unique by the response's id, since Gemini sent none.
+    assert_eq!(calls[0].id, "heddle-gemini-call-r1-1");
     assert_eq!(calls[0].name, "read_file");
     assert_eq!(
         calls[0].arguments,
