@@ -1,6 +1,6 @@
 //! heddle-fake-llm owns a loopback fake LLM server for tests (never a dependency of the
-//! shipped binaries). [`FakeLlm`] speaks the Anthropic Messages, OpenAI Responses and Chat
-//! Completions streaming formats with real SSE, answers with a per-test script of
+//! shipped binaries). [`FakeLlm`] speaks the Anthropic Messages, OpenAI Responses, Chat
+//! Completions and Gemini `streamGenerateContent` streaming formats with real SSE, answers with a per-test script of
 //! [`Scripted`] items (replies, HTTP errors, truncated, broken and stalled streams, slow
 //! replies) and records every request so tests can check what a client sent.
 //!
@@ -16,6 +16,7 @@
 
 mod anthropic_wire;
 mod chat_wire;
+mod gemini_wire;
 mod respond;
 mod responses_wire;
 mod script;

@@ -14,7 +14,7 @@ use serde_json::{Value as Json, json};
 use crate::script::{FakeReply, Scripted};
 use crate::server::{RecordedRequest, Shared};
 use crate::sse_frame::ReplyContext;
-use crate::{anthropic_wire, chat_wire, responses_wire};
+use crate::{anthropic_wire, chat_wire, gemini_wire, responses_wire};
 
 /// The pause between two frames, so deltas tend to arrive in separate chunks.
 const FRAME_GAP: Duration = Duration::from_millis(1);
@@ -25,6 +25,7 @@ pub(crate) enum Dialect {
     Anthropic,
     Responses,
     Chat,
+    Gemini,
 }
 
 impl Dialect {
@@ -33,14 +34,21 @@ impl Dialect {
             Dialect::Anthropic => anthropic_wire::frames(reply, ctx),
             Dialect::Responses => responses_wire::frames(reply, ctx),
             Dialect::Chat => chat_wire::frames(reply, ctx),
+            Dialect::Gemini => gemini_wire::frames(reply, ctx),
         }
     }
 
-    fn error_body(self, status: u16, message: &str) -> Json {
+    fn error_body(self, status: u16, message: &str, retry_after: Option<&str>) -> Json {
         match self {
             Dialect::Anthropic => anthropic_wire::error_body(status, message),
             Dialect::Responses | Dialect::Chat => responses_wire::error_body(status, message),
+            Dialect::Gemini => gemini_wire::error_body(status, message, retry_after),
         }
+    }
+
+    /// Whether a wait is sent as a `Retry-After` header (Google puts it in the body).
+    fn retry_after_header(self) -> bool {
+        self != Dialect::Gemini
     }
 
     fn stream_error(self, message: &str) -> String {
@@ -48,6 +56,37 @@ impl Dialect {
             Dialect::Anthropic => anthropic_wire::stream_error(message),
             Dialect::Responses => responses_wire::stream_error(message),
             Dialect::Chat => chat_wire::stream_error(message),
+            Dialect::Gemini => gemini_wire::stream_error(message),
+        }
+    }
+
+    /// Why the request cannot be streamed, if it cannot: the OpenAI and Anthropic formats
+    /// ask for a stream in the body, Gemini with `alt=sse` in the query.
+    fn not_streaming(self, uri: &Uri, body: &Json) -> Option<&'static str> {
+        match self {
+            Dialect::Gemini => {
+                let sse = uri
+                    .query()
+                    .is_some_and(|query| query.split('&').any(|pair| pair == "alt=sse"));
+                let streaming = uri.path().ends_with(":streamGenerateContent");
+                (!(sse && streaming)).then_some(
+                    "heddle-fake-llm only streams: POST models/MODEL:streamGenerateContent?alt=sse",
+                )
+            }
+            _ => (body["stream"] != json!(true))
+                .then_some("heddle-fake-llm only streams: send \"stream\": true"),
+        }
+    }
+
+    /// The model a request names: in the body, or (Gemini) in the path.
+    fn requested_model(self, uri: &Uri, body: &Json) -> Option<String> {
+        match self {
+            Dialect::Gemini => {
+                let segment = uri.path().rsplit("/models/").next()?;
+                let model = segment.split(':').next()?;
+                (!model.is_empty()).then(|| model.to_owned())
+            }
+            _ => body["model"].as_str().map(str::to_owned),
         }
     }
 }
@@ -64,7 +103,7 @@ enum Ending {
     Stall,
 }
 
-/// Answers a request to one of the three endpoints.
+/// Answers a request to one of the endpoints.
 pub(crate) async fn respond(
     shared: Arc<Shared>,
     dialect: Dialect,
@@ -74,9 +113,8 @@ pub(crate) async fn respond(
 ) -> Response {
     let body: Json = serde_json::from_slice(&body)
         .unwrap_or_else(|_| Json::String(String::from_utf8_lossy(&body).into_owned()));
-    let number = shared.record(RecordedRequest::new(uri.path(), &headers, body.clone()));
-    if body["stream"] != json!(true) {
-        let message = "heddle-fake-llm only streams: send \"stream\": true";
+    let number = shared.record(RecordedRequest::new(&uri, &headers, body.clone()));
+    if let Some(message) = dialect.not_streaming(&uri, &body) {
         return error_response(dialect, 400, message, None);
     }
     let Some(scripted) = shared.next_scripted() else {
@@ -87,9 +125,10 @@ pub(crate) async fn respond(
         );
         return error_response(dialect, 500, &message, None);
     };
-    let model = |reply: &FakeReply| match &reply.model {
-        Some(model) => model.clone(),
-        None => body["model"].as_str().unwrap_or("fake-model").to_owned(),
+    let requested = dialect.requested_model(&uri, &body);
+    let model = |reply: &FakeReply| match (&reply.model, &requested) {
+        (Some(model), _) | (None, Some(model)) => model.clone(),
+        (None, None) => "fake-model".to_owned(),
     };
     let (reply, keep, ending) = match scripted {
         Scripted::Status {
@@ -143,10 +182,10 @@ pub(crate) async fn not_found(
     body: Bytes,
 ) -> Response {
     let body: Json = serde_json::from_slice(&body).unwrap_or(Json::Null);
-    shared.record(RecordedRequest::new(uri.path(), &headers, body));
+    shared.record(RecordedRequest::new(&uri, &headers, body));
     let message = format!(
-        "heddle-fake-llm serves only POST /v1/messages, /v1/responses and \
-         /v1/chat/completions, not {}",
+        "heddle-fake-llm serves only POST /v1/messages, /v1/responses, /v1/chat/completions \
+         and /v1/models/MODEL:streamGenerateContent, not {}",
         uri.path()
     );
     error_response(Dialect::Chat, 404, &message, None)
@@ -158,13 +197,14 @@ fn error_response(
     message: &str,
     retry_after: Option<&str>,
 ) -> Response {
-    let body = dialect.error_body(status, message).to_string();
+    let body = dialect.error_body(status, message, retry_after).to_string();
     let mut response = Response::new(Body::from(body));
     *response.status_mut() =
         StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    if let Some(value) = retry_after.and_then(|v| HeaderValue::from_str(v).ok()) {
+    let header = retry_after.filter(|_| dialect.retry_after_header());
+    if let Some(value) = header.and_then(|v| HeaderValue::from_str(v).ok()) {
         headers.insert(RETRY_AFTER, value);
     }
     response

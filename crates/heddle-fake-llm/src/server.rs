@@ -27,6 +27,8 @@ use crate::sse_frame::Ids;
 pub struct RecordedRequest {
     /// The path, like `/v1/messages`.
     pub path: String,
+    /// The query string without `?` (`alt=sse`), empty when there was none.
+    pub query: String,
     /// The headers, names lowercase, in arrival order.
     pub headers: Vec<(String, String)>,
     /// The body as JSON (a JSON string holding the text when it was not JSON).
@@ -34,9 +36,10 @@ pub struct RecordedRequest {
 }
 
 impl RecordedRequest {
-    pub(crate) fn new(path: &str, headers: &HeaderMap, body: Json) -> Self {
+    pub(crate) fn new(uri: &Uri, headers: &HeaderMap, body: Json) -> Self {
         RecordedRequest {
-            path: path.to_owned(),
+            path: uri.path().to_owned(),
+            query: uri.query().unwrap_or_default().to_owned(),
             headers: headers
                 .iter()
                 .map(|(name, value)| {
@@ -90,8 +93,9 @@ impl Shared {
 }
 
 /// A loopback fake LLM server for tests. Answers `POST /v1/messages` (Anthropic),
-/// `POST /v1/responses` (OpenAI Responses) and `POST /v1/chat/completions` with the
-/// scripted items in order, whichever endpoint asks. Dropping it stops the server.
+/// `POST /v1/responses` (OpenAI Responses), `POST /v1/chat/completions` and
+/// `POST /v1/models/MODEL:streamGenerateContent?alt=sse` (Gemini; also under `/v1beta`) with
+/// the scripted items in order, whichever endpoint asks. Dropping it stops the server.
 pub struct FakeLlm {
     addr: SocketAddr,
     shared: Arc<Shared>,
@@ -253,6 +257,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/v1/messages", post(anthropic))
         .route("/v1/responses", post(responses))
         .route("/v1/chat/completions", post(chat))
+        .route("/v1/models/{*model_and_method}", post(gemini))
+        .route("/v1beta/models/{*model_and_method}", post(gemini))
         .fallback(fallback)
         .with_state(shared)
 }
@@ -282,6 +288,15 @@ async fn chat(
     body: Bytes,
 ) -> Response {
     respond(shared, Dialect::Chat, uri, headers, body).await
+}
+
+async fn gemini(
+    State(shared): State<Arc<Shared>>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    respond(shared, Dialect::Gemini, uri, headers, body).await
 }
 
 async fn fallback(

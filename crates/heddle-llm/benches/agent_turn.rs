@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
             reasoning_effort: None,
         })
         .to_string();
-    let url = endpoint.url();
+    let url = endpoint.url(&settings.model);
     group.bench_function("raw_request", |b| {
         b.iter_batched(
             || fake.push(Scripted::reply(reply())),

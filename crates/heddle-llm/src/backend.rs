@@ -13,7 +13,9 @@ use heddle_engine::llm::{LlmBackend, LlmConversation, LlmError, LlmErrorKind, Ll
 use heddle_workflow::{Attrs, HandlerKind, Node, Workflow};
 
 use crate::agent::{AgentSession, AgentSettings, ToolRunner};
+use crate::catalog;
 use crate::config::{ConfigError, LlmConfig, Network};
+use crate::external::CliAgent;
 use crate::provider::{ChatProvider, HttpProvider, HttpSettings};
 use crate::resolve::ResolveError;
 use crate::tools::{ToolContext, Toolbox};
@@ -120,14 +122,61 @@ fn backend_of(backend: Option<&str>) -> BackendChoice<'_> {
     }
 }
 
+/// The default provider of a readable `heddle.toml`.
+fn default_provider(config: &Result<LlmConfig, ConfigError>) -> Option<&str> {
+    config.as_ref().ok()?.default_provider.as_deref()
+}
+
+/// The CLI a `backend="cli"` node without `cli.command` runs.
+fn chosen_cli(
+    config: &Result<LlmConfig, ConfigError>,
+    model: Option<&str>,
+    provider: Option<&str>,
+) -> CliAgent {
+    CliAgent::choose(
+        model.map(catalog::resolve_alias),
+        provider,
+        default_provider(config),
+    )
+}
+
+/// Whether `program` is an executable file in one of `PATH`'s folders (`PATH` from `env`).
+fn on_path(program: &str, env: &[(String, String)]) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let path = env
+        .iter()
+        .find(|(name, _)| name == "PATH")
+        .map_or("", |(_, value)| value.as_str());
+    std::env::split_paths(path).any(|dir| {
+        std::fs::metadata(dir.join(program))
+            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    })
+}
+
 /// What stops `node` from running, if anything.
-fn node_problem(config: &Result<LlmConfig, ConfigError>, node: &Node) -> Option<NodeProblem> {
+fn node_problem(
+    config: &Result<LlmConfig, ConfigError>,
+    env: &[(String, String)],
+    node: &Node,
+) -> Option<NodeProblem> {
     match backend_of(node.attr_str("backend")) {
         BackendChoice::External(name) => {
             let attribute = format!("{name}.command");
             let missing = node
                 .attr_str(&attribute)
                 .is_none_or(|c| c.trim().is_empty());
+            if missing && name == "cli" {
+                let cli = chosen_cli(config, node.attr_str("model"), node.attr_str("provider"));
+                return (!on_path(cli.program(), env)).then(|| {
+                    NodeProblem::Other(format!(
+                        "node `{}` has backend=\"cli\" and no `cli.command`, so it runs `{}` \
+                         (chosen by its model), which is not on PATH: install it, or set \
+                         `cli.command`",
+                        node.id,
+                        cli.program()
+                    ))
+                });
+            }
             missing.then(|| {
                 NodeProblem::Other(format!(
                     "node `{}` has backend=\"{name}\" but no `{attribute}`: set it to the \
@@ -169,7 +218,7 @@ impl LlmBackend for ProviderBackend {
             if !matches!(node.kind, HandlerKind::Agent | HandlerKind::Prompt) {
                 continue;
             }
-            match node_problem(&self.config, node) {
+            match node_problem(&self.config, &self.env, node) {
                 None => {}
                 Some(NodeProblem::NoProvider) => unserved.push(node.id.as_str()),
                 Some(NodeProblem::Other(text)) if !problems.contains(&text) => {
@@ -183,9 +232,9 @@ impl LlmBackend for ProviderBackend {
                 0,
                 format!(
                     "no LLM provider is configured, and these nodes need one: {}.\n  Set \
-                     ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_COMPATIBLE_BASE_URL for a \
-                     local server such as Ollama), or add a provider to heddle.toml in the \
-                     Heddle home folder",
+                     ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or \
+                     OPENAI_COMPATIBLE_BASE_URL for a local server such as Ollama), or add a \
+                     provider to heddle.toml in the Heddle home folder",
                     unserved.join(", ")
                 ),
             );
@@ -204,7 +253,19 @@ impl LlmBackend for ProviderBackend {
 
     async fn open(&self, request: &LlmRequest) -> Result<Box<dyn LlmConversation>, LlmError> {
         match backend_of(request.backend.as_deref()) {
-            BackendChoice::External(_) => {
+            BackendChoice::External(name) => {
+                let no_command = request
+                    .command
+                    .as_deref()
+                    .is_none_or(|c| c.trim().is_empty());
+                if name == "cli" && no_command && request.provider.is_none() {
+                    // The CLI falls back to heddle.toml's default provider, as the built-in
+                    // agent does.
+                    let cli = chosen_cli(&self.config, request.model.as_deref(), None);
+                    let mut request = request.clone();
+                    request.provider = Some(cli.provider().to_owned());
+                    return crate::external::open_external(&request, &self.env).await;
+                }
                 return crate::external::open_external(request, &self.env).await;
             }
             BackendChoice::Unknown(other) => {

@@ -1,6 +1,7 @@
 //! Which providers are configured: the well-known ones from the environment
-//! (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_COMPATIBLE_BASE_URL`,
-//! ...) and any named in `$HEDDLE_HOME/heddle.toml`, which can also set defaults.
+//! (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, `OPENAI_BASE_URL`,
+//! `OPENAI_COMPATIBLE_BASE_URL`, ...) and any named in `$HEDDLE_HOME/heddle.toml`, which
+//! can also set defaults.
 //!
 //! ```toml
 //! [defaults]
@@ -8,7 +9,7 @@
 //! model = "qwen2.5-coder:7b"
 //!
 //! [providers.ollama]
-//! format = "chat_completions"        # or "anthropic_messages", "openai_responses"
+//! format = "chat_completions"        # or "anthropic_messages", "openai_responses", "gemini"
 //! base_url = "http://localhost:11434/v1"
 //! api_key_env = "OLLAMA_API_KEY"     # optional
 //! default_model = "qwen2.5-coder:7b" # optional
@@ -163,6 +164,8 @@ pub struct KnownProvider {
     pub format: WireFormat,
     /// The variable holding its key.
     pub key_var: &'static str,
+    /// Variables read for the key when `key_var` is unset, in order.
+    pub other_key_vars: &'static [&'static str],
     /// The variable that overrides its base URL.
     pub base_url_var: &'static str,
     /// Its public base URL, when it has one (OpenAI-compatible servers do not).
@@ -175,6 +178,7 @@ pub const KNOWN_PROVIDERS: &[KnownProvider] = &[
         name: "anthropic",
         format: WireFormat::AnthropicMessages,
         key_var: "ANTHROPIC_API_KEY",
+        other_key_vars: &[],
         base_url_var: "ANTHROPIC_BASE_URL",
         default_base_url: Some("https://api.anthropic.com/v1"),
     },
@@ -182,6 +186,7 @@ pub const KNOWN_PROVIDERS: &[KnownProvider] = &[
         name: "openai",
         format: WireFormat::OpenAiResponses,
         key_var: "OPENAI_API_KEY",
+        other_key_vars: &[],
         base_url_var: "OPENAI_BASE_URL",
         default_base_url: Some("https://api.openai.com/v1"),
     },
@@ -189,8 +194,18 @@ pub const KNOWN_PROVIDERS: &[KnownProvider] = &[
         name: "openai_compatible",
         format: WireFormat::ChatCompletions,
         key_var: "OPENAI_COMPATIBLE_API_KEY",
+        other_key_vars: &[],
         base_url_var: "OPENAI_COMPATIBLE_BASE_URL",
         default_base_url: None,
+    },
+    KnownProvider {
+        name: "gemini",
+        format: WireFormat::GeminiGenerateContent,
+        key_var: "GEMINI_API_KEY",
+        // Google's own SDKs and the gemini CLI also read this one.
+        other_key_vars: &["GOOGLE_API_KEY"],
+        base_url_var: "GEMINI_BASE_URL",
+        default_base_url: Some("https://generativelanguage.googleapis.com/v1beta"),
     },
 ];
 
@@ -238,14 +253,17 @@ impl LlmConfig {
         }
         for known in KNOWN_PROVIDERS {
             let section = sections.remove(known.name);
-            let api_key = var(known.key_var).or_else(|| {
-                let section = section.as_ref()?;
-                section
-                    .api_key_env
-                    .as_deref()
-                    .and_then(var)
-                    .or_else(|| section.api_key.clone())
-            });
+            let api_key = std::iter::once(&known.key_var)
+                .chain(known.other_key_vars)
+                .find_map(|name| var(name))
+                .or_else(|| {
+                    let section = section.as_ref()?;
+                    section
+                        .api_key_env
+                        .as_deref()
+                        .and_then(var)
+                        .or_else(|| section.api_key.clone())
+                });
             let base_url = var(known.base_url_var)
                 .or_else(|| section.as_ref().and_then(|s| s.base_url.clone()))
                 .or_else(|| known.default_base_url.map(str::to_owned));
@@ -298,11 +316,12 @@ fn custom_provider(
     let format = match section.format.as_deref() {
         Some("anthropic_messages") => WireFormat::AnthropicMessages,
         Some("openai_responses") => WireFormat::OpenAiResponses,
+        Some("gemini") => WireFormat::GeminiGenerateContent,
         Some("chat_completions") | None => WireFormat::ChatCompletions,
         Some(other) => {
             return Err(problem(format!(
                 "format `{other}` is not one of anthropic_messages, openai_responses, \
-                 chat_completions"
+                 chat_completions, gemini"
             )));
         }
     };

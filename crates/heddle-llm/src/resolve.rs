@@ -1,6 +1,7 @@
 //! Which provider and model serve one node: the node's own `provider` and `model` (already
 //! merged with the model stylesheet and graph defaults by the workflow), the model's family,
-//! `heddle.toml`'s defaults, and the only configured provider, in that order.
+//! `heddle.toml`'s defaults, and the only configured provider, in that order. A model alias
+//! (`opus`, `gemini-flash`, ...) becomes the model id it names.
 
 use crate::catalog;
 use crate::config::{LlmConfig, ProviderEntry, canonical_name, known_provider};
@@ -10,7 +11,7 @@ use crate::config::{LlmConfig, ProviderEntry, canonical_name, known_provider};
 pub struct Choice<'a> {
     /// The provider.
     pub provider: &'a ProviderEntry,
-    /// The model id to send.
+    /// The model id to send (an alias already replaced by the id it names).
     pub model: String,
 }
 
@@ -45,6 +46,7 @@ impl LlmConfig {
         model: Option<&str>,
         provider: Option<&str>,
     ) -> Result<Choice<'_>, ResolveError> {
+        let model = model.map(catalog::resolve_alias);
         let name = match provider {
             Some(name) => canonical_name(name),
             None => match model.and_then(catalog::provider_for_model) {
@@ -95,7 +97,11 @@ impl LlmConfig {
     fn not_configured(&self, name: &str) -> String {
         match known_provider(name) {
             Some(known) if known.default_base_url.is_some() => {
-                format!("provider `{name}` is not configured: set {}", known.key_var)
+                let mut vars = known.key_var.to_owned();
+                for other in known.other_key_vars {
+                    vars.push_str(&format!(" (or {other})"));
+                }
+                format!("provider `{name}` is not configured: set {vars}")
             }
             Some(known) => format!(
                 "provider `{name}` is not configured: set {} (and {} if the server needs a key)",
@@ -135,6 +141,9 @@ mod tests {
         assert_eq!(choice.model, "gpt-5-mini");
         let choice = config.choose(None, Some("Anthropic")).unwrap();
         assert_eq!(choice.model, "claude-sonnet-4-5");
+        let choice = config.choose(Some("opus"), None).unwrap();
+        assert_eq!(choice.provider.endpoint.name, "anthropic");
+        assert_eq!(choice.model, "claude-opus-4-8");
         assert!(matches!(
             config.choose(None, None),
             Err(ResolveError::Ambiguous(_))
@@ -161,6 +170,37 @@ mod tests {
             ("OPENAI_COMPATIBLE_MODEL", "qwen"),
         ]);
         assert_eq!(config.choose(None, None).unwrap().model, "qwen");
+    }
+
+    #[test]
+    fn gemini_is_configured_by_either_google_variable() {
+        for var in ["GEMINI_API_KEY", "GOOGLE_API_KEY"] {
+            let config = load(&[(var, "g"), ("OPENAI_API_KEY", "o")]);
+            let choice = config.choose(Some("gemini-flash"), None).unwrap();
+            assert_eq!(choice.provider.endpoint.name, "gemini", "{var}");
+            assert_eq!(choice.provider.endpoint.api_key.as_deref(), Some("g"));
+            assert_eq!(
+                choice.provider.endpoint.base_url,
+                "https://generativelanguage.googleapis.com/v1beta"
+            );
+            assert_eq!(choice.model, "gemini-3-flash-preview");
+        }
+        let config = load(&[
+            ("GEMINI_API_KEY", "first"),
+            ("GOOGLE_API_KEY", "second"),
+            ("GEMINI_BASE_URL", "http://127.0.0.1:9/v1beta"),
+        ]);
+        let choice = config.choose(None, Some("gemini")).unwrap();
+        assert_eq!(choice.provider.endpoint.api_key.as_deref(), Some("first"));
+        assert_eq!(
+            choice.provider.endpoint.base_url,
+            "http://127.0.0.1:9/v1beta"
+        );
+        assert_eq!(choice.model, "gemini-3.1-pro-preview");
+        let error = load(&[("OPENAI_API_KEY", "o")])
+            .choose(Some("gemini-pro"), None)
+            .unwrap_err();
+        assert!(error.to_string().contains("GEMINI_API_KEY"), "{error}");
     }
 
     #[test]

@@ -247,16 +247,17 @@ async fn a_non_zero_exit_is_fatal_with_the_end_of_stderr() {
 }
 
 #[tokio::test]
-async fn a_missing_command_is_a_config_error_naming_node_and_attribute() {
+async fn a_missing_acp_command_is_a_config_error_naming_node_and_attribute() {
+    // Without `cli.command` a CLI is chosen by the model (tests/cli_agents.rs); an ACP agent
+    // has no such default.
     let dir = tempfile::tempdir().unwrap();
     for command in [None, Some("   ")] {
-        let error = open_external(&request(command, dir.path()), &env())
-            .await
-            .err()
-            .unwrap();
+        let mut request = request(command, dir.path());
+        request.backend = Some("acp".into());
+        let error = open_external(&request, &env()).await.err().unwrap();
         assert_eq!(error.kind, LlmErrorKind::Config);
         assert!(error.message.contains("`coder`"), "{}", error.message);
-        assert!(error.message.contains("cli.command"), "{}", error.message);
+        assert!(error.message.contains("acp.command"), "{}", error.message);
     }
 }
 

@@ -13,6 +13,7 @@ use provider_harness::{Wire, call, provider, request};
 use serde_json::{Value, json};
 
 wire_tests!(
+    text_arguments:
     text_streams_in_order,
     tool_call_arguments_arrive_in_pieces,
     two_tool_calls_in_one_reply,
@@ -67,6 +68,7 @@ async fn text_streams_in_order(wire: Wire) {
             assert_eq!(sent.body["stream_options"]["include_usage"], true);
             assert_eq!(sent.body["tools"][0]["function"]["name"], "read_file");
         }
+        WireFormat::GeminiGenerateContent => unreachable!("tested in provider_gemini.rs"),
     }
 }
 
@@ -152,6 +154,7 @@ async fn tool_results_round_trip(wire: Wire) {
         WireFormat::AnthropicMessages => check_anthropic_round_trip(body, &ids),
         WireFormat::OpenAiResponses => check_responses_round_trip(body, &ids),
         WireFormat::ChatCompletions => check_chat_round_trip(body, &ids),
+        WireFormat::GeminiGenerateContent => unreachable!("tested in provider_gemini.rs"),
     }
 }
 

@@ -45,6 +45,9 @@ impl Sandbox {
             .env_remove("OPENAI_BASE_URL")
             .env_remove("OPENAI_COMPATIBLE_BASE_URL")
             .env_remove("OPENAI_COMPATIBLE_API_KEY")
+            .env_remove("GEMINI_API_KEY")
+            .env_remove("GOOGLE_API_KEY")
+            .env_remove("GEMINI_BASE_URL")
             .env("NO_COLOR", "1")
             // These tests run workflows of their own: trusted, as in CI (tests/trust.rs
             // checks the asking without it).

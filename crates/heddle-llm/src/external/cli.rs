@@ -1,5 +1,7 @@
 //! `backend="cli"`: every message runs the agent's command afresh; the message goes in on
-//! stdin, stdout is the reply (streamed as text deltas), stderr is kept for errors.
+//! stdin, stdout is the reply (streamed as text deltas), stderr is kept for errors. Without
+//! `cli.command` the command is the `claude`, `codex` or `gemini` CLI chosen by the model's
+//! family ([`CliAgent`]); its JSON output is read for the answer and the token usage.
 
 use std::path::PathBuf;
 use std::process::ExitStatus;
@@ -15,10 +17,12 @@ use tokio::process::Child;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::cli_agents::CliAgent;
 use super::files_touched::WorkTreeSnapshot;
 use super::launch::{AgentCommand, ProcessGroup, describe_status, with_tail};
 use super::stderr_tail::StderrTail;
 use super::text_decoder::TextDecoder;
+use crate::catalog;
 
 /// The model name of CLI replies.
 const MODEL: &str = "cli";
@@ -28,21 +32,47 @@ const DRAIN: Duration = Duration::from_secs(2);
 /// How long to wait for a killed command to be reaped.
 const REAP: Duration = Duration::from_secs(1);
 
-/// A conversation with a command-line agent (`backend="cli"`, command from `cli.command`).
-/// Each [`LlmConversation::send`] runs the command once; nothing carries over between
-/// messages except what the agent keeps itself.
+/// A conversation with a command-line agent (`backend="cli"`, command from `cli.command`
+/// or chosen by the model's family). Each [`LlmConversation::send`] runs the command once;
+/// nothing carries over between messages except what the agent keeps itself.
 #[derive(Debug, Clone)]
 pub struct CliConversation {
     agent: AgentCommand,
+    /// The CLI Heddle chose (no `cli.command`), and the model it was given.
+    chosen: Option<(CliAgent, Option<String>)>,
 }
 
 impl CliConversation {
     /// A conversation running `request.command` in `request.work_dir` with environment
-    /// `env`. Fails (Config) when the node has no command.
+    /// `env`; without a command, the CLI [`CliAgent::choose`] picks for the node's model
+    /// and provider.
     pub fn new(request: &LlmRequest, env: &[(String, String)]) -> Result<Self, LlmError> {
+        let has_command = request
+            .command
+            .as_deref()
+            .is_some_and(|command| !command.trim().is_empty());
+        if has_command {
+            return Ok(CliConversation {
+                agent: AgentCommand::from_request(request, "cli.command", env)?,
+                chosen: None,
+            });
+        }
+        let model = request.model.as_deref().map(catalog::resolve_alias);
+        let cli = CliAgent::choose(model, request.provider.as_deref(), None);
         Ok(CliConversation {
-            agent: AgentCommand::from_request(request, "cli.command", env)?,
+            agent: AgentCommand {
+                command: cli.command_line(model),
+                attribute: "cli.command",
+                work_dir: request.work_dir.clone(),
+                env: env.to_vec(),
+            },
+            chosen: Some((cli, model.map(str::to_owned))),
         })
+    }
+
+    /// The command line each message runs.
+    pub fn command_line(&self) -> &str {
+        &self.agent.command
     }
 }
 
@@ -58,25 +88,52 @@ impl LlmConversation for CliConversation {
             return Err(cancelled(&self.agent));
         }
         let before = WorkTreeSnapshot::take(&self.agent.work_dir).await;
-        let text = run_once(&self.agent, message, events, cancel).await?;
+        let streamed = self.chosen.is_none();
+        let output = run_once(&self.agent, message, events, cancel, streamed).await?;
+        let (text, model, usage) = match &self.chosen {
+            None => (output, MODEL.to_string(), Usage::default()),
+            Some((cli, model)) => {
+                let reply = cli.read_output(&output).ok_or_else(|| {
+                    LlmError::new(
+                        LlmErrorKind::Fatal,
+                        with_tail(
+                            format!(
+                                "{}: its output is not the JSON `{}` prints",
+                                self.agent.label(),
+                                cli.program()
+                            ),
+                            &output.chars().take(300).collect::<String>(),
+                        ),
+                    )
+                })?;
+                if !reply.text.is_empty() {
+                    events.emit(LlmEvent::TextDelta(reply.text.clone()));
+                }
+                let model = model.clone().unwrap_or_else(|| cli.program().to_owned());
+                (reply.text, model, reply.usage)
+            }
+        };
         let work_dir: PathBuf = self.agent.work_dir.clone();
+        let cost_usd = catalog::cost_usd(&model, &usage);
         Ok(LlmReply {
             text,
-            model: MODEL.to_string(),
-            usage: Usage::default(),
-            cost_usd: None,
+            model,
+            usage,
+            cost_usd,
             files_touched: WorkTreeSnapshot::touched_since(before, &work_dir).await,
             simulated: false,
         })
     }
 }
 
-/// Runs the command once with `message` on stdin; returns its stdout.
+/// Runs the command once with `message` on stdin; returns its stdout, which is also
+/// streamed as text deltas when `streamed`.
 async fn run_once(
     agent: &AgentCommand,
     message: &str,
     events: &dyn LlmEventSink,
     cancel: &CancellationToken,
+    streamed: bool,
 ) -> Result<String, LlmError> {
     let (mut child, mut group) = agent.spawn()?;
     let (Some(mut stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take()) else {
@@ -120,7 +177,9 @@ async fn run_once(
                     let piece = decoder.push(&out_buffer[..n]);
                     if !piece.is_empty() {
                         reply.push_str(&piece);
-                        events.emit(LlmEvent::TextDelta(piece));
+                        if streamed {
+                            events.emit(LlmEvent::TextDelta(piece));
+                        }
                     }
                 }
                 _ => out_open = false,
@@ -147,7 +206,9 @@ async fn run_once(
     let rest = decoder.finish();
     if !rest.is_empty() {
         reply.push_str(&rest);
-        events.emit(LlmEvent::TextDelta(rest));
+        if streamed {
+            events.emit(LlmEvent::TextDelta(rest));
+        }
     }
     let Some(status) = status else {
         return Err(LlmError::new(

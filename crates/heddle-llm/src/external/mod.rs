@@ -1,8 +1,9 @@
 //! External agents: programs that do a stage's work themselves, with their own model keys,
 //! tools and sandbox, run in the stage's work dir.
 //!
-//! - `backend="cli"` ([`CliConversation`]): the command (`cli.command`) gets each message
-//!   on stdin; its stdout is the reply.
+//! - `backend="cli"` ([`CliConversation`]): the command (`cli.command`, else the `claude`,
+//!   `codex` or `gemini` CLI for the model's family, [`CliAgent`]) gets each message on
+//!   stdin; its stdout is the reply.
 //! - `backend="acp"` ([`AcpConversation`]): the command (`acp.command`) is an Agent Client
 //!   Protocol agent, driven over its stdio for the whole conversation.
 //!
@@ -12,6 +13,7 @@
 
 mod acp;
 mod cli;
+mod cli_agents;
 mod files_touched;
 mod launch;
 mod stderr_tail;
@@ -19,6 +21,7 @@ mod text_decoder;
 
 pub use acp::{AcpConversation, CANCEL_GRACE, PROTOCOL_VERSION};
 pub use cli::CliConversation;
+pub use cli_agents::{CliAgent, CliAgentReply};
 
 use heddle_engine::llm::{LlmConversation, LlmError, LlmErrorKind, LlmRequest};
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-/// The three API shapes Heddle speaks.
+/// The API shapes Heddle speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WireFormat {
     /// Anthropic's Messages API (`POST {base}/messages`).
@@ -13,15 +13,21 @@ pub enum WireFormat {
     /// OpenAI-compatible Chat Completions (`POST {base}/chat/completions`): OpenAI, Ollama,
     /// vLLM, LM Studio, OpenRouter and the like.
     ChatCompletions,
+    /// Google's Gemini API (`POST {base}/models/{model}:streamGenerateContent?alt=sse`).
+    GeminiGenerateContent,
 }
 
 impl WireFormat {
-    /// The path appended to the base URL.
-    pub fn path(self) -> &'static str {
+    /// The path appended to the base URL for a call to `model` (only Gemini puts the model
+    /// in the path; the others send it in the body).
+    pub fn path(self, model: &str) -> String {
         match self {
-            WireFormat::AnthropicMessages => "messages",
-            WireFormat::OpenAiResponses => "responses",
-            WireFormat::ChatCompletions => "chat/completions",
+            WireFormat::AnthropicMessages => "messages".to_owned(),
+            WireFormat::OpenAiResponses => "responses".to_owned(),
+            WireFormat::ChatCompletions => "chat/completions".to_owned(),
+            WireFormat::GeminiGenerateContent => {
+                format!("models/{}:streamGenerateContent?alt=sse", model.trim())
+            }
         }
     }
 }
@@ -35,7 +41,8 @@ pub struct Endpoint {
     /// The API shape it speaks.
     pub format: WireFormat,
     /// The base URL including the version path: `https://api.anthropic.com/v1`,
-    /// `https://api.openai.com/v1`, `http://localhost:11434/v1`.
+    /// `https://api.openai.com/v1`, `https://generativelanguage.googleapis.com/v1beta`,
+    /// `http://localhost:11434/v1`.
     pub base_url: String,
     /// The API key; `None` for local servers that need none.
     pub api_key: Option<String>,
@@ -44,12 +51,12 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// The full URL requests are posted to.
-    pub fn url(&self) -> String {
+    /// The full URL a call to `model` is posted to.
+    pub fn url(&self, model: &str) -> String {
         format!(
             "{}/{}",
             self.base_url.trim_end_matches('/'),
-            self.format.path()
+            self.format.path(model)
         )
     }
 
@@ -59,6 +66,7 @@ impl Endpoint {
         match self.name.as_str() {
             "anthropic" => "ANTHROPIC_API_KEY".to_owned(),
             "openai" => "OPENAI_API_KEY".to_owned(),
+            "gemini" => "GEMINI_API_KEY (or GOOGLE_API_KEY)".to_owned(),
             other => format!("the API key for provider `{other}`"),
         }
     }
@@ -144,7 +152,10 @@ mod tests {
             api_key: None,
             extra_headers: Vec::new(),
         };
-        assert_eq!(endpoint.url(), "http://localhost:11434/v1/chat/completions");
+        assert_eq!(
+            endpoint.url("qwen"),
+            "http://localhost:11434/v1/chat/completions"
+        );
         assert_eq!(endpoint.key_hint(), "the API key for provider `ollama`");
         let shown = format!(
             "{:?}",
@@ -154,5 +165,22 @@ mod tests {
             }
         );
         assert!(!shown.contains("sk-secret"), "{shown}");
+    }
+
+    #[test]
+    fn gemini_puts_the_model_in_the_path() {
+        let endpoint = Endpoint {
+            name: "gemini".to_owned(),
+            format: WireFormat::GeminiGenerateContent,
+            base_url: "https://generativelanguage.googleapis.com/v1beta/".to_owned(),
+            api_key: Some("k".to_owned()),
+            extra_headers: Vec::new(),
+        };
+        assert_eq!(
+            endpoint.url("gemini-3-flash-preview"),
+            "https://generativelanguage.googleapis.com/v1beta/models/\
+             gemini-3-flash-preview:streamGenerateContent?alt=sse"
+        );
+        assert!(endpoint.key_hint().contains("GEMINI_API_KEY"));
     }
 }

@@ -9,6 +9,7 @@ use reqwest::header::HeaderMap;
 use serde_json::Value as Json;
 
 use super::endpoint::Endpoint;
+use super::gemini::errors as google;
 
 /// Why one attempt failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,10 +55,10 @@ pub(crate) fn from_status(
     if code == 429 || code == 408 || code == 409 || status.is_server_error() {
         return AttemptFailure::Retryable {
             reason: format!("{status_text}: {detail}"),
-            retry_after: retry_after(headers),
+            retry_after: retry_after(headers).or_else(|| google::retry_delay(body)),
         };
     }
-    if code == 401 || code == 403 {
+    if code == 401 || code == 403 || (code == 400 && google::is_bad_key(body)) {
         let hint = endpoint.key_hint();
         let fix = if endpoint.api_key.is_none() {
             format!("no API key was sent; set {hint}")
@@ -88,7 +89,8 @@ pub(crate) fn from_status(
 }
 
 /// Classifies an error the provider reported inside a stream (Anthropic `event: error`,
-/// Responses `response.failed`, a Chat Completions chunk with `error`).
+/// Responses `response.failed`, a Chat Completions or Gemini chunk with `error`; Gemini's
+/// `error_type` is the Google status such as `UNAVAILABLE`).
 pub(crate) fn from_stream_error(
     endpoint_name: &str,
     error_type: &str,
@@ -106,14 +108,19 @@ pub(crate) fn from_stream_error(
     };
     let text = format!("{endpoint_name} reported {label} mid-stream: {message}");
     match error_type {
-        "authentication_error" | "permission_error" | "invalid_api_key" => {
-            AttemptFailure::fatal(LlmErrorKind::Config, text)
-        }
+        "authentication_error"
+        | "permission_error"
+        | "invalid_api_key"
+        | "UNAUTHENTICATED"
+        | "PERMISSION_DENIED" => AttemptFailure::fatal(LlmErrorKind::Config, text),
         "invalid_request_error"
         | "invalid_prompt"
         | "not_found_error"
         | "request_too_large"
-        | "context_length_exceeded" => AttemptFailure::fatal(LlmErrorKind::Fatal, text),
+        | "context_length_exceeded"
+        | "INVALID_ARGUMENT"
+        | "FAILED_PRECONDITION"
+        | "NOT_FOUND" => AttemptFailure::fatal(LlmErrorKind::Fatal, text),
         _ => AttemptFailure::retry(text),
     }
 }
@@ -284,6 +291,63 @@ mod tests {
         assert_eq!(
             error.message,
             "openai refused the request (HTTP 400 Bad Request): max_tokens is too large"
+        );
+    }
+
+    #[test]
+    fn google_bodies_give_the_wait_and_mark_bad_keys() {
+        let rate_limited = r#"{"error": {"code": 429, "message": "Quota exceeded",
+            "status": "RESOURCE_EXHAUSTED", "details": [
+              {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "12s"}]}}"#;
+        let failure = from_status(
+            &endpoint("gemini", Some("k")),
+            "gemini-3-flash-preview",
+            StatusCode::TOO_MANY_REQUESTS,
+            &HeaderMap::new(),
+            rate_limited,
+        );
+        assert_eq!(
+            failure,
+            AttemptFailure::Retryable {
+                reason: "HTTP 429 Too Many Requests: Quota exceeded".to_owned(),
+                retry_after: Some(Duration::from_secs(12)),
+            }
+        );
+        let bad_key = r#"{"error": {"code": 400, "message": "API key not valid.",
+            "status": "INVALID_ARGUMENT", "details": [
+              {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID"}]}}"#;
+        let error = final_error(from_status(
+            &endpoint("gemini", Some("k")),
+            "m",
+            StatusCode::BAD_REQUEST,
+            &HeaderMap::new(),
+            bad_key,
+        ));
+        assert_eq!(error.kind, LlmErrorKind::Config);
+        assert!(
+            error.message.contains("GEMINI_API_KEY"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error.message.contains("API key not valid"),
+            "{}",
+            error.message
+        );
+        let too_long = r#"{"error": {"code": 400, "status": "INVALID_ARGUMENT",
+            "message": "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."}}"#;
+        let error = final_error(from_status(
+            &endpoint("gemini", Some("k")),
+            "m",
+            StatusCode::BAD_REQUEST,
+            &HeaderMap::new(),
+            too_long,
+        ));
+        assert_eq!(error.kind, LlmErrorKind::Fatal);
+        assert!(
+            error
+                .message
+                .contains("exceeds the maximum number of tokens")
         );
     }
 

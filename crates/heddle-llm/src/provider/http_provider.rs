@@ -1,4 +1,4 @@
-//! [`HttpProvider`]: the [`ChatProvider`] for all three wire formats. It builds the request
+//! [`HttpProvider`]: the [`ChatProvider`] for every wire format. It builds the request
 //! for the endpoint's format, runs attempts, and retries transient failures with
 //! deterministic exponential backoff (or the provider's `Retry-After`), stopping at once
 //! when the call is cancelled.
@@ -16,8 +16,9 @@ use super::attempt::{AttemptInput, run_attempt};
 use super::chat_completions::stream::ChatAssembler;
 use super::endpoint::{Endpoint, HttpSettings, WireFormat};
 use super::failure::AttemptFailure;
+use super::gemini::stream::GeminiAssembler;
 use super::openai_responses::stream::ResponsesAssembler;
-use super::{ChatObserver, ChatProvider, anthropic, chat_completions, openai_responses};
+use super::{ChatObserver, ChatProvider, anthropic, chat_completions, gemini, openai_responses};
 use crate::chat::{ChatRequest, ChatResponse};
 
 /// The `anthropic-version` header value sent to the Messages API.
@@ -30,7 +31,6 @@ pub struct HttpProvider {
     settings: HttpSettings,
     client: reqwest::Client,
     headers: HeaderMap,
-    url: String,
 }
 
 impl HttpProvider {
@@ -59,13 +59,11 @@ impl HttpProvider {
                     format!("cannot set up the HTTP client for provider `{name}`: {error}"),
                 )
             })?;
-        let url = endpoint.url();
         Ok(HttpProvider {
             endpoint,
             settings,
             client,
             headers,
-            url,
         })
     }
 
@@ -86,6 +84,7 @@ impl HttpProvider {
             WireFormat::AnthropicMessages => anthropic::request::request_body(request, name),
             WireFormat::OpenAiResponses => openai_responses::request::request_body(request, name),
             WireFormat::ChatCompletions => chat_completions::request::request_body(request),
+            WireFormat::GeminiGenerateContent => gemini::request::request_body(request, name),
         }
     }
 
@@ -95,6 +94,7 @@ impl HttpProvider {
             WireFormat::AnthropicMessages => Box::new(AnthropicAssembler::new(name)),
             WireFormat::OpenAiResponses => Box::new(ResponsesAssembler::new(name)),
             WireFormat::ChatCompletions => Box::new(ChatAssembler::new(name)),
+            WireFormat::GeminiGenerateContent => Box::new(GeminiAssembler::new(name)),
         }
     }
 
@@ -129,11 +129,12 @@ impl ChatProvider for HttpProvider {
             )
         })?;
         let body = Bytes::from(body);
+        let url = self.endpoint.url(&request.model);
         let input = AttemptInput {
             client: &self.client,
             endpoint: &self.endpoint,
             settings: &self.settings,
-            url: &self.url,
+            url: &url,
             headers: &self.headers,
             body: &body,
             model: &request.model,
@@ -198,6 +199,9 @@ fn request_headers(endpoint: &Endpoint) -> Result<HeaderMap, LlmError> {
     if let Some(key) = endpoint.api_key.as_deref().map(str::trim) {
         let (header, text) = match endpoint.format {
             WireFormat::AnthropicMessages => (HeaderName::from_static("x-api-key"), key.to_owned()),
+            WireFormat::GeminiGenerateContent => {
+                (HeaderName::from_static("x-goog-api-key"), key.to_owned())
+            }
             _ => (reqwest::header::AUTHORIZATION, format!("Bearer {key}")),
         };
         let mut value = HeaderValue::from_str(&text).map_err(|_| {
@@ -259,6 +263,11 @@ mod tests {
         assert!(headers.get("anthropic-version").is_none());
 
         let headers = request_headers(&endpoint(WireFormat::ChatCompletions, None)).unwrap();
+        assert!(headers.get("authorization").is_none());
+
+        let headers =
+            request_headers(&endpoint(WireFormat::GeminiGenerateContent, Some("g-k"))).unwrap();
+        assert_eq!(headers["x-goog-api-key"], "g-k");
         assert!(headers.get("authorization").is_none());
     }
 

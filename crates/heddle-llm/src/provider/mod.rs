@@ -1,4 +1,5 @@
-//! The wire clients: one per provider format, all behind [`ChatProvider`], streaming, with
+//! The wire clients: one per provider format (Anthropic Messages, OpenAI Responses, Chat
+//! Completions, Gemini `streamGenerateContent`), all behind [`ChatProvider`], streaming, with
 //! retries (429, 5xx, network errors; `Retry-After` honoured) and connect, request and
 //! stream-idle timeouts.
 
@@ -8,6 +9,7 @@ mod attempt;
 mod chat_completions;
 mod endpoint;
 mod failure;
+mod gemini;
 mod http_provider;
 mod openai_responses;
 mod sse;

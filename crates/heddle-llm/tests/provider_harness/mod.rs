@@ -2,7 +2,13 @@
 //! [`FakeLlm`], fast test timeouts, a recording observer, and `wire_tests!`, which runs each
 //! scenario once per format.
 
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    dead_code,
+    unused_macros,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic
+)]
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -47,6 +53,13 @@ pub const CHAT: Wire = Wire {
     name: "local",
     path: "/v1/chat/completions",
     key_hint: "the API key for provider `local`",
+};
+
+pub const GEMINI: Wire = Wire {
+    format: WireFormat::GeminiGenerateContent,
+    name: "gemini",
+    path: "/v1/models/test-model:streamGenerateContent",
+    key_hint: "GEMINI_API_KEY",
 };
 
 /// Tiny timeouts and backoffs so failure tests take milliseconds.
@@ -135,10 +148,12 @@ pub async fn call(
     (result, recorder)
 }
 
-/// Declares `mod anthropic`, `mod responses` and `mod chat`, each with one `#[tokio::test]`
-/// per scenario: an `async fn(Wire)` in the including file.
+/// Declares `mod anthropic`, `mod responses`, `mod chat` and `mod gemini`, each with one
+/// `#[tokio::test]` per scenario: an `async fn(Wire)` in the including file. With
+/// `text_arguments:` first, `mod gemini` is left out: the scenarios need tool arguments that
+/// arrive as text (and may be invalid JSON), which Gemini sends as JSON objects.
 macro_rules! wire_tests {
-    ($($scenario:ident),* $(,)?) => {
+    (text_arguments: $($scenario:ident),* $(,)?) => {
         mod anthropic {
             $( #[tokio::test] async fn $scenario() { super::$scenario(super::provider_harness::ANTHROPIC).await } )*
         }
@@ -147,6 +162,12 @@ macro_rules! wire_tests {
         }
         mod chat {
             $( #[tokio::test] async fn $scenario() { super::$scenario(super::provider_harness::CHAT).await } )*
+        }
+    };
+    ($($scenario:ident),* $(,)?) => {
+        wire_tests!(text_arguments: $($scenario),*);
+        mod gemini {
+            $( #[tokio::test] async fn $scenario() { super::$scenario(super::provider_harness::GEMINI).await } )*
         }
     };
 }

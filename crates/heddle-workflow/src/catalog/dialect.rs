@@ -270,7 +270,8 @@ pub static SPECS: &[AttrSpec] = &[
         "cli.command",
         "N",
         TEXT,
-        "Command line that gets the prompt on stdin and answers on stdout (`backend=\"cli\"`).",
+        "Command line that gets the prompt on stdin and answers on stdout (`backend=\"cli\"`); \
+         without it, the claude, codex or gemini CLI of the model's family runs.",
     ),
     d(
         "max_turns",
