@@ -39,7 +39,7 @@ export const DIALECT_ATTRIBUTE_TABLE = [
   {"aliases":[],"name":"max_parallel","scopes":"N","summary":"Branches a parallel node runs at once.","valueType":{"min":1,"type":"integer"}},
   {"aliases":[],"name":"duration","scopes":"N","summary":"How long a wait node sleeps.","valueType":{"type":"duration"}},
   {"aliases":[],"name":"acp.command","scopes":"N","summary":"Command line that starts an Agent Client Protocol agent (`backend=\"acp\"`).","valueType":{"type":"string"}},
-  {"aliases":[],"name":"cli.command","scopes":"N","summary":"Command line that gets the prompt on stdin and answers on stdout (`backend=\"cli\"`).","valueType":{"type":"string"}},
+  {"aliases":[],"name":"cli.command","scopes":"N","summary":"Command line that gets the prompt on stdin and answers on stdout (`backend=\"cli\"`); without it, the claude, codex or gemini CLI of the model's family runs.","valueType":{"type":"string"}},
   {"aliases":[],"name":"max_turns","scopes":"N","summary":"Most model calls an agent stage makes before it fails.","valueType":{"min":1,"type":"integer"}},
   {"aliases":[],"name":"human.default_choice","scopes":"N","summary":"Choice a human gate takes when nobody answers.","valueType":{"type":"string"}},
   {"aliases":["stack.child_dotfile"],"name":"stack.child_workflow","scopes":"GN","summary":"Workflow file a manager loop supervises (on the graph: for every manager loop).","valueType":{"type":"string"}},
