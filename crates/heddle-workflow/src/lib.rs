@@ -15,6 +15,7 @@ mod duration;
 mod effects;
 mod files;
 mod hash;
+mod join_policy;
 mod kind;
 pub mod lint;
 mod load;
@@ -37,6 +38,7 @@ pub use effects::{
     workflow_effects,
 };
 pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
+pub use join_policy::{ErrorPolicy, JoinPolicy};
 pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
 pub use lint::{RuleInfo, rules};
 pub use load::{Loaded, load_source};
