@@ -52,6 +52,7 @@ fn question(choices: Vec<Choice>) -> Question {
         text: "Ship it?".into(),
         choices,
         allow_freeform: false,
+        freeform_target: None,
         default_choice: None,
         timeout: None,
     }
