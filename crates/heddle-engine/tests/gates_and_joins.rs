@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 //! Fabro's loose ends of the dialect, run end to end through the engine: `freeform=true`
-//! edges of human gates.
+//! edges of human gates, `k_of_n(N)` / `quorum(F)` join policies, `error_policy`, and a
+//! fan-in with a `prompt` that asks the model for the best branch.
 
 mod support;
 
@@ -8,6 +9,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use heddle_engine::interviewer::{Answer, InterviewError, Interviewer, Question};
+use heddle_engine::{RunStatus, StageStatus};
 use serde_json::Value;
 use support::Harness;
 
@@ -70,4 +72,180 @@ async fn a_gate_with_only_a_freeform_edge_asks_for_text() {
         done.checkpoint().context_values["human.gate.text"],
         "use the staging database"
     );
+}
+
+/// A parallel node `fork` with `attrs`, branches `a`, `b`, `c` running `scripts`, joining
+/// at `join`, which goes on to `exit` only when it succeeds.
+fn fan(attrs: &str, scripts: [&str; 3], join_attrs: &str) -> String {
+    let [a, b, c] = scripts;
+    format!(
+        r#"digraph G {{ {HEAD}
+        fork [shape=component, {attrs}];
+        a [shape=parallelogram, script="{a}"]; b [shape=parallelogram, script="{b}"];
+        c [shape=parallelogram, script="{c}"];
+        join [shape=tripleoctagon, {join_attrs}];
+        start -> fork; fork -> a; fork -> b; fork -> c; a -> join; b -> join; c -> join;
+        join -> exit [condition="outcome=success"]; }}"#
+    )
+}
+
+fn result<'a>(results: &'a Value, branch: &str) -> &'a Value {
+    results
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["branch"] == branch)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn k_of_n_goes_on_once_enough_branches_succeeded_and_stops_the_rest() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    let done = h
+        .run(&fan(
+            r#"join_policy="k_of_n(2)""#,
+            ["true", "true", "sleep 30"],
+            "",
+        ))
+        .await;
+    done.assert_success();
+    let context = done.checkpoint().context_values;
+    let c = result(&context["parallel.results"], "c");
+    assert_eq!(c["status"], "skipped", "{c}");
+    assert!(
+        c["failure_reason"]
+            .as_str()
+            .unwrap()
+            .contains("join policy k_of_n(2) was met"),
+        "{c}"
+    );
+    assert_eq!(context["parallel.join"]["met"], true);
+    assert_eq!(context["parallel.join"]["needed"], 2);
+    assert_eq!(
+        done.checkpoint().node_outcomes["fork"].status,
+        StageStatus::Success
+    );
+}
+
+#[tokio::test]
+async fn an_unmet_join_policy_fails_the_parallel_node_and_its_fan_in() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    let done = h
+        .run(&fan(
+            r#"join_policy="k_of_n(2)""#,
+            ["true", "false", "false"],
+            "",
+        ))
+        .await;
+    assert_eq!(done.conclusion.status, RunStatus::Fail);
+    let outcomes = done.checkpoint().node_outcomes;
+    assert_eq!(outcomes["fork"].status, StageStatus::Fail);
+    assert!(
+        outcomes["fork"]
+            .failure_reason
+            .as_deref()
+            .unwrap()
+            .contains("join policy k_of_n(2) of `fork` was not met: 1 of 3"),
+        "{:?}",
+        outcomes["fork"].failure_reason
+    );
+    // The fan-in still runs (the branches' results are there to see) and fails.
+    assert_eq!(outcomes["join"].status, StageStatus::Fail);
+    assert!(
+        done.reason().contains("join policy k_of_n(2) was not met"),
+        "{}",
+        done.reason()
+    );
+    assert_eq!(
+        done.checkpoint().context_values["parallel.fan_in.best_id"],
+        "a"
+    );
+}
+
+#[tokio::test]
+async fn quorum_needs_the_fraction_rounded_up() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    // 0.5 of 3 branches is 2: one success is not enough.
+    let done = h
+        .run(&fan(
+            r#"join_policy="quorum(0.5)""#,
+            ["true", "false", "false"],
+            "",
+        ))
+        .await;
+    assert_eq!(done.conclusion.status, RunStatus::Fail);
+    let context = done.checkpoint().context_values;
+    assert_eq!(context["parallel.join"]["needed"], 2);
+    assert_eq!(context["parallel.join"]["met"], false);
+    let done = h
+        .run(&fan(
+            r#"join_policy="quorum(0.5)""#,
+            ["true", "false", "true"],
+            "",
+        ))
+        .await;
+    done.assert_success();
+}
+
+#[tokio::test]
+async fn fail_fast_stops_the_other_branches_at_the_first_failure() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    let done = h
+        .run(&fan(
+            "error_policy=fail_fast",
+            ["false", "sleep 30", "sleep 30"],
+            "",
+        ))
+        .await;
+    assert_eq!(done.conclusion.status, RunStatus::Fail);
+    let checkpoint = done.checkpoint();
+    let b = result(&checkpoint.context_values["parallel.results"], "b");
+    assert_eq!(b["status"], "skipped", "{b}");
+    assert!(
+        b["failure_reason"].as_str().unwrap().contains("fail_fast"),
+        "{b}"
+    );
+    assert!(
+        checkpoint.node_outcomes["fork"]
+            .failure_reason
+            .as_deref()
+            .unwrap()
+            .contains("error_policy=fail_fast"),
+        "{:?}",
+        checkpoint.node_outcomes["fork"].failure_reason
+    );
+    // Without fail_fast, a failure and two successes are a partial success.
+    let done = h
+        .run(&fan("error_policy=continue", ["false", "true", "true"], ""))
+        .await;
+    done.assert_success();
+    assert_eq!(
+        done.checkpoint().node_outcomes["fork"].status,
+        StageStatus::PartialSuccess
+    );
+}
+
+#[tokio::test]
+async fn ignore_counts_failed_branches_as_successes() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    let done = h
+        .run(&fan("error_policy=ignore", ["false", "true", "false"], ""))
+        .await;
+    done.assert_success();
+    let checkpoint = done.checkpoint();
+    assert_eq!(
+        checkpoint.node_outcomes["fork"].status,
+        StageStatus::Success
+    );
+    let a = result(&checkpoint.context_values["parallel.results"], "a");
+    assert_eq!(a["status"], "success", "{a}");
+    assert_eq!(a["failure_ignored"], true, "{a}");
+    assert!(a["failure_reason"].as_str().is_some(), "{a}");
+    // A real success ranks before an ignored failure.
+    assert_eq!(checkpoint.context_values["parallel.fan_in.best_id"], "b");
 }

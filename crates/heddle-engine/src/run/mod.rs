@@ -7,6 +7,7 @@ mod dispatch;
 mod execute;
 mod fan_in;
 mod goal;
+mod join;
 mod launch;
 mod loops;
 mod manager;
