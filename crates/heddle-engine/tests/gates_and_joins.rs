@@ -89,6 +89,13 @@ fn fan(attrs: &str, scripts: [&str; 3], join_attrs: &str) -> String {
     )
 }
 
+/// The notes of `node`'s last stage.
+fn notes(done: &support::Finished, node: &str) -> String {
+    let timeline = done.checkpoint().timeline;
+    let stage = timeline.iter().rev().find(|s| s.node_id == node).unwrap();
+    stage.notes.clone()
+}
+
 fn result<'a>(results: &'a Value, branch: &str) -> &'a Value {
     results
         .as_array()
@@ -248,4 +255,57 @@ async fn ignore_counts_failed_branches_as_successes() {
     assert!(a["failure_reason"].as_str().is_some(), "{a}");
     // A real success ranks before an ignored failure.
     assert_eq!(checkpoint.context_values["parallel.fan_in.best_id"], "b");
+}
+
+#[tokio::test]
+async fn a_fan_in_with_a_prompt_lets_the_model_pick_the_branch() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    h.llm = h
+        .llm
+        .reply("join", "After reading them, `c` is the most careful one.");
+    let done = h
+        .run(&fan(
+            "",
+            ["true", "true", "true"],
+            r#"prompt="Pick the most careful branch""#,
+        ))
+        .await;
+    done.assert_success();
+    let context = done.checkpoint().context_values;
+    // The ranking alone would pick `a` (all succeeded; ids break the tie).
+    assert_eq!(context["parallel.fan_in.best_id"], "c");
+    assert_eq!(context["parallel.fan_in.best_outcome"], "success");
+    assert!(
+        context["response.join"]
+            .as_str()
+            .unwrap()
+            .contains("most careful")
+    );
+    let prompt = h.llm.prompts_for("join").join("\n");
+    assert!(
+        prompt.starts_with("Pick the most careful branch"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("\"branch\": \"b\""), "{prompt}");
+    assert!(prompt.contains("`a`, `b`, `c`"), "{prompt}");
+    let stage = done.run_dir.root().join("nodes/join");
+    assert!(stage.join("prompt.md").exists());
+    assert!(stage.join("response.md").exists());
+    assert!(notes(&done, "join").contains("the model chose `c`"));
+}
+
+#[tokio::test]
+async fn a_reply_naming_no_branch_leaves_the_choice_to_the_ranking() {
+    let mut h = Harness::new();
+    h.real_clock = true;
+    h.llm = h.llm.reply("join", "They are all lovely.");
+    let done = h
+        .run(&fan("", ["false", "true", "true"], r#"prompt="Pick one""#))
+        .await;
+    done.assert_success();
+    let checkpoint = done.checkpoint();
+    assert_eq!(checkpoint.context_values["parallel.fan_in.best_id"], "b");
+    let notes = notes(&done, "join");
+    assert!(notes.contains("names no branch"), "{notes}");
 }

@@ -49,7 +49,7 @@ pub(crate) async fn run_handler(
         }
         HandlerKind::Human => human(shared, call, stage_dir).await,
         HandlerKind::Agent | HandlerKind::Prompt => llm(shared, call, stage_dir).await,
-        HandlerKind::FanIn => fan_in::run_fan_in(shared, call),
+        HandlerKind::FanIn => fan_in::run_fan_in(shared, call, stage_dir).await,
         HandlerKind::ManagerLoop => manager::run_manager(shared, call, stage_dir).await,
         HandlerKind::Parallel => parallel::run_parallel(shared, call).await,
     }
@@ -281,7 +281,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
 
 /// The node's instructions: `prompt` (with `@file` read relative to the workflow), else the
 /// label.
-fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Box<Outcome>> {
+pub(super) fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Box<Outcome>> {
     let Some(entry) = node.attr("prompt") else {
         return Ok(node.label.clone());
     };

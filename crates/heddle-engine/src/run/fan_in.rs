@@ -2,11 +2,13 @@
 //! branch when the run reaches it.
 
 use std::collections::VecDeque;
+use std::path::Path;
 
 use heddle_workflow::HandlerKind;
 use serde_json::Value as Json;
 
-use super::shared::Shared;
+use super::fan_in_choice::ask_model;
+use super::shared::{RunShared, Shared};
 use super::stage::StageCall;
 use crate::context::keys;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
@@ -51,10 +53,12 @@ fn reachable_from(shared: &Shared, start: &str) -> Vec<String> {
     found
 }
 
-/// A fan-in picks the best branch of `parallel.results`: the branches are ranked by status, then `score` (higher first), then branch id, a failure
+/// A fan-in picks the best branch of `parallel.results`: with a `prompt`, the model says
+/// which (see [`super::fan_in_choice`]); otherwise, or when its reply names no branch, the
+/// branches are ranked by status, then `score` (higher first), then branch id, a failure
 /// that `error_policy=ignore` counted as a success after the real successes. It fails when
 /// no branch succeeded or the parallel node's join policy was not met.
-pub(crate) fn run_fan_in(_shared: &Shared, call: &StageCall<'_>) -> Outcome {
+pub(crate) async fn run_fan_in(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
     let node = call.node;
     let Some(Json::Array(results)) = call.context.get(keys::PARALLEL_RESULTS) else {
         return Outcome::fail(
@@ -72,7 +76,23 @@ pub(crate) fn run_fan_in(_shared: &Shared, call: &StageCall<'_>) -> Outcome {
             format!("fan-in `{}`: no branch results to choose from", node.id),
         );
     };
-    let (best, mut outcome) = (first.clone(), Outcome::success());
+    let (best, mut outcome) = if RunShared::node_text(node, "prompt").is_some() {
+        let ids: Vec<String> = ranked.iter().map(|c| c.branch.clone()).collect();
+        let asked = ask_model(shared, call, stage_dir, &results, &ids).await;
+        if asked.cancelled {
+            return asked.outcome;
+        }
+        let chosen = asked
+            .branch
+            .as_ref()
+            .and_then(|id| ranked.iter().find(|c| &c.branch == id));
+        match chosen {
+            Some(candidate) => (candidate.clone(), asked.outcome.with_notes(asked.note)),
+            None => (first.clone(), asked.outcome.with_notes(asked.note)),
+        }
+    } else {
+        (first.clone(), Outcome::success())
+    };
     let any_success = ranked.iter().any(|c| c.status.is_success());
     let join_unmet = match call.context.get(keys::PARALLEL_JOIN) {
         Some(join) if join.get("met") == Some(&Json::Bool(false)) => Some(join),
@@ -86,8 +106,12 @@ pub(crate) fn run_fan_in(_shared: &Shared, call: &StageCall<'_>) -> Outcome {
     if let Some(join) = join_unmet {
         outcome.status = StageStatus::Fail;
         outcome.failure_class = Some(FailureClass::Deterministic);
+        let errors = match join.get("error_policy").and_then(Json::as_str) {
+            Some(errors) if errors != "continue" => format!(" with error_policy={errors}"),
+            _ => String::new(),
+        };
         outcome.failure_reason = Some(format!(
-            "fan-in `{}`: the join policy {} was not met ({} of {} branch(es) succeeded, {} needed)",
+            "fan-in `{}`: the join policy {}{errors} was not met ({} of {} branch(es) succeeded, {} needed)",
             node.id,
             join.get("policy").and_then(Json::as_str).unwrap_or("?"),
             join.get("succeeded").unwrap_or(&Json::Null),

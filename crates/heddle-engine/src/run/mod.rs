@@ -6,6 +6,7 @@ mod capture;
 mod dispatch;
 mod execute;
 mod fan_in;
+mod fan_in_choice;
 mod goal;
 mod join;
 mod launch;
