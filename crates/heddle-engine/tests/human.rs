@@ -157,6 +157,19 @@ async fn terminal_reads_choices_defaults_and_freeform() -> TestResult {
 }
 
 #[tokio::test]
+async fn terminal_asks_for_text_at_a_gate_without_choices() -> TestResult {
+    let mut q = question(Vec::new());
+    q.allow_freeform = true;
+    q.freeform_target = Some("notes".into());
+    let (answer, printed) = terminal(&q, "\n  use staging \n").await;
+    assert_eq!(answer, Ok(Answer::Freeform("use staging".into())));
+    assert!(printed.contains("Type your answer."), "{printed}");
+    assert!(printed.contains("please type an answer"), "{printed}");
+    assert!(!printed.contains("key, label or number"), "{printed}");
+    Ok(())
+}
+
+#[tokio::test]
 async fn terminal_gives_up_on_eof_and_repeated_blank_lines() -> TestResult {
     let q = question(choices(GATE)?);
     let closed = Err(InterviewError::Closed("stdin closed".into()));
