@@ -39,6 +39,9 @@ pub mod keys {
     pub const HUMAN_TEXT: &str = "human.gate.text";
     /// Results of the last parallel node's branches.
     pub const PARALLEL_RESULTS: &str = "parallel.results";
+    /// How the last parallel node's join went: `policy`, `error_policy`, `needed`,
+    /// `succeeded`, `total`, `met`.
+    pub const PARALLEL_JOIN: &str = "parallel.join";
     /// Branch that ranked best at the fan-in.
     pub const FAN_IN_BEST_ID: &str = "parallel.fan_in.best_id";
     /// Status of that branch.

@@ -52,6 +52,7 @@ fn question(choices: Vec<Choice>) -> Question {
         text: "Ship it?".into(),
         choices,
         allow_freeform: false,
+        freeform_target: None,
         default_choice: None,
         timeout: None,
     }
@@ -152,6 +153,19 @@ async fn terminal_reads_choices_defaults_and_freeform() -> TestResult {
     assert!(printed.contains("freeform"), "{printed}");
     let (answer, _) = terminal(&q, "  ship it friday \n").await;
     assert_eq!(answer, Ok(Answer::Freeform("ship it friday".into())));
+    Ok(())
+}
+
+#[tokio::test]
+async fn terminal_asks_for_text_at_a_gate_without_choices() -> TestResult {
+    let mut q = question(Vec::new());
+    q.allow_freeform = true;
+    q.freeform_target = Some("notes".into());
+    let (answer, printed) = terminal(&q, "\n  use staging \n").await;
+    assert_eq!(answer, Ok(Answer::Freeform("use staging".into())));
+    assert!(printed.contains("Type your answer."), "{printed}");
+    assert!(printed.contains("please type an answer"), "{printed}");
+    assert!(!printed.contains("key, label or number"), "{printed}");
     Ok(())
 }
 

@@ -16,6 +16,7 @@ mod effects;
 mod extension;
 mod files;
 mod hash;
+mod join_policy;
 mod kind;
 pub mod lint;
 mod load;
@@ -42,6 +43,7 @@ pub use extension::{
     WORKFLOW_DOT_FOLDERS, WORKFLOW_EXTENSIONS, is_workflow_path, workflow_extensions_text,
 };
 pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
+pub use join_policy::{ErrorPolicy, JoinPolicy};
 pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
 pub use lint::{RuleInfo, rules};
 pub use load::{Loaded, load_source};

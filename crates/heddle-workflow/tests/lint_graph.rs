@@ -178,3 +178,66 @@ fn diagnostics_are_sorted_by_position() {
     assert_eq!(starts, sorted);
     assert!(all.len() >= 3);
 }
+
+#[test]
+fn freeform_edges_belong_to_one_edge_of_a_human_gate() {
+    // One choice plus a freeform edge, or a freeform edge alone, is a full gate.
+    let gate = "digraph { start -> ask; ask [shape=hexagon]; ask -> exit [label=Ship]; ask -> fix [freeform=true]; fix [prompt=x]; fix -> exit }";
+    quiet("human_gate_has_choices", gate);
+    quiet("freeform_edge", gate);
+    let only_text = "digraph { start -> ask; ask [shape=hexagon]; ask -> fix [freeform=true]; fix [prompt=x]; fix -> exit }";
+    quiet("human_gate_has_choices", only_text);
+    // Two freeform edges: the earlier one is never taken.
+    let d = fires(
+        "freeform_edge",
+        "digraph { start -> ask; ask [shape=hexagon]; ask -> exit [label=Ship]; ask -> a [freeform=true]; ask -> b [freeform=true]; a [prompt=x]; b [prompt=y]; a -> exit; b -> exit }",
+    );
+    assert_eq!(d.severity, Severity::Warning);
+    assert_eq!(d.edge.as_ref().map(|e| e.to.as_str()), Some("a"));
+    assert!(d.message.contains("goes to `b`"), "{}", d.message);
+    // On a node that asks nobody, it does nothing.
+    let d = fires(
+        "freeform_edge",
+        "digraph { start -> a; a [prompt=x]; a -> exit [freeform=true] }",
+    );
+    assert!(d.message.contains("not a human gate"), "{}", d.message);
+    fires(
+        "attribute_type",
+        "digraph { start -> ask; ask [shape=hexagon]; ask -> exit [freeform=maybe]; ask -> start2; start2 [prompt=x]; start2 -> exit }",
+    );
+}
+
+#[test]
+fn join_policy_valid() {
+    let par = |policy: &str| {
+        format!(
+            "digraph {{ start -> p; p [shape=component, join_policy=\"{policy}\"]; p -> a; p -> b; a [prompt=x]; b [prompt=y]; a -> j; b -> j; j [shape=tripleoctagon]; j -> exit }}"
+        )
+    };
+    for good in ["wait_all", "first_success", "k_of_n(2)", "quorum(0.5)"] {
+        quiet("join_policy_valid", &par(good));
+        quiet("attribute_type", &par(good));
+    }
+    let d = fires("join_policy_valid", &par("k_of_n"));
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.message.contains("k_of_n(2)"), "{}", d.message);
+    assert_eq!(
+        fires("join_policy_valid", &par("quorum(2)")).severity,
+        Severity::Error
+    );
+    assert_eq!(
+        fires("join_policy_valid", &par("majority")).severity,
+        Severity::Error
+    );
+    let d = fires("join_policy_valid", &par("k_of_n(3)"));
+    assert_eq!(d.severity, Severity::Warning);
+    assert!(d.message.contains("never be met"), "{}", d.message);
+    quiet(
+        "attribute_type",
+        &par("k_of_n(2)").replace("];", ", error_policy=fail_fast];"),
+    );
+    fires(
+        "attribute_type",
+        &par("k_of_n(2)").replace("join_policy", "error_policy"),
+    );
+}

@@ -222,15 +222,18 @@ fn gate_outcome(question: &Question, resolved: &Resolved, notes: String) -> Outc
             resolved.text.clone().map_or(Json::Null, Json::String),
         )
         .with_notes(notes);
-    // The label routes only when it names one choice; otherwise the target decides.
+    // The label routes only when it names one choice, the one chosen; otherwise (free text
+    // along a freeform edge, say) the target decides.
     if let Some(label) = &resolved.label {
         let wanted = normalize_label(label);
-        let same = question
+        let same: Vec<&crate::interviewer::Choice> = question
             .choices
             .iter()
             .filter(|c| normalize_label(&c.label) == wanted)
-            .count();
-        if same == 1 {
+            .collect();
+        if let [only] = same.as_slice()
+            && only.target == resolved.target
+        {
             outcome.preferred_label = Some(label.clone());
         }
     }

@@ -3,11 +3,12 @@
 //! A gate offers one choice per outgoing edge. A choice's key is the accelerator written in
 //! its label (`[A] Approve`, `A) Approve`, `A - Approve`), else the first letter or digit of
 //! the label; a derived key that is already taken becomes the next unused letter or digit of
-//! the label, else the smallest unused number.
+//! the label, else the smallest unused number. An edge with `freeform=true` is not a choice:
+//! free-text answers take it (the last such edge, as Fabro does).
 
 use std::collections::HashSet;
 
-use heddle_workflow::{Node, Workflow};
+use heddle_workflow::{Attrs, Edge, Node, Workflow};
 use serde::{Deserialize, Serialize};
 
 use super::{Answer, Choice, Question};
@@ -16,10 +17,25 @@ use crate::routing::{normalize_label, split_accelerator};
 /// Normalised labels a freeform answer routes to, when a gate has such a choice.
 const FREEFORM_LABELS: [&str; 3] = ["freeform", "other", "custom"];
 
-/// The choices of a human gate: its outgoing edges, in document order.
+/// Whether `edge` takes a gate's free-text answers (`freeform=true`).
+fn is_freeform(edge: &Edge) -> bool {
+    edge.attr_bool("freeform") == Some(true)
+}
+
+/// The target of the gate's freeform edge (the last one, as Fabro reads several).
+pub fn freeform_target(workflow: &Workflow, node: &Node) -> Option<String> {
+    workflow
+        .outgoing(&node.id)
+        .filter(|edge| is_freeform(edge))
+        .last()
+        .map(|edge| edge.to.clone())
+}
+
+/// The choices of a human gate: its outgoing edges but freeform ones, in document order.
 pub fn choices_for(workflow: &Workflow, node: &Node) -> Vec<Choice> {
     let edges: Vec<(String, String, Option<String>)> = workflow
         .outgoing(&node.id)
+        .filter(|edge| !is_freeform(edge))
         .map(|edge| {
             let label = edge
                 .label
@@ -69,7 +85,8 @@ fn derive_key(label: &str, used: &HashSet<String>) -> String {
 pub struct Resolved {
     /// `human.gate.selected`: the key, or `freeform`.
     pub selected: String,
-    /// The chosen edge's label.
+    /// The chosen edge's label; for an answer along a freeform edge, the text (Fabro's
+    /// `human.gate.label`).
     pub label: Option<String>,
     /// The chosen edge's target.
     pub target: String,
@@ -80,8 +97,9 @@ pub struct Resolved {
 /// Matches `answer` against `question`'s choices.
 ///
 /// A choice answer matches, trimmed and without case, a key, then a label (normalised), then
-/// a target id, then a 1-based number. A freeform answer routes to the choice labelled
-/// `freeform`, `other` or `custom`, else to the default choice, else to the first choice.
+/// a target id, then a 1-based number. A freeform answer goes along the gate's
+/// `freeform=true` edge; without one, to the choice labelled `freeform`, `other` or
+/// `custom`, else to the default choice, else to the first choice.
 pub fn resolve_answer(question: &Question, answer: &Answer) -> Result<Resolved, String> {
     match answer {
         Answer::Choice(text) => find_choice(question, text)
@@ -105,6 +123,14 @@ pub fn resolve_answer(question: &Question, answer: &Answer) -> Result<Resolved, 
                     question.node_id,
                     valid_keys(question)
                 ));
+            }
+            if let Some(target) = &question.freeform_target {
+                return Ok(Resolved {
+                    selected: "freeform".to_string(),
+                    label: Some(text.clone()),
+                    target: target.clone(),
+                    text: Some(text.clone()),
+                });
             }
             let choice = question
                 .choices
@@ -226,6 +252,7 @@ pub(super) mod tests {
             text: "Ship it?".into(),
             choices,
             allow_freeform: false,
+            freeform_target: None,
             default_choice: None,
             timeout: None,
         }
@@ -328,6 +355,45 @@ pub(super) mod tests {
         assert_eq!(resolve_answer(&q, &free)?.target, "fix");
         q.default_choice = None;
         assert_eq!(resolve_answer(&q, &free)?.target, "ship");
+        Ok(())
+    }
+
+    #[test]
+    fn a_freeform_edge_is_no_choice_and_takes_free_text() -> TestResult {
+        let src = r#"digraph W { gate [shape=hexagon]
+          gate -> ship [label="[A] Approve"]
+          gate -> note [label="Other"]
+          gate -> early [freeform=true]
+          gate -> revise [label="Tell us more", freeform=true] }"#;
+        let loaded = heddle_workflow::load_source(
+            src,
+            Path::new("w.dot"),
+            &heddle_workflow::MemoryFiles::new(),
+        );
+        let workflow = loaded.workflow.ok_or("no workflow")?;
+        let node = workflow.node("gate").ok_or("no gate")?;
+        let mut q = question(choices_for(&workflow, node));
+        assert_eq!(
+            keys(&q.choices),
+            vec![("A", "[A] Approve", "ship"), ("O", "Other", "note")]
+        );
+        q.freeform_target = freeform_target(&workflow, node);
+        assert_eq!(q.freeform_target.as_deref(), Some("revise"));
+        q.allow_freeform = true;
+        // The freeform edge wins over a choice labelled "Other"; the text is the label.
+        let resolved = resolve_answer(&q, &Answer::Freeform("Approve".into()))?;
+        assert_eq!(
+            resolved,
+            Resolved {
+                selected: "freeform".into(),
+                label: Some("Approve".into()),
+                target: "revise".into(),
+                text: Some("Approve".into()),
+            }
+        );
+        // Choices still resolve as choices; the freeform edge is not one.
+        assert_eq!(pick(&q, "a")?, "ship");
+        assert!(pick(&q, "revise").is_err());
         Ok(())
     }
 

@@ -12,9 +12,14 @@ const APPROVING_LABELS: [&str; 9] = [
 ];
 
 /// Answers every gate without asking: the default choice if set, else the first choice
-/// labelled like an approval (`Approve`, `Yes`, `OK`, `LGTM`, ...), else the first choice.
+/// labelled like an approval (`Approve`, `Yes`, `OK`, `LGTM`, ...), else the first choice;
+/// a gate that only takes free text (a `freeform=true` edge and no choices) gets
+/// [`AUTO_APPROVE_TEXT`].
 #[derive(Debug, Default, Clone, Copy)]
 pub struct AutoApprove;
+
+/// The free text auto-approve answers a gate without choices with.
+pub const AUTO_APPROVE_TEXT: &str = "approved (auto-approve)";
 
 impl AutoApprove {
     /// The choice auto-approve takes for `question`, if it has any.
@@ -36,14 +41,18 @@ impl AutoApprove {
 #[async_trait]
 impl Interviewer for AutoApprove {
     async fn ask(&self, question: &Question) -> Result<Answer, InterviewError> {
-        AutoApprove::pick(question)
-            .map(|choice| Answer::Choice(choice.key.clone()))
-            .ok_or_else(|| {
-                InterviewError::Closed(format!(
-                    "auto-approve: gate `{}` has no choices",
-                    question.node_id
-                ))
-            })
+        if let Some(choice) = AutoApprove::pick(question) {
+            return Ok(Answer::Choice(choice.key.clone()));
+        }
+        if question.freeform_target.is_some() {
+            return Ok(Answer::Freeform(AUTO_APPROVE_TEXT.to_string()));
+        }
+        Err({
+            InterviewError::Closed(format!(
+                "auto-approve: gate `{}` has no choices",
+                question.node_id
+            ))
+        })
     }
 }
 
@@ -72,6 +81,12 @@ mod tests {
         assert_eq!(auto(&q).await, Ok(Answer::Choice("R".into())));
         q.choices.clear();
         assert!(matches!(auto(&q).await, Err(InterviewError::Closed(_))));
+        q.freeform_target = Some("notes".into());
+        q.allow_freeform = true;
+        assert_eq!(
+            auto(&q).await,
+            Ok(Answer::Freeform(AUTO_APPROVE_TEXT.into()))
+        );
         Ok(())
     }
 }

@@ -8,7 +8,7 @@ mod queue;
 mod recording;
 mod terminal;
 
-pub use accelerator::{Resolved, choices_for, default_answer, resolve_answer};
+pub use accelerator::{Resolved, choices_for, default_answer, freeform_target, resolve_answer};
 pub use auto::AutoApprove;
 pub use queue::{PendingQuestion, QueueInterviewer};
 pub use recording::{Recorded, RecordingInterviewer};
@@ -41,10 +41,13 @@ pub struct Question {
     pub node_id: String,
     /// What to ask (the node's prompt, else its label).
     pub text: String,
-    /// The choices, in edge order.
+    /// The choices, in edge order (freeform edges are not choices).
     pub choices: Vec<Choice>,
     /// Whether a freeform answer is accepted.
     pub allow_freeform: bool,
+    /// Where a freeform answer goes: the target of the gate's `freeform=true` edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub freeform_target: Option<String>,
     /// `human.default_choice`: taken on timeout.
     pub default_choice: Option<String>,
     /// How long the gate waits (node `timeout`).

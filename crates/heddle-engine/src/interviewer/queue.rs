@@ -191,6 +191,7 @@ mod tests {
                 target: "next".into(),
             }],
             allow_freeform: false,
+            freeform_target: None,
             default_choice: None,
             timeout: None,
         }

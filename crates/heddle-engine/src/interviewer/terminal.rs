@@ -95,7 +95,9 @@ fn render(question: &Question) -> String {
             choice.target
         );
     }
-    let how = if question.allow_freeform {
+    let how = if question.choices.is_empty() {
+        "Type your answer"
+    } else if question.allow_freeform {
         "Type a key, label or number, or any other text as a freeform answer"
     } else {
         "Type a key, label or number"
@@ -150,7 +152,11 @@ where
                 if let Some(default) = &default {
                     return Ok(Answer::Choice(default.selected.clone()));
                 }
-                "please choose one of the choices above".to_string()
+                if question.choices.is_empty() {
+                    "please type an answer".to_string()
+                } else {
+                    "please choose one of the choices above".to_string()
+                }
             } else {
                 let choice = Answer::Choice(text.to_string());
                 match resolve_answer(question, &choice) {

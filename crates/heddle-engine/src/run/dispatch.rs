@@ -15,7 +15,7 @@ use crate::handlers::command::{CommandSpec, Language, OutputLimits, run_command}
 use crate::handlers::human::run_human;
 use crate::handlers::llm_stage::{LlmStage, run_llm_stage};
 use crate::handlers::wait::run_wait;
-use crate::interviewer::{Question, choices_for};
+use crate::interviewer::{Question, choices_for, freeform_target};
 use crate::llm::{LlmRequest, OutputSchema};
 use crate::outcome::{FailureClass, Outcome, StageStatus};
 use crate::preamble::{
@@ -49,7 +49,7 @@ pub(crate) async fn run_handler(
         }
         HandlerKind::Human => human(shared, call, stage_dir).await,
         HandlerKind::Agent | HandlerKind::Prompt => llm(shared, call, stage_dir).await,
-        HandlerKind::FanIn => fan_in::run_fan_in(shared, call),
+        HandlerKind::FanIn => fan_in::run_fan_in(shared, call, stage_dir).await,
         HandlerKind::ManagerLoop => manager::run_manager(shared, call, stage_dir).await,
         HandlerKind::Parallel => parallel::run_parallel(shared, call).await,
     }
@@ -125,7 +125,8 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
 async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
     let node = call.node;
     let choices = choices_for(&shared.workflow, node);
-    if choices.is_empty() {
+    let freeform_target = freeform_target(&shared.workflow, node);
+    if choices.is_empty() && freeform_target.is_none() {
         return Outcome::fail(
             FailureClass::Setup,
             format!(
@@ -134,12 +135,15 @@ async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outco
             ),
         );
     }
-    let allow_freeform = choices.iter().any(|c| {
-        matches!(
-            normalize_label(&c.label).as_str(),
-            "freeform" | "other" | "custom"
-        )
-    });
+    // A `freeform=true` edge opens the gate to free text (as in Fabro); so does, in Heddle,
+    // a choice labelled like one.
+    let allow_freeform = freeform_target.is_some()
+        || choices.iter().any(|c| {
+            matches!(
+                normalize_label(&c.label).as_str(),
+                "freeform" | "other" | "custom"
+            )
+        });
     let question = Question {
         id: new_ulid(
             shared.engine.env.clock.now(),
@@ -150,6 +154,7 @@ async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outco
         text: RunShared::node_text(node, "prompt").unwrap_or_else(|| node.label.clone()),
         choices,
         allow_freeform,
+        freeform_target,
         default_choice: RunShared::node_text(node, "human.default_choice"),
         timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
     };
@@ -276,7 +281,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
 
 /// The node's instructions: `prompt` (with `@file` read relative to the workflow), else the
 /// label.
-fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Box<Outcome>> {
+pub(super) fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Box<Outcome>> {
     let Some(entry) = node.attr("prompt") else {
         return Ok(node.label.clone());
     };

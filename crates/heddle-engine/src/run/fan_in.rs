@@ -1,12 +1,14 @@
-//! Fan-in nodes: finding the fan-in a parallel node's branches share, and ranking the
-//! branches' results when the run reaches it.
+//! Fan-in nodes: finding the fan-in a parallel node's branches share, and choosing the best
+//! branch when the run reaches it.
 
 use std::collections::VecDeque;
+use std::path::Path;
 
 use heddle_workflow::HandlerKind;
 use serde_json::Value as Json;
 
-use super::shared::Shared;
+use super::fan_in_choice::ask_model;
+use super::shared::{RunShared, Shared};
 use super::stage::StageCall;
 use crate::context::keys;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
@@ -51,8 +53,12 @@ fn reachable_from(shared: &Shared, start: &str) -> Vec<String> {
     found
 }
 
-/// A fan-in ranks `parallel.results`: status, then score (higher first), then branch id.
-pub(crate) fn run_fan_in(_shared: &Shared, call: &StageCall<'_>) -> Outcome {
+/// A fan-in picks the best branch of `parallel.results`: with a `prompt`, the model says
+/// which (see [`super::fan_in_choice`]); otherwise, or when its reply names no branch, the
+/// branches are ranked by status, then `score` (higher first), then branch id, a failure
+/// that `error_policy=ignore` counted as a success after the real successes. It fails when
+/// no branch succeeded or the parallel node's join policy was not met.
+pub(crate) async fn run_fan_in(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
     let node = call.node;
     let Some(Json::Array(results)) = call.context.get(keys::PARALLEL_RESULTS) else {
         return Outcome::fail(
@@ -63,45 +69,111 @@ pub(crate) fn run_fan_in(_shared: &Shared, call: &StageCall<'_>) -> Outcome {
             ),
         );
     };
-    let mut ranked: Vec<(StageStatus, Option<f64>, String)> = results
-        .iter()
-        .filter_map(|r| {
-            let status = StageStatus::parse(r.get("status")?.as_str()?)?;
-            let branch = r.get("branch")?.as_str()?.to_string();
-            Some((status, r.get("score").and_then(Json::as_f64), branch))
-        })
-        .collect();
-    ranked.sort_by(|a, b| {
-        a.0.rank()
-            .cmp(&b.0.rank())
-            .then_with(|| {
-                let (x, y) = (
-                    a.1.unwrap_or(f64::NEG_INFINITY),
-                    b.1.unwrap_or(f64::NEG_INFINITY),
-                );
-                y.total_cmp(&x)
-            })
-            .then_with(|| a.2.cmp(&b.2))
-    });
-    let Some((status, _, best)) = ranked.first().cloned() else {
+    let ranked = rank(&results);
+    let Some(first) = ranked.first() else {
         return Outcome::fail(
             FailureClass::Deterministic,
             format!("fan-in `{}`: no branch results to choose from", node.id),
         );
     };
-    let outcome = if status.is_success() {
-        Outcome::success().with_notes(format!("best branch: {best} ({status})"))
+    let (best, mut outcome) = if RunShared::node_text(node, "prompt").is_some() {
+        let ids: Vec<String> = ranked.iter().map(|c| c.branch.clone()).collect();
+        let asked = ask_model(shared, call, stage_dir, &results, &ids).await;
+        if asked.cancelled {
+            return asked.outcome;
+        }
+        let chosen = asked
+            .branch
+            .as_ref()
+            .and_then(|id| ranked.iter().find(|c| &c.branch == id));
+        match chosen {
+            Some(candidate) => (candidate.clone(), asked.outcome.with_notes(asked.note)),
+            None => (first.clone(), asked.outcome.with_notes(asked.note)),
+        }
     } else {
-        Outcome::fail(
-            FailureClass::Deterministic,
-            format!(
-                "fan-in `{}`: no branch succeeded (best: {best}, {status})",
-                node.id
-            ),
-        )
+        (first.clone(), Outcome::success())
     };
+    let any_success = ranked.iter().any(|c| c.status.is_success());
+    let join_unmet = match call.context.get(keys::PARALLEL_JOIN) {
+        Some(join) if join.get("met") == Some(&Json::Bool(false)) => Some(join),
+        _ => None,
+    };
+    let by = if outcome.notes.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", outcome.notes)
+    };
+    if let Some(join) = join_unmet {
+        outcome.status = StageStatus::Fail;
+        outcome.failure_class = Some(FailureClass::Deterministic);
+        let errors = match join.get("error_policy").and_then(Json::as_str) {
+            Some(errors) if errors != "continue" => format!(" with error_policy={errors}"),
+            _ => String::new(),
+        };
+        outcome.failure_reason = Some(format!(
+            "fan-in `{}`: the join policy {}{errors} was not met ({} of {} branch(es) succeeded, {} needed)",
+            node.id,
+            join.get("policy").and_then(Json::as_str).unwrap_or("?"),
+            join.get("succeeded").unwrap_or(&Json::Null),
+            join.get("total").unwrap_or(&Json::Null),
+            join.get("needed").unwrap_or(&Json::Null),
+        ));
+    } else if !any_success {
+        outcome.status = StageStatus::Fail;
+        outcome.failure_class = Some(FailureClass::Deterministic);
+        outcome.failure_reason = Some(format!(
+            "fan-in `{}`: no branch succeeded (best: {}, {})",
+            node.id, best.branch, best.status
+        ));
+    } else {
+        outcome.status = StageStatus::Success;
+        outcome.failure_class = None;
+        outcome.failure_reason = None;
+    }
+    outcome.preferred_label = None;
+    outcome.suggested_next_ids.clear();
+    outcome.notes = format!("best branch: {} ({}){by}", best.branch, best.status);
     outcome
-        .with_update(keys::FAN_IN_BEST_ID, best)
-        .with_update(keys::FAN_IN_BEST_OUTCOME, status.as_str())
+        .with_update(keys::FAN_IN_BEST_ID, best.branch)
+        .with_update(keys::FAN_IN_BEST_OUTCOME, best.status.as_str())
         .with_update(keys::FAN_IN_BEST_HEAD_SHA, Json::Null)
+}
+
+/// A branch as the fan-in ranks it.
+#[derive(Debug, Clone)]
+struct Candidate {
+    branch: String,
+    status: StageStatus,
+    ignored_failure: bool,
+    score: Option<f64>,
+}
+
+/// The branches of `parallel.results`, best first.
+fn rank(results: &[Json]) -> Vec<Candidate> {
+    let mut ranked: Vec<Candidate> = results
+        .iter()
+        .filter_map(|r| {
+            Some(Candidate {
+                status: StageStatus::parse(r.get("status")?.as_str()?)?,
+                branch: r.get("branch")?.as_str()?.to_string(),
+                ignored_failure: r.get("failure_ignored") == Some(&Json::Bool(true)),
+                score: r.get("score").and_then(Json::as_f64),
+            })
+        })
+        .collect();
+    ranked.sort_by(|a, b| {
+        a.status
+            .rank()
+            .cmp(&b.status.rank())
+            .then(a.ignored_failure.cmp(&b.ignored_failure))
+            .then_with(|| {
+                let (x, y) = (
+                    a.score.unwrap_or(f64::NEG_INFINITY),
+                    b.score.unwrap_or(f64::NEG_INFINITY),
+                );
+                y.total_cmp(&x)
+            })
+            .then_with(|| a.branch.cmp(&b.branch))
+    });
+    ranked
 }

@@ -4,28 +4,17 @@
 use std::sync::Arc;
 
 use heddle_workflow::Attrs;
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 use tokio::sync::Semaphore;
 
 use super::fan_in::find_fan_in;
+use super::join::{BranchResult, Join};
 use super::shared::Shared;
 use super::stage::StageCall;
 use super::walk::{Walk, WalkEnd, WalkResult, walk};
 use crate::checkpoint::{BranchOutcome, BranchProgress};
-use crate::context::keys;
 use crate::event::Event;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
-
-/// One branch's result, as `parallel.results` holds it.
-#[derive(Debug, Clone)]
-struct BranchResult {
-    branch: String,
-    status: StageStatus,
-    last_node: Option<String>,
-    failure_reason: Option<String>,
-    score: Option<f64>,
-    updates: Vec<(String, Json)>,
-}
 
 pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outcome {
     let node = call.node;
@@ -55,10 +44,7 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         .and_then(|n| usize::try_from(n).ok())
         .filter(|n| *n > 0)
         .unwrap_or(4);
-    let first_success = node
-        .attr_str("join_policy")
-        .or_else(|| fan_in_node.and_then(|n| n.attr_str("join_policy")))
-        .is_some_and(|p| p.trim() == "first_success");
+    let mut join = Join::new(node, fan_in_node, edges.len());
     let semaphore = Arc::new(Semaphore::new(max_parallel));
     let group = call.cancel.child_token();
     let base = call.context.snapshot();
@@ -82,7 +68,11 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
         }) = &progress
         {
             let context = crate::Context::from_values(context_values.clone());
-            results.push((index, saved_result(target, outcome, &context, &base)));
+            let mut result = saved_result(target, outcome, &context, &base);
+            if join.ended(&mut result) {
+                group.cancel();
+            }
+            results.push((index, result));
             finished[index] = true;
             continue;
         }
@@ -156,7 +146,15 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
                 continue;
             }
         }
-        let result = branch_result(&branch, result, &context, &base, run_cancelled);
+        let mut result = branch_result(
+            &branch,
+            result,
+            &context,
+            &base,
+            run_cancelled,
+            join.stop_reason(),
+        );
+        let stop_others = join.ended(&mut result);
         if tracked {
             let ended = BranchOutcome {
                 status: result.status,
@@ -185,7 +183,7 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
                 last_node: result.last_node.clone(),
             },
         );
-        if first_success && result.status.is_success() {
+        if stop_others {
             group.cancel();
         }
         results.push((index, result));
@@ -201,6 +199,7 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
                     last_node: None,
                     failure_reason: Some("the branch stopped unexpectedly (internal error)".into()),
                     score: None,
+                    failure_ignored: false,
                     updates: Vec::new(),
                 },
             ));
@@ -221,7 +220,7 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
     if tracked {
         shared.clear_branches(&node.id);
     }
-    summarize(node.id.as_str(), &fan_in, &results, first_success)
+    join.summarize(node.id.as_str(), &fan_in, &results)
 }
 
 /// The result of a branch that ended before a resume.
@@ -238,6 +237,7 @@ fn saved_result(
         last_node: outcome.last_node.clone(),
         failure_reason: outcome.failure_reason.clone(),
         score,
+        failure_ignored: false,
         updates,
     }
 }
@@ -264,12 +264,14 @@ fn branch_result(
     context: &crate::Context,
     base: &std::collections::BTreeMap<String, Json>,
     run_cancelled: bool,
+    stopped_because: Option<&str>,
 ) -> BranchResult {
+    let why = stopped_because.unwrap_or("the parallel node stopped its branches");
     let (status, last_node, failure_reason) = match result {
         None => (
             StageStatus::Skipped,
             None,
-            Some("not started: another branch succeeded first".to_string()),
+            Some(format!("not started: {why}")),
         ),
         Some(WalkResult { end, last }) => {
             let last_node = last.as_ref().map(|(n, _)| n.clone());
@@ -281,7 +283,7 @@ fn branch_result(
                 WalkEnd::Stopped { .. } => (
                     StageStatus::Skipped,
                     last_node,
-                    Some("stopped: another branch succeeded first".to_string()),
+                    Some(format!("stopped: {why}")),
                 ),
                 _ => match last {
                     Some((_, outcome)) => (outcome.status, last_node, outcome.failure_reason),
@@ -297,65 +299,7 @@ fn branch_result(
         last_node,
         failure_reason,
         score,
+        failure_ignored: false,
         updates,
     }
-}
-
-fn summarize(node: &str, fan_in: &str, results: &[BranchResult], first_success: bool) -> Outcome {
-    let succeeded = results.iter().filter(|r| r.status.is_success()).count();
-    let status = if succeeded == results.len() || (first_success && succeeded > 0) {
-        StageStatus::Success
-    } else if succeeded > 0 {
-        StageStatus::PartialSuccess
-    } else {
-        StageStatus::Fail
-    };
-    let mut outcome = Outcome::new(status).with_notes(format!(
-        "{succeeded} of {} branch(es) succeeded{}",
-        results.len(),
-        if first_success {
-            " (first_success)"
-        } else {
-            ""
-        }
-    ));
-    if status == StageStatus::Fail {
-        let reasons: Vec<String> = results
-            .iter()
-            .map(|r| {
-                format!(
-                    "{}: {}",
-                    r.branch,
-                    r.failure_reason.as_deref().unwrap_or("failed")
-                )
-            })
-            .collect();
-        outcome.failure_class = Some(FailureClass::Deterministic);
-        outcome.failure_reason = Some(format!(
-            "every branch of `{node}` failed ({})",
-            reasons.join("; ")
-        ));
-    }
-    let listed: Vec<Json> = results
-        .iter()
-        .map(|r| {
-            json!({
-                "branch": r.branch,
-                "status": r.status,
-                "last_node": r.last_node,
-                "failure_reason": r.failure_reason,
-                "score": r.score,
-            })
-        })
-        .collect();
-    outcome
-        .context_updates
-        .insert(keys::PARALLEL_RESULTS.to_string(), Json::Array(listed));
-    for result in results {
-        for (key, value) in &result.updates {
-            outcome.context_updates.insert(key.clone(), value.clone());
-        }
-    }
-    outcome.suggested_next_ids = vec![fan_in.to_string()];
-    outcome
 }

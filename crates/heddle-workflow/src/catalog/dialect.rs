@@ -16,7 +16,6 @@ pub const FIDELITY: &[&str] = &[
 const RETRY_POLICY: &[&str] = &["none", "standard", "aggressive", "linear", "patient"];
 const REASONING_EFFORT: &[&str] = &["low", "medium", "high"];
 const LANGUAGE: &[&str] = &["shell", "python"];
-const JOIN_POLICY: &[&str] = &["wait_all", "first_success"];
 const RANKDIR: &[&str] = &["TB", "LR", "BT", "RL"];
 
 const fn d(
@@ -247,11 +246,20 @@ pub static SPECS: &[AttrSpec] = &[
         ValueType::Enum(LANGUAGE),
         "Interpreter for `script`.",
     ),
+    AttrSpec {
+        checked_by: Some("join_policy_valid"),
+        ..d(
+            "join_policy",
+            "N",
+            TEXT,
+            "When a parallel node's branches have done enough: `wait_all`, `first_success`, `k_of_n(N)` or `quorum(F)`.",
+        )
+    },
     d(
-        "join_policy",
+        "error_policy",
         "N",
-        ValueType::Enum(JOIN_POLICY),
-        "When a fan-in proceeds.",
+        ValueType::Enum(crate::ErrorPolicy::NAMES),
+        "What a failing branch does: `continue`, `fail_fast` (stop the others) or `ignore` (count it as a success).",
     ),
     d(
         "max_parallel",
@@ -349,6 +357,12 @@ pub static SPECS: &[AttrSpec] = &[
         "E",
         ValueType::Float { min: f64::MIN },
         "Preference among eligible edges (higher first); a number, as in Graphviz.",
+    ),
+    d(
+        "freeform",
+        "E",
+        BOOL,
+        "On a human gate's edge: free-text answers go this way.",
     ),
     d(
         "loop_restart",

@@ -56,6 +56,13 @@ const BOOLEAN_TEXT: RuleInfo = RuleInfo {
     summary: "`goal_gate` is `true` or `false`; other text reads as `true`.",
 };
 
+/// `join_policy` values; also warns (in `routing.rs`) when one can never be met.
+pub(super) const JOIN_POLICY_VALID: RuleInfo = RuleInfo {
+    id: "join_policy_valid",
+    severity: Severity::Error,
+    summary: "`join_policy` is `wait_all`, `first_success`, `k_of_n(N)` or `quorum(F)` (warning when it asks for more branches than there are).",
+};
+
 pub(super) const RULES: &[RuleInfo] = &[
     ATTRIBUTE_TYPE,
     DURATION_UNIT,
@@ -63,6 +70,7 @@ pub(super) const RULES: &[RuleInfo] = &[
     UNKNOWN_ATTRIBUTE,
     DUPLICATE_ATTRIBUTE,
     FIDELITY_VALID,
+    JOIN_POLICY_VALID,
     TYPE_KNOWN,
     SHAPE_KNOWN,
 ];
@@ -119,6 +127,15 @@ fn check_one(occurrence: &Occurrence<'_>) -> Option<Diagnostic> {
                     .diag(format!("`{raw}` is not a fidelity mode"))
                     .at(value_span)
                     .with_hint(enum_hint(raw, modes)),
+            )
+        }
+        Some("join_policy_valid") => {
+            let problem = crate::JoinPolicy::parse(raw).err()?;
+            Some(
+                JOIN_POLICY_VALID
+                    .diag(problem)
+                    .at(value_span)
+                    .with_hint("`k_of_n(2)`: go on once 2 branches succeeded; `quorum(0.5)`: once half of them did"),
             )
         }
         Some("type_known") => {

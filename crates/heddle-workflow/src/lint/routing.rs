@@ -1,9 +1,11 @@
-//! Edges and routing: endpoints declared, human gates with choices, conditional nodes with
-//! conditions.
+//! Edges and routing: endpoints declared, human gates with choices (and at most one freeform
+//! edge), conditional nodes with conditions, join policies a parallel node can meet.
 
+use super::attributes::JOIN_POLICY_VALID;
 use super::{LintContext, RuleInfo};
+use crate::access::Attrs;
 use crate::suggest::closest;
-use crate::{Diagnostic, HandlerKind, Severity};
+use crate::{Diagnostic, HandlerKind, JoinPolicy, Severity};
 
 const EDGE_TARGET_EXISTS: RuleInfo = RuleInfo {
     id: "edge_target_exists",
@@ -23,6 +25,12 @@ const CONDITIONAL_HAS_CONDITIONS: RuleInfo = RuleInfo {
     summary: "A conditional node has at least one outgoing edge with a `condition`.",
 };
 
+const FREEFORM_EDGE: RuleInfo = RuleInfo {
+    id: "freeform_edge",
+    severity: Severity::Warning,
+    summary: "`freeform=true` is on an edge of a human gate, at most one per gate.",
+};
+
 const DEAD_END: RuleInfo = RuleInfo {
     id: "dead_end",
     severity: Severity::Warning,
@@ -33,14 +41,17 @@ pub(super) const RULES: &[RuleInfo] = &[
     EDGE_TARGET_EXISTS,
     HUMAN_GATE_HAS_CHOICES,
     CONDITIONAL_HAS_CONDITIONS,
+    FREEFORM_EDGE,
     DEAD_END,
 ];
 
 pub(super) fn check(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
     edge_target_exists(ctx, out);
+    freeform_edges(ctx, out);
     for (i, node) in ctx.workflow.nodes.iter().enumerate() {
         match node.kind {
             HandlerKind::Human => human_gate(ctx, i, out),
+            HandlerKind::Parallel => join_policy_reachable(ctx, i, out),
             HandlerKind::Conditional => conditional(ctx, i, out),
             HandlerKind::Exit => {}
             _ => {
@@ -100,8 +111,17 @@ fn edge_target_exists(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
 fn human_gate(ctx: &LintContext<'_, '_>, index: usize, out: &mut Vec<Diagnostic>) {
     let workflow = ctx.workflow;
     let node = &workflow.nodes[index];
-    let outgoing = ctx.adjacency.outgoing(index);
+    let all = ctx.adjacency.outgoing(index);
+    // A freeform edge is not a choice: it takes the free-text answers.
+    let outgoing: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&e| !is_freeform(&workflow.edges[e]))
+        .collect();
+    let has_freeform = outgoing.len() < all.len();
     match outgoing.len() {
+        // Only free text: a question without choices, as Fabro asks it.
+        0 | 1 if has_freeform => {}
         0 => out.push(
             HUMAN_GATE_HAS_CHOICES
                 .diag(format!(
@@ -126,7 +146,7 @@ fn human_gate(ctx: &LintContext<'_, '_>, index: usize, out: &mut Vec<Diagnostic>
         ),
         _ => {
             let mut seen: Vec<String> = Vec::new();
-            for &e in outgoing {
+            for &e in &outgoing {
                 let edge = &workflow.edges[e];
                 let label = edge.label.clone().unwrap_or_else(|| {
                     ctx.adjacency
@@ -173,5 +193,85 @@ fn conditional(ctx: &LintContext<'_, '_>, index: usize, out: &mut Vec<Diagnostic
             .at(ctx.node_span(&node.id))
             .for_node(node.id.clone())
             .with_hint("add `condition=\"...\"` to its outgoing edges"),
+    );
+}
+
+/// Whether an edge has `freeform=true`.
+fn is_freeform(edge: &crate::Edge) -> bool {
+    edge.attr_bool("freeform") == Some(true)
+}
+
+/// `freeform=true` only means something on a human gate's edge, and a gate routes free
+/// text along one edge (the last, as Fabro does).
+fn freeform_edges(ctx: &LintContext<'_, '_>, out: &mut Vec<Diagnostic>) {
+    let workflow = ctx.workflow;
+    for (index, node) in workflow.nodes.iter().enumerate() {
+        let freeform: Vec<usize> = ctx
+            .adjacency
+            .outgoing(index)
+            .iter()
+            .copied()
+            .filter(|&e| is_freeform(&workflow.edges[e]))
+            .collect();
+        if node.kind != HandlerKind::Human {
+            for &e in &freeform {
+                let edge = &workflow.edges[e];
+                out.push(
+                    FREEFORM_EDGE
+                        .diag(format!(
+                            "`freeform=true` on `{} -> {}` does nothing: `{}` is not a human gate",
+                            edge.from, edge.to, node.id
+                        ))
+                        .at(edge.span)
+                        .for_edge(edge.key())
+                        .with_hint("remove it, or make the node a human gate (`shape=hexagon`)"),
+                );
+            }
+            continue;
+        }
+        if let Some((&last, earlier)) = freeform.split_last() {
+            let kept = &workflow.edges[last];
+            for &e in earlier {
+                let edge = &workflow.edges[e];
+                out.push(
+                    FREEFORM_EDGE
+                        .diag(format!(
+                            "human gate `{}` has more than one freeform edge; free text goes to `{}` (the last one), never to `{}`",
+                            node.id, kept.to, edge.to
+                        ))
+                        .at(edge.span)
+                        .for_edge(edge.key())
+                        .with_hint("keep `freeform=true` on one edge of the gate"),
+                );
+            }
+        }
+    }
+}
+
+/// A `k_of_n(N)` asking for more branches than the parallel node has can never be met.
+fn join_policy_reachable(ctx: &LintContext<'_, '_>, index: usize, out: &mut Vec<Diagnostic>) {
+    let node = &ctx.workflow.nodes[index];
+    let Some(entry) = node.attr("join_policy") else {
+        return;
+    };
+    let Ok(JoinPolicy::KOfN(k)) = JoinPolicy::parse(&entry.raw) else {
+        return;
+    };
+    let branches = ctx.adjacency.outgoing(index).len();
+    if usize::try_from(k).unwrap_or(usize::MAX) <= branches {
+        return;
+    }
+    out.push(
+        Diagnostic::new(
+            JOIN_POLICY_VALID.id,
+            Severity::Warning,
+            format!(
+                "parallel node `{}` asks for {k} successful branches but has {branches}; the join can never be met and its fan-in fails",
+                node.id
+            ),
+        )
+        .at(entry.span)
+        .for_node(node.id.clone())
+        .with_hint(format!("use `k_of_n({branches})` or fewer, or add branches")),
     );
 }
