@@ -35,7 +35,8 @@ export const DIALECT_ATTRIBUTE_TABLE = [
   {"aliases":[],"name":"backend","scopes":"N","summary":"Agent backend (built-in loop or an external agent).","valueType":{"type":"string"}},
   {"aliases":["tool_command"],"name":"script","scopes":"N","summary":"The command a command node runs.","valueType":{"type":"string"}},
   {"aliases":[],"name":"language","scopes":"N","summary":"Interpreter for `script`.","valueType":{"type":"enum","values":["shell","python"]}},
-  {"aliases":[],"name":"join_policy","scopes":"N","summary":"When a fan-in proceeds.","valueType":{"type":"enum","values":["wait_all","first_success"]}},
+  {"aliases":[],"name":"join_policy","scopes":"N","summary":"When a parallel node's branches have done enough: `wait_all`, `first_success`, `k_of_n(N)` or `quorum(F)`.","valueType":{"type":"string"}},
+  {"aliases":[],"name":"error_policy","scopes":"N","summary":"What a failing branch does: `continue`, `fail_fast` (stop the others) or `ignore` (count it as a success).","valueType":{"type":"enum","values":["continue","fail_fast","ignore"]}},
   {"aliases":[],"name":"max_parallel","scopes":"N","summary":"Branches a parallel node runs at once.","valueType":{"min":1,"type":"integer"}},
   {"aliases":[],"name":"duration","scopes":"N","summary":"How long a wait node sleeps.","valueType":{"type":"duration"}},
   {"aliases":[],"name":"acp.command","scopes":"N","summary":"Command line that starts an Agent Client Protocol agent (`backend=\"acp\"`).","valueType":{"type":"string"}},
@@ -52,5 +53,6 @@ export const DIALECT_ATTRIBUTE_TABLE = [
   {"aliases":[],"name":"manager.*","scopes":"N","summary":"Further manager loop settings.","valueType":{"type":"string"}},
   {"aliases":[],"name":"condition","scopes":"E","summary":"The edge is taken only when this holds.","valueType":{"type":"condition"}},
   {"aliases":[],"name":"weight","scopes":"E","summary":"Preference among eligible edges (higher first); a number, as in Graphviz.","valueType":{"min":null,"type":"float"}},
+  {"aliases":[],"name":"freeform","scopes":"E","summary":"On a human gate's edge: free-text answers go this way.","valueType":{"type":"boolean"}},
   {"aliases":[],"name":"loop_restart","scopes":"E","summary":"Taking the edge restarts the run with a fresh context.","valueType":{"type":"boolean"}},
 ] as const;
