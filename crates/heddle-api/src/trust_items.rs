@@ -103,7 +103,12 @@ pub fn trust_items(
                 a.node_id,
                 from(&a.workflow)
             ),
-            Some(a.command.clone()),
+            Some(if a.command.trim().is_empty() && a.backend == "cli" {
+                // Without `cli.command` the model's family picks the CLI (heddle-llm).
+                "claude, codex or gemini (the CLI of the node's model family)".to_string()
+            } else {
+                a.command.clone()
+            }),
         ));
     }
     for f in &effects.outside_files {
@@ -204,6 +209,25 @@ mod tests {
             "Gives agent “fix” (in /repo/flows/child.dot) a shell in /repo"
         );
         assert_eq!(items[2].detail.as_deref(), Some("claude -p"));
+        let no_command = ExternalAgent {
+            node_id: "auto".into(),
+            workflow: main.into(),
+            backend: "cli".into(),
+            command: String::new(),
+        };
+        let effects_without = WorkflowEffects {
+            external_agents: vec![no_command],
+            ..WorkflowEffects::default()
+        };
+        let listed = trust_items(&effects_without, main, "/repo/flows", "/repo");
+        assert!(
+            listed[0]
+                .detail
+                .as_deref()
+                .unwrap_or_default()
+                .contains("claude, codex or gemini"),
+            "{listed:?}"
+        );
         assert_eq!(
             items[3].title,
             "Reads a file outside /repo/flows for “plan” prompt, through a symlink"
