@@ -23,6 +23,7 @@ mod model;
 mod outcome;
 mod render;
 pub mod stylesheet;
+pub mod template;
 mod suggest;
 mod value;
 
@@ -39,7 +40,7 @@ pub use effects::{
 pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
 pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
 pub use lint::{RuleInfo, rules};
-pub use load::{Loaded, load_source};
+pub use load::{Loaded, load_source, load_source_with};
 pub use model::*;
 pub use outcome::{
     FAILURE_CLASS_ALIASES, OUTCOME_ALIASES, OUTCOMES, canonical_outcome, failure_class_matches,
