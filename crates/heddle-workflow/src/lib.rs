@@ -22,6 +22,7 @@ mod locate;
 mod model;
 mod outcome;
 mod render;
+mod run_config;
 pub mod stylesheet;
 pub mod template;
 mod suggest;
@@ -46,6 +47,9 @@ pub use outcome::{
     FAILURE_CLASS_ALIASES, OUTCOME_ALIASES, OUTCOMES, canonical_outcome, failure_class_matches,
 };
 pub use render::render_diagnostic;
+pub use run_config::{
+    DEFAULT_GRAPH, RUN_CONFIG_NAMES, RunConfig, RunConfigError, find_run_config, parse_run_config,
+};
 pub use stylesheet::{Stylesheet, StylesheetError};
 pub use suggest::{closest, edit_distance};
 pub use value::{ValueError, ValueType, format_allowed, parse_value, typed_value};
