@@ -24,8 +24,8 @@ mod outcome;
 mod render;
 mod run_config;
 pub mod stylesheet;
-pub mod template;
 mod suggest;
+pub mod template;
 mod value;
 
 pub use access::Attrs;

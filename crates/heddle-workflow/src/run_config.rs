@@ -44,7 +44,9 @@ pub fn parse_run_config(path: &Path, text: &str) -> Result<RunConfig, RunConfigE
         path: path.display().to_string(),
         message,
     };
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| error(e.to_string()))?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| error(e.to_string()))?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut config = RunConfig {
         path: path.to_path_buf(),
@@ -59,7 +61,9 @@ pub fn parse_run_config(path: &Path, text: &str) -> Result<RunConfig, RunConfigE
                 for (k, v) in workflow {
                     match (k.as_str(), v) {
                         ("graph", toml::Value::String(graph)) => config.graph = dir.join(graph),
-                        ("graph", _) => return Err(error("`workflow.graph` is not a string".into())),
+                        ("graph", _) => {
+                            return Err(error("`workflow.graph` is not a string".into()));
+                        }
                         _ => config.warnings.push(ignored(&format!("workflow.{k}"))),
                     }
                 }
@@ -102,7 +106,10 @@ pub fn find_run_config(
 ) -> Option<Result<RunConfig, RunConfigError>> {
     let dir = workflow.parent()?;
     let same = |a: &Path, b: &Path| {
-        a == b || files.real_path(a).is_some_and(|r| Some(r) == files.real_path(b))
+        a == b
+            || files
+                .real_path(a)
+                .is_some_and(|r| Some(r) == files.real_path(b))
     };
     RUN_CONFIG_NAMES.iter().find_map(|name| {
         let path = dir.join(name);
@@ -127,6 +134,7 @@ pub fn find_run_config(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::MemoryFiles;

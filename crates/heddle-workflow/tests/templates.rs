@@ -19,7 +19,10 @@ const FLOW: &str = r#"digraph T {
 }"#;
 
 fn files() -> MemoryFiles {
-    MemoryFiles::new().with("flows/prompts/write.md", "Write for {{ inputs.audience }}.\n")
+    MemoryFiles::new().with(
+        "flows/prompts/write.md",
+        "Write for {{ inputs.audience }}.\n",
+    )
 }
 
 fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -37,7 +40,10 @@ fn without_inputs_each_input_is_a_note_at_its_first_use() {
         .iter()
         .filter(|d| d.rule == "template_input")
         .collect();
-    assert!(notes.iter().all(|d| d.severity == Severity::Info), "{notes:#?}");
+    assert!(
+        notes.iter().all(|d| d.severity == Severity::Info),
+        "{notes:#?}"
+    );
     let mut names: Vec<_> = notes.iter().map(|d| d.message.clone()).collect();
     names.sort();
     assert_eq!(
@@ -55,7 +61,10 @@ fn without_inputs_each_input_is_a_note_at_its_first_use() {
     assert_eq!((span.line, span.column), (4, 51));
     assert_eq!(&FLOW[span.start..span.end], "inputs.repo");
     assert!(repo.hint.as_deref().unwrap().contains("-V repo=..."));
-    let audience = notes.iter().find(|d| d.message.contains("audience")).unwrap();
+    let audience = notes
+        .iter()
+        .find(|d| d.message.contains("audience"))
+        .unwrap();
     assert_eq!(audience.file.as_deref(), Some("prompts/write.md"));
     assert_eq!(audience.span.map(|s| (s.line, s.column)), Some((1, 14)));
 }
@@ -73,7 +82,11 @@ fn a_missing_input_is_an_error_when_a_run_gives_values() {
         .filter(|d| d.severity == Severity::Error)
         .collect();
     assert_eq!(errors.len(), 2, "{errors:#?}");
-    assert!(errors.iter().all(|d| d.message == "input `env` is not given a value"));
+    assert!(
+        errors
+            .iter()
+            .all(|d| d.message == "input `env` is not given a value")
+    );
     assert_eq!(errors[0].span.map(|s| s.line), Some(7));
 }
 

@@ -60,6 +60,7 @@ pub(crate) async fn run_manager(
         source: None,
         goal: None,
         labels: Default::default(),
+        inputs: shared.inputs.clone(),
         runs_root: shared.run_dir.root().to_path_buf(),
         run_dir: Some(child_dir.clone()),
         work_dir: shared.work_dir.clone(),

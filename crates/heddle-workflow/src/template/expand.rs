@@ -27,9 +27,9 @@ fn describe(problem: &Problem) -> String {
             "input `{name}` has no value (pass `-V {name}=...` or set it in run.toml [run.inputs])"
         ),
         ProblemKind::GoalInGoal => "the goal cannot use `{{ goal }}`".into(),
-        ProblemKind::UnknownVariable(name) => format!(
-            "`{name}` is not a template variable (there are `goal` and `inputs.NAME`)"
-        ),
+        ProblemKind::UnknownVariable(name) => {
+            format!("`{name}` is not a template variable (there are `goal` and `inputs.NAME`)")
+        }
         ProblemKind::Render(detail) => detail.clone(),
     }
 }
@@ -52,12 +52,10 @@ pub fn effective_goal(
         inputs,
         script: false,
     };
-    render(text, &scope)
-        .map(Some)
-        .map_err(|p| ExpandError {
-            owner: "graph attribute `goal`".into(),
-            message: describe(&p),
-        })
+    render(text, &scope).map(Some).map_err(|p| ExpandError {
+        owner: "graph attribute `goal`".into(),
+        message: describe(&p),
+    })
 }
 
 /// `workflow` with every templated attribute rendered (see [`super::TEMPLATED`]), `@file`
@@ -87,7 +85,11 @@ pub fn expand(
             entry.value = Value::String(goal.clone());
         }
     }
-    out.label = out.attrs.iter().find(|e| e.canonical == "label").map(|e| e.raw.clone());
+    out.label = out
+        .attrs
+        .iter()
+        .find(|e| e.canonical == "label")
+        .map(|e| e.raw.clone());
     for node in &mut out.nodes {
         let owner = format!("node `{}`", node.id);
         for entry in &mut node.attrs {

@@ -155,7 +155,9 @@ fn problem(text: &str, error: &minijinja::Error, scope: &Scope<'_>) -> Problem {
         return syntax(text, error);
     }
     if error.kind() != ErrorKind::UndefinedError {
-        let detail = error.detail().map_or_else(|| error.to_string(), str::to_string);
+        let detail = error
+            .detail()
+            .map_or_else(|| error.to_string(), str::to_string);
         return Problem {
             kind: ProblemKind::Render(detail),
             range,
@@ -217,6 +219,7 @@ pub(crate) fn expand_dollar_goal(text: &str, goal: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 
@@ -253,7 +256,14 @@ mod tests {
             ..scope
         };
         assert_eq!(
-            render("n=${#items[@]} {{ goal }}", &Scope { goal: Some("g"), ..shell }).unwrap(),
+            render(
+                "n=${#items[@]} {{ goal }}",
+                &Scope {
+                    goal: Some("g"),
+                    ..shell
+                }
+            )
+            .unwrap(),
             "n=${#items[@]} g"
         );
         assert!(!is_template("n=${#items[@]}"));
@@ -308,7 +318,10 @@ mod tests {
         };
         let problems = check("{{ goal }} {{ repo }}", &scope);
         assert_eq!(problems[0].kind, ProblemKind::GoalInGoal);
-        assert_eq!(problems[1].kind, ProblemKind::UnknownVariable("repo".into()));
+        assert_eq!(
+            problems[1].kind,
+            ProblemKind::UnknownVariable("repo".into())
+        );
     }
 
     #[test]
