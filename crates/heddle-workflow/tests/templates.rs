@@ -56,6 +56,13 @@ fn without_inputs_each_input_is_a_note_at_its_first_use() {
         ]
     );
     assert!(!loaded.has_errors(), "{:#?}", loaded.diagnostics);
+    // `$HOME` in the script is the shell's and fine; `$goal` there would be a warning.
+    assert!(
+        !loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.rule == "dollar_goal_in_script")
+    );
     let repo = notes.iter().find(|d| d.message.contains("`repo`")).unwrap();
     let span = repo.span.unwrap();
     assert_eq!((span.line, span.column), (4, 51));
@@ -95,14 +102,14 @@ fn bad_templates_and_unknown_names_are_errors() {
     let flow = r#"digraph T {
   goal="Improve {{ goal }}"
   start -> a -> exit
-  a [shape=parallelogram, script="docker ps --format '{{.Names}}'"]
+  a [shape=parallelogram, script="docker ps --format '{{.Names}}'; echo $goal"]
   a -> exit [label="{{ repo }}"]
 }"#;
     let loaded = load_source(flow, Path::new("main.dot"), &MemoryFiles::new());
     let rules: Vec<_> = loaded
         .diagnostics
         .iter()
-        .filter(|d| d.rule.starts_with("template"))
+        .filter(|d| d.rule.starts_with("template") || d.rule == "dollar_goal_in_script")
         .map(|d| (d.rule.as_str(), d.severity, d.span.unwrap().line))
         .collect();
     assert_eq!(
@@ -110,6 +117,7 @@ fn bad_templates_and_unknown_names_are_errors() {
         [
             ("template_variable", Severity::Error, 2),
             ("template_syntax", Severity::Error, 4),
+            ("dollar_goal_in_script", Severity::Warning, 4),
             ("template_variable", Severity::Error, 5),
         ]
     );

@@ -29,7 +29,18 @@ const TEMPLATE_VARIABLE: RuleInfo = RuleInfo {
     summary: "Templates use only `goal` and `inputs.NAME`; the goal does not use itself.",
 };
 
-pub(super) const RULES: &[RuleInfo] = &[TEMPLATE_SYNTAX, TEMPLATE_INPUT, TEMPLATE_VARIABLE];
+const DOLLAR_GOAL_IN_SCRIPT: RuleInfo = RuleInfo {
+    id: "dollar_goal_in_script",
+    severity: Severity::Warning,
+    summary: "`$goal` in a `script` is the shell's variable `goal`, not the workflow's goal.",
+};
+
+pub(super) const RULES: &[RuleInfo] = &[
+    TEMPLATE_SYNTAX,
+    TEMPLATE_INPUT,
+    TEMPLATE_VARIABLE,
+    DOLLAR_GOAL_IN_SCRIPT,
+];
 
 pub(super) fn check_all(ctx: &LintContext<'_, '_>, inputs: &Inputs, out: &mut Vec<Diagnostic>) {
     let values: BTreeMap<String, String> = inputs.values();
@@ -63,6 +74,19 @@ pub(super) fn check_all(ctx: &LintContext<'_, '_>, inputs: &Inputs, out: &mut Ve
             crate::build::Typed::File { .. } => {}
             _ => {
                 let raw = occurrence.raw();
+                if occurrence.canonical() == "script"
+                    && let Some(at) = dollar_goal(&raw)
+                {
+                    let (s, e) = value_range(ctx.source, &occurrence.attr.value, at, at + 5);
+                    let d = DOLLAR_GOAL_IN_SCRIPT
+                        .diag("`$goal` in a script is the shell's variable `goal`, which is unset")
+                        .with_hint(
+                            "the workflow's goal is `{{ goal }}` in a script (`$goal` is expanded \
+                             in prompts only)",
+                        )
+                        .at(ctx.span(s, e));
+                    out.push(ctx.owned(d, occurrence));
+                }
                 for problem in check(&raw, &scope) {
                     let (s, e) = value_range(
                         ctx.source,
@@ -131,4 +155,14 @@ fn diagnostic(
             )),
     };
     Some(d)
+}
+
+/// Where `$goal` (not `$goals`, not `${goal}`) first appears in `text`.
+fn dollar_goal(text: &str) -> Option<usize> {
+    text.match_indices("$goal").map(|(at, _)| at).find(|at| {
+        !text[at + 5..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
