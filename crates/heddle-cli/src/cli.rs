@@ -71,8 +71,13 @@ pub enum Command {
         /// `[workflow] graph`. A run config beside the workflow that names it is read too.
         file: PathBuf,
         /// An input `NAME=VALUE` for `{{ inputs.NAME }}` (repeatable; overrides the run
-        /// config's `[run.inputs]`).
-        #[arg(short = 'V', long = "input", value_name = "NAME=VALUE")]
+        /// config's `[run.inputs]`). `-I` (Fabro's spelling) works too.
+        #[arg(
+            short = 'V',
+            short_alias = 'I',
+            long = "input",
+            value_name = "NAME=VALUE"
+        )]
         inputs: Vec<String>,
         /// Simulate LLM stages (no model is called; replies are marked simulated).
         #[arg(long)]

@@ -95,7 +95,7 @@ fn a_bad_input_flag_stops_before_a_run_starts() {
             "run",
             "--dry-run",
             flow.to_str().unwrap(),
-            "-V",
+            "-I", // Fabro's spelling of -V
             "no-equals",
         ],
         &[],
