@@ -17,9 +17,13 @@ impl RunHost {
             .await?)
     }
 
-    /// One run (id, unique prefix or folder).
+    /// One run (id, unique prefix or folder), with the inputs its manifest.json records.
     pub async fn run(&self, request: RunRef) -> Result<RunRecord, ApiError> {
-        Ok(self.index().run(&request.run_id).await?)
+        let mut record = self.index().run(&request.run_id).await?;
+        if let Ok(manifest) = heddle_engine::RunDir::at(&record.folder).read_manifest() {
+            record.inputs = manifest.inputs;
+        }
+        Ok(record)
     }
 
     /// A run's stages on a time axis, with retries, parallel lanes and human waits.

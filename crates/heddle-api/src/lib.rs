@@ -15,6 +15,7 @@ mod run_file_policy;
 mod run_file_save;
 mod run_files;
 mod run_host;
+pub mod run_inputs;
 mod run_trust;
 mod run_types;
 pub mod runs;

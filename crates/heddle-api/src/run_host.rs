@@ -124,11 +124,14 @@ impl RunHost {
             self.env.clone(),
             checkpoints,
         );
+        let resolved = crate::run_inputs::resolve_run(&workflow_path, request.goal, request.inputs)
+            .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message))?;
         let run = RunRequest {
             workflow_path,
             source: Some(source),
-            goal: request.goal,
+            goal: resolved.goal,
             labels: request.labels,
+            inputs: resolved.inputs,
             runs_root: self.home.runs(),
             run_dir: None,
             work_dir,

@@ -19,6 +19,10 @@ pub struct StartRunRequest {
     /// Labels to find the run by.
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
+    /// `inputs.NAME` values for the workflow's templates; they override the `[run.inputs]`
+    /// of a run config beside the workflow, key by key.
+    #[serde(default)]
+    pub inputs: BTreeMap<String, String>,
     /// Simulate LLM stages.
     #[serde(default)]
     pub dry_run: bool,

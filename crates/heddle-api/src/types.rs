@@ -32,6 +32,18 @@ pub struct OpenedWorkflow {
     pub workflow: Option<Workflow>,
     /// Syntax errors and lint findings, sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// The `{{ inputs.NAME }}` the workflow uses, sorted by name: one field each in the
+    /// Start-run form.
+    pub inputs: Vec<WorkflowInput>,
+}
+
+/// One input a workflow's templates use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct WorkflowInput {
+    /// `NAME` of `{{ inputs.NAME }}`.
+    pub name: String,
+    /// Its value in the run config beside the workflow (`[run.inputs]`), if any.
+    pub value: Option<String>,
 }
 
 /// List the workflows in a folder.

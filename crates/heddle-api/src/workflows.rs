@@ -3,11 +3,16 @@
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use heddle_workflow::{FileSource, OsFiles, WORKFLOW_DOT_FOLDERS, is_workflow_path, load_source};
+use heddle_workflow::template::{Inputs, input_names};
+use heddle_workflow::{
+    FileSource, OsFiles, Severity, WORKFLOW_DOT_FOLDERS, find_run_config, is_workflow_path,
+    load_source_with,
+};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::types::{
     CheckWorkflowRequest, ListWorkflowsRequest, OpenWorkflowRequest, OpenedWorkflow, WorkflowEntry,
+    WorkflowInput,
 };
 
 /// Files larger than this are refused rather than parsed (a workflow is a few KB).
@@ -49,13 +54,37 @@ pub fn check_workflow(req: &CheckWorkflowRequest) -> Result<OpenedWorkflow, ApiE
     Ok(check(&path, req.source.clone(), &OsFiles))
 }
 
+/// Validates `source`. With a run config beside the workflow, its `[run.inputs]` are the
+/// values a run will get, so an input it lacks is a warning; without one, each input is a
+/// note saying how to give it.
 pub(crate) fn check(path: &Path, source: String, files: &dyn FileSource) -> OpenedWorkflow {
-    let loaded = load_source(&source, path, files);
+    let config = find_run_config(path, files).and_then(Result::ok);
+    let inputs = match &config {
+        Some(config) => Inputs::Given {
+            values: config.inputs.clone(),
+            missing: Severity::Warning,
+        },
+        None => Inputs::Unknown,
+    };
+    let loaded = load_source_with(&source, path, files, &inputs);
+    let values = inputs.values();
+    let inputs = loaded
+        .workflow
+        .as_ref()
+        .map(|w| input_names(w, files))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|name| WorkflowInput {
+            value: values.get(&name).cloned(),
+            name,
+        })
+        .collect();
     OpenedWorkflow {
         path: path.display().to_string(),
         source,
         workflow: loaded.workflow,
         diagnostics: loaded.diagnostics,
+        inputs,
     }
 }
 

@@ -149,6 +149,7 @@ fn write_run_files(run_dir: &RunDir) {
         base_sha: None,
         run_branch: None,
         labels: Default::default(),
+        inputs: Default::default(),
         checkpoint_mode: "worktree".into(),
         work_dir: run_dir.worktree().to_string_lossy().into_owned(),
         workspace: None,

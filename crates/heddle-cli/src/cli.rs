@@ -67,8 +67,18 @@ pub enum Command {
     /// Exit status: 0 when the run succeeds, 1 when it fails, 2 when it cannot start,
     /// 130 when it is cancelled (Ctrl-C).
     Run {
-        /// Workflow file.
+        /// Workflow file, or a run config (`run.toml` / `workflow.toml`) naming one in
+        /// `[workflow] graph`. A run config beside the workflow that names it is read too.
         file: PathBuf,
+        /// An input `NAME=VALUE` for `{{ inputs.NAME }}` (repeatable; overrides the run
+        /// config's `[run.inputs]`). `-I` (Fabro's spelling) works too.
+        #[arg(
+            short = 'V',
+            short_alias = 'I',
+            long = "input",
+            value_name = "NAME=VALUE"
+        )]
+        inputs: Vec<String>,
         /// Simulate LLM stages (no model is called; replies are marked simulated).
         #[arg(long)]
         dry_run: bool,

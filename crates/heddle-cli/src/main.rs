@@ -99,6 +99,7 @@ fn main() -> ExitCode {
         }
         Command::Run {
             file,
+            inputs,
             dry_run,
             goal,
             auto_approve,
@@ -111,6 +112,7 @@ fn main() -> ExitCode {
         } => {
             let options = run::RunOptions {
                 file,
+                inputs,
                 dry_run,
                 goal,
                 auto_approve,

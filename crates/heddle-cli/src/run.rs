@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use heddle_api::run_inputs::{parse_inputs, resolve_run};
 use heddle_api::runs::{HeddleHome, engine};
 use heddle_checkpoint::ModeChoice;
 use heddle_engine::interviewer::{AutoApprove, Interviewer, TerminalInterviewer};
@@ -50,6 +51,8 @@ impl Environment {
 /// Options of `heddle run`.
 pub struct RunOptions {
     pub file: PathBuf,
+    /// `-V NAME=VALUE` pairs.
+    pub inputs: Vec<String>,
     pub dry_run: bool,
     pub goal: Option<String>,
     pub auto_approve: bool,
@@ -98,6 +101,22 @@ pub async fn run(
         Ok(labels) => labels,
         Err(message) => return fail(err, &message),
     };
+    let inputs = match parse_inputs(&options.inputs) {
+        Ok(inputs) => inputs,
+        Err(message) => return fail(err, &message),
+    };
+    let resolved = match resolve_run(&options.file, options.goal, inputs) {
+        Ok(resolved) => resolved,
+        Err(message) => return fail(err, &message),
+    };
+    for warning in &resolved.warnings {
+        let _ = writeln!(err, "warning: {warning}");
+    }
+    let options = RunOptions {
+        file: resolved.workflow_path,
+        goal: resolved.goal,
+        ..options
+    };
     let work_dir = options.work_dir.unwrap_or_else(|| env.cwd.clone());
     // An unreadable file is left to the engine, which says what is wrong with it.
     let source = std::fs::read_to_string(&options.file).ok();
@@ -122,6 +141,7 @@ pub async fn run(
         source,
         goal: options.goal,
         labels,
+        inputs: resolved.inputs,
         runs_root: env.home.runs(),
         run_dir: options.run_dir,
         work_dir,

@@ -33,17 +33,52 @@ fn cases() -> Vec<(String, PathBuf, String)> {
     cases
 }
 
+/// The value of the first `key:` line of `expect`.
+fn setting<'a>(expect: &'a str, key: &str) -> Option<&'a str> {
+    expect.lines().find_map(|line| {
+        let (k, v) = line.trim().split_once(':')?;
+        (k.trim() == key).then(|| v.trim())
+    })
+}
+
+/// Keys checked without a run folder (a run that could not start has none).
+const WITHOUT_RUN: &[&str] = &["exit", "stderr", "lint", "args", "target"];
+
 /// Runs one case; the list of what did not match (empty when it conforms).
 fn check_case(dot: &Path, expect: &str) -> Vec<String> {
     let sandbox = Sandbox::new();
-    let out = sandbox.heddle(&["run", "--dry-run", "--auto-approve", dot.to_str().unwrap()]);
+    // `target:` runs another file of the suite (a run config naming the case's graph).
+    let target =
+        setting(expect, "target").map_or_else(|| dot.to_path_buf(), |t| suite_dir().join(t));
+    let mut args = vec!["run", "--dry-run", "--auto-approve"];
+    args.extend(
+        setting(expect, "args")
+            .unwrap_or_default()
+            .split_whitespace(),
+    );
+    args.push(target.to_str().unwrap());
+    let out = sandbox.heddle(&args);
     let stderr = text(&out.stderr);
     let runs = sandbox.runs();
-    let Some(run) = runs.first() else {
-        return vec![format!("no run folder was created\n{}", describe(&out))];
-    };
+    let run = runs.first().cloned().unwrap_or_default();
     let mut problems = Vec::new();
-    let progress = events(run);
+    if runs.is_empty() {
+        let needs_run = expect.lines().map(str::trim).any(|line| {
+            !line.is_empty()
+                && !line.starts_with('#')
+                && !WITHOUT_RUN.contains(&line.split_once(':').map_or(line, |(k, _)| k).trim())
+        });
+        if needs_run {
+            problems.push(format!("no run folder was created\n{}", describe(&out)));
+            return problems;
+        }
+    }
+    let run = run.as_path();
+    let progress = if runs.is_empty() {
+        Vec::new()
+    } else {
+        events(run)
+    };
     let conclusion_path = run.join("conclusion.json");
     let conclusion = if conclusion_path.exists() {
         json(&conclusion_path)
@@ -147,6 +182,24 @@ fn check_case(dot: &Path, expect: &str) -> Vec<String> {
                 if got.trim() != content.trim() {
                     problems.push(format!(
                         "work file {} holds {got:?}, want {:?}",
+                        name.trim(),
+                        content.trim()
+                    ));
+                }
+            }
+            "args" | "target" => {}
+            "exit" => {
+                let want: i32 = value.parse().unwrap();
+                if out.status.code() != Some(want) {
+                    problems.push(format!("exit code {:?}, want {want}", out.status.code()));
+                }
+            }
+            "contains" => {
+                let (name, content) = value.split_once('=').unwrap();
+                let got = std::fs::read_to_string(run.join(name.trim())).unwrap_or_default();
+                if !got.contains(content.trim()) {
+                    problems.push(format!(
+                        "{} does not contain {:?}:\n{got}",
                         name.trim(),
                         content.trim()
                     ));

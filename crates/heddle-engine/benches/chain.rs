@@ -82,6 +82,7 @@ fn bench(c: &mut Criterion) {
                         source: Some(source.clone()),
                         goal: None,
                         labels: BTreeMap::new(),
+                        inputs: Default::default(),
                         runs_root: dir.path().join("runs"),
                         run_dir: None,
                         work_dir: dir.path().to_path_buf(),

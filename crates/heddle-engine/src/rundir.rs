@@ -259,6 +259,9 @@ pub struct Manifest {
     pub run_branch: Option<String>,
     /// `--label K=V` pairs.
     pub labels: BTreeMap<String, String>,
+    /// The `inputs.NAME` values the run was given (`-V`, run.toml, the Start-run form).
+    #[serde(default)]
+    pub inputs: BTreeMap<String, String>,
     /// `worktree`, `shadow` or `none`.
     pub checkpoint_mode: String,
     /// Where stages run (the workspace, or the run's git worktree).

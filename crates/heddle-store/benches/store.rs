@@ -68,6 +68,7 @@ fn write_run(runs: &Path, n: usize, events: usize) -> PathBuf {
         base_sha: None,
         run_branch: None,
         labels,
+        inputs: Default::default(),
         checkpoint_mode: "none".into(),
         work_dir: "/work".into(),
         workspace: None,

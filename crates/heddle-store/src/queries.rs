@@ -59,6 +59,7 @@ impl RunRow {
         RunRecord {
             labels: serde_json::from_str::<BTreeMap<String, String>>(&self.labels)
                 .unwrap_or_default(),
+            inputs: BTreeMap::new(),
             status: RunStatus::parse(&self.status),
             id: self.id,
             folder: self.folder,

@@ -25,8 +25,10 @@ mod manager_child;
 mod model;
 mod outcome;
 mod render;
+mod run_config;
 pub mod stylesheet;
 mod suggest;
+pub mod template;
 mod value;
 
 pub use access::Attrs;
@@ -46,13 +48,16 @@ pub use files::{FileSource, MemoryFiles, OsFiles, resolve_reference};
 pub use join_policy::{ErrorPolicy, JoinPolicy};
 pub use kind::{GRAPHVIZ_SHAPES, KIND_SHAPES, TYPE_NAMES, is_graphviz_shape};
 pub use lint::{RuleInfo, rules};
-pub use load::{Loaded, load_source};
+pub use load::{Loaded, load_source, load_source_with};
 pub use manager_child::{ChildSource, manager_child, manager_child_workdir};
 pub use model::*;
 pub use outcome::{
     FAILURE_CLASS_ALIASES, OUTCOME_ALIASES, OUTCOMES, canonical_outcome, failure_class_matches,
 };
 pub use render::render_diagnostic;
+pub use run_config::{
+    DEFAULT_GRAPH, RUN_CONFIG_NAMES, RunConfig, RunConfigError, find_run_config, parse_run_config,
+};
 pub use stylesheet::{Stylesheet, StylesheetError};
 pub use suggest::{closest, edit_distance};
 pub use value::{ValueError, ValueType, format_allowed, parse_value, typed_value};

@@ -7,6 +7,7 @@ use heddle_dot::{Document, ParseError};
 use crate::files::FileSource;
 use crate::lint::{self, NOT_TEXT, SYNTAX};
 use crate::locate::LineIndex;
+use crate::template::Inputs;
 use crate::{Diagnostic, Workflow, build};
 
 /// Everything known about one workflow file.
@@ -33,6 +34,17 @@ impl Loaded {
 /// every lint rule. `@file` references are resolved relative to `path` through `files`.
 /// Never panics.
 pub fn load_source(source: &str, path: &Path, files: &dyn FileSource) -> Loaded {
+    load_source_with(source, path, files, &Inputs::Unknown)
+}
+
+/// [`load_source`] knowing what the run's inputs will be: `{{ inputs.NAME }}` without a value
+/// is then reported with the severity `inputs` says, not as a note.
+pub fn load_source_with(
+    source: &str,
+    path: &Path,
+    files: &dyn FileSource,
+    inputs: &Inputs,
+) -> Loaded {
     let parse = heddle_dot::parse(source);
     let mut diagnostics = Vec::new();
     let lines = LineIndex::new(source);
@@ -65,6 +77,7 @@ pub fn load_source(source: &str, path: &Path, files: &dyn FileSource) -> Loaded 
                 lines: &lines,
                 path,
                 files,
+                inputs,
             };
             let found = lint::run(document.graphs(), &built, &input, structural);
             diagnostics.extend(found);

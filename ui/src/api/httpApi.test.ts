@@ -99,7 +99,7 @@ describe('createHttpApi run operations', () => {
     await api.runTimeline({ run_id: 'R1' });
     await api.recentWorkflows({ limit: 5 });
     await api.workflowTrust({ workflow_path: '/w/a.dot', work_dir: null });
-    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, dry_run: true, work_dir: null, checkpoints: null, trust: false });
+    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, inputs: { repo: 'heddle' }, dry_run: true, work_dir: null, checkpoints: null, trust: false });
     await api.resumeRun({ run_id: 'R1' });
     await api.forkRun({ run_id: 'R1', from: 'plan' });
     await api.cancelRun({ run_id: 'R1' });
@@ -135,6 +135,8 @@ describe('createHttpApi run operations', () => {
       '/api/rollback_run',
       '/api/run_artifacts',
     ]);
+    const start = fetchMock.mock.calls.find((call: unknown[]) => call[0] === '/api/start_run') as unknown as [string, RequestInit];
+    expect(JSON.parse(String(start[1].body)).inputs).toEqual({ repo: 'heddle' });
   });
 
   it('follows events over SSE once each, in order, until the end event', () => {

@@ -185,6 +185,7 @@ export function App() {
           <StartRunDialog
             workflowPath={opened.path}
             defaultGoal={opened.workflow?.goal ?? null}
+            inputs={opened.inputs}
             unsaved={editing.hasUnsavedEdits()}
             onSave={async () => {
               await editing.save();

@@ -30,6 +30,11 @@ goal: string | null,
  */
 labels: { [key in string]: string }, 
 /**
+ * The `inputs.NAME` values the run was given, from its manifest.json: filled in for one
+ * run (`get_run`), empty in run lists (the index does not hold them).
+ */
+inputs: { [key in string]: string }, 
+/**
  * Where it stands.
  */
 status: RunStatus, 

@@ -17,6 +17,11 @@ goal: string | null,
  */
 labels: { [key in string]: string }, 
 /**
+ * `inputs.NAME` values for the workflow's templates; they override the `[run.inputs]`
+ * of a run config beside the workflow, key by key.
+ */
+inputs: { [key in string]: string }, 
+/**
  * Simulate LLM stages.
  */
 dry_run: boolean, 

@@ -46,6 +46,16 @@ export function RunHeader({
             </dd>
           </>
         ) : null}
+        {Object.keys(record.inputs).length > 0 ? (
+          <>
+            <dt>Inputs</dt>
+            {Object.entries(record.inputs).map(([k, v]) => (
+              <dd key={`input-${k}`} className="label-chip run-header__input" data-testid="run-input">
+                <code>{k}</code>={v}
+              </dd>
+            ))}
+          </>
+        ) : null}
         {Object.entries(record.labels).map(([k, v]) => (
           <dd key={k} className="label-chip">
             {k}={v}

@@ -2,22 +2,25 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
 import { useEscapeKey } from '../app/useEscapeKey';
+import type { WorkflowInput } from '../generated/WorkflowInput';
 import type { WorkflowTrust } from '../generated/WorkflowTrust';
 import { parseLabels } from './labels';
+import { initialInputValues, inputsToSend } from './runInputs';
 import { askToNotify } from './runNotice';
 import { TrustSummary } from './TrustSummary';
 import { needsConsent } from './trustConsent';
 import './start-run.css';
 
 /**
- * Starts a run of the open workflow: its goal (the graph's by default), labels to find it
- * by, and whether LLM stages are simulated (dry run, no API key needed). A workflow not
+ * Starts a run of the open workflow: its goal (the graph's by default), a value for each
+ * `{{ inputs.NAME }}` it uses (the run config's by default), labels to find it by, and whether LLM stages are simulated (dry run, no API key needed). A workflow not
  * trusted on this machine yet shows what it will do, and starts only once the person ticks
  * "Trust this workflow and run" for exactly that content.
  */
 export function StartRunDialog({
   workflowPath,
   defaultGoal,
+  inputs,
   unsaved,
   onSave,
   onStarted,
@@ -25,6 +28,8 @@ export function StartRunDialog({
 }: {
   workflowPath: string;
   defaultGoal: string | null;
+  /** The inputs the workflow's templates use, with the run config's values. */
+  inputs: readonly WorkflowInput[];
   /** The editor holds changes the file on disk does not have yet. */
   unsaved: boolean;
   onSave: () => Promise<boolean>;
@@ -33,6 +38,7 @@ export function StartRunDialog({
 }) {
   const api = useApi();
   const [goal, setGoal] = useState(defaultGoal ?? '');
+  const [inputValues, setInputValues] = useState(() => initialInputValues(inputs));
   const [labels, setLabels] = useState('');
   const [dryRun, setDryRun] = useState(false);
   const [workDir, setWorkDir] = useState('');
@@ -42,6 +48,7 @@ export function StartRunDialog({
   const [consented, setConsented] = useState(false);
   useEscapeKey(onClose);
   const parsed = parseLabels(labels);
+  const given = inputsToSend(inputs, inputValues);
   const chosenWorkDir = workDir.trim() === '' ? null : workDir.trim();
   const consentedDigest = consented && trust !== null ? trust.digest : null;
   const blocked = trust !== null && needsConsent(trust, consentedDigest);
@@ -70,7 +77,7 @@ export function StartRunDialog({
   };
 
   const start = async () => {
-    if (!parsed.ok) return;
+    if (!parsed.ok || given.missing.length > 0) return;
     askToNotify();
     setBusy(true);
     setError(null);
@@ -95,6 +102,7 @@ export function StartRunDialog({
         workflow_path: workflowPath,
         goal: goal.trim() === '' || goal === defaultGoal ? null : goal,
         labels: parsed.labels,
+        inputs: given.values,
         dry_run: dryRun,
         work_dir: chosenWorkDir,
         checkpoints: null,
@@ -125,6 +133,36 @@ export function StartRunDialog({
         <p className="muted start-run__path">{workflowPath}</p>
         <label htmlFor="run-goal">Goal</label>
         <textarea id="run-goal" className="input" rows={2} value={goal} onChange={(e) => setGoal(e.target.value)} placeholder="The workflow's goal" />
+        {inputs.length > 0 ? (
+          <fieldset className="start-run__inputs" data-testid="run-inputs">
+            <legend>Inputs</legend>
+            {inputs.map(({ name }) => (
+              <div key={name} className="start-run__input">
+                <label htmlFor={`run-input-${name}`}>
+                  <code>{name}</code>
+                </label>
+                <input
+                  id={`run-input-${name}`}
+                  className="input"
+                  value={inputValues[name] ?? ''}
+                  onChange={(e) => {
+                    const value = e.target.value;
+                    setInputValues((current) => ({ ...current, [name]: value }));
+                  }}
+                  placeholder={`{{ inputs.${name} }}`}
+                  aria-invalid={(inputValues[name] ?? '') === ''}
+                  spellCheck={false}
+                />
+              </div>
+            ))}
+            {given.missing.length > 0 ? (
+              <p className="start-run__hint is-error">
+                {given.missing.length === 1 ? 'Input' : 'Inputs'} {given.missing.join(', ')} {given.missing.length === 1 ? 'needs' : 'need'} a
+                value.
+              </p>
+            ) : null}
+          </fieldset>
+        ) : null}
         <label htmlFor="run-labels">Labels</label>
         <input
           id="run-labels"
@@ -158,7 +196,7 @@ export function StartRunDialog({
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button is-primary" disabled={busy || !parsed.ok || blocked}>
+          <button type="submit" className="button is-primary" disabled={busy || !parsed.ok || blocked || given.missing.length > 0}>
             {busy ? 'Starting…' : unsaved ? 'Save and start' : 'Start run'}
           </button>
         </div>

@@ -3,7 +3,12 @@
 
 use std::path::Path;
 
-use heddle_workflow::{HandlerKind, OsFiles, Severity, Workflow, load_source, render_diagnostic};
+use std::collections::BTreeMap;
+
+use heddle_workflow::template::{self, Inputs};
+use heddle_workflow::{
+    HandlerKind, OsFiles, Severity, Workflow, load_source_with, render_diagnostic,
+};
 
 use super::execute::PreparedRun;
 use super::shared::RunShared;
@@ -77,7 +82,7 @@ impl Engine {
             Some(source) => source.clone(),
             None => std::fs::read_to_string(path).map_err(|e| EngineError::io(path, &e))?,
         };
-        let workflow = self.validate(&source, path)?;
+        let workflow = self.validate(&source, path, request.goal.as_deref(), &request.inputs)?;
         let now = self.env.clock.now();
         let run_id = new_ulid(now, self.env.entropy.as_ref());
         let root = match &request.run_dir {
@@ -115,7 +120,8 @@ impl Engine {
                 return Err(EngineError::CheckpointSetup(message));
             }
         };
-        let goal = request.goal.clone().or_else(|| workflow.goal.clone());
+        // The goal as rendered (`{{ inputs.NAME }}` in the graph's goal), or the one given.
+        let goal = workflow.goal.clone();
         let manifest = Manifest {
             run_id: run_id.clone(),
             workflow_name: workflow.name.clone(),
@@ -127,6 +133,7 @@ impl Engine {
             base_sha: setup.base_sha.clone(),
             run_branch: setup.run_branch.clone(),
             labels: request.labels.clone(),
+            inputs: request.inputs.clone(),
             checkpoint_mode: setup.mode.clone(),
             work_dir: setup.work_dir.to_string_lossy().into_owned(),
             workspace: (setup.work_dir != request.work_dir)
@@ -154,6 +161,7 @@ impl Engine {
             run_dir,
             setup.work_dir,
             goal,
+            request.inputs.clone(),
             request.dry_run,
             emitter,
             RunState::default(),
@@ -186,7 +194,13 @@ impl Engine {
         let source = std::fs::read_to_string(run_dir.graph())
             .map_err(|e| EngineError::io(&run_dir.graph(), &e))?;
         let workflow_path = Path::new(&manifest.workflow_path).to_path_buf();
-        let workflow = self.validate(&source, &workflow_path)?;
+        // The manifest holds the goal as the run had it: used as written.
+        let workflow = self.validate(
+            &source,
+            &workflow_path,
+            manifest.goal.as_deref(),
+            &manifest.inputs,
+        )?;
         let checkpoint_path = run_dir.checkpoint();
         let checkpoint = if checkpoint_path.exists() {
             Some(Checkpoint::load(&checkpoint_path)?)
@@ -286,6 +300,7 @@ impl Engine {
             run_dir.clone(),
             manifest.work_dir.clone().into(),
             manifest.goal.clone(),
+            manifest.inputs.clone(),
             manifest.dry_run,
             emitter,
             state,
@@ -307,10 +322,21 @@ impl Engine {
         )
     }
 
-    /// Parses and validates; errors (with their diagnostics rendered) keep the run from
+    /// Parses, validates (an input without a value is an error) and renders the templates
+    /// with `goal` and `inputs`; errors (with their diagnostics rendered) keep the run from
     /// starting, and so does an LLM backend that cannot serve the workflow.
-    fn validate(&self, source: &str, path: &Path) -> Result<Workflow, EngineError> {
-        let loaded = load_source(source, path, &OsFiles);
+    fn validate(
+        &self,
+        source: &str,
+        path: &Path,
+        goal: Option<&str>,
+        inputs: &BTreeMap<String, String>,
+    ) -> Result<Workflow, EngineError> {
+        let given = Inputs::Given {
+            values: inputs.clone(),
+            missing: Severity::Error,
+        };
+        let loaded = load_source_with(source, path, &OsFiles, &given);
         let shown = path.to_string_lossy();
         let errors: Vec<String> = loaded
             .diagnostics
@@ -319,7 +345,15 @@ impl Engine {
             .map(|d| render_diagnostic(d, source, &shown, false))
             .collect();
         let workflow = match loaded.workflow {
-            Some(workflow) if errors.is_empty() => workflow,
+            Some(workflow) if errors.is_empty() => {
+                template::expand(&workflow, goal, inputs, &OsFiles).map_err(|e| {
+                    EngineError::InvalidWorkflow {
+                        path: path.to_path_buf(),
+                        count: 1,
+                        rendered: format!("error: {e}"),
+                    }
+                })?
+            }
             _ => {
                 return Err(EngineError::InvalidWorkflow {
                     path: path.to_path_buf(),

@@ -66,6 +66,7 @@ pub(super) fn plan_child(
             source: Some(source),
             goal: own_goal.is_none().then(|| shared.goal.clone()).flatten(),
             labels: BTreeMap::new(),
+            inputs: shared.inputs.clone(),
             runs_root: shared.run_dir.root().to_path_buf(),
             run_dir: Some(child_dir.to_path_buf()),
             work_dir,

@@ -95,6 +95,8 @@ pub struct RunRequest {
     pub goal: Option<String>,
     /// `--label K=V` pairs.
     pub labels: BTreeMap<String, String>,
+    /// `inputs.NAME` values for the workflow's templates (`-V`, run.toml, the API).
+    pub inputs: BTreeMap<String, String>,
     /// The runs folder (`$HEDDLE_HOME/runs`).
     pub runs_root: PathBuf,
     /// An explicit run directory (`--run-dir`), instead of `runs_root/YYYYMMDD-{id}`.

@@ -1,7 +1,7 @@
 //! What every walker of one run shares: the workflow, the run directory, the event stream,
 //! the bookkeeping, cancellation, and the conversations of `full` fidelity threads.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,6 +37,8 @@ pub(crate) struct RunShared {
     pub run_dir: RunDir,
     pub work_dir: PathBuf,
     pub goal: Option<String>,
+    /// `inputs.NAME` values (manager loop children get them too).
+    pub inputs: BTreeMap<String, String>,
     pub dry_run: bool,
     pub emitter: Emitter,
     pub cancel: CancellationToken,
@@ -69,6 +71,7 @@ impl RunShared {
         run_dir: RunDir,
         work_dir: PathBuf,
         goal: Option<String>,
+        inputs: BTreeMap<String, String>,
         dry_run: bool,
         emitter: Emitter,
         state: RunState,
@@ -92,6 +95,7 @@ impl RunShared {
             run_dir,
             work_dir,
             goal,
+            inputs,
             dry_run,
             emitter,
             cancel: CancellationToken::new(),

@@ -190,6 +190,7 @@ impl Harness {
             source: None,
             goal: None,
             labels: BTreeMap::new(),
+            inputs: Default::default(),
             runs_root: self.dir.path().join("runs"),
             run_dir: None,
             work_dir: self.dir.path().to_path_buf(),

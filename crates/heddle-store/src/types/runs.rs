@@ -61,6 +61,10 @@ pub struct RunRecord {
     pub goal: Option<String>,
     /// `--label K=V` pairs.
     pub labels: BTreeMap<String, String>,
+    /// The `inputs.NAME` values the run was given, from its manifest.json: filled in for one
+    /// run (`get_run`), empty in run lists (the index does not hold them).
+    #[serde(default)]
+    pub inputs: BTreeMap<String, String>,
     /// Where it stands.
     pub status: RunStatus,
     /// Start (RFC 3339).

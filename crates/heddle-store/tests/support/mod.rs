@@ -70,6 +70,7 @@ impl Home {
             source: None,
             goal: None,
             labels: BTreeMap::new(),
+            inputs: Default::default(),
             runs_root: self.runs(),
             run_dir: None,
             work_dir: work_dir.to_path_buf(),
@@ -211,6 +212,7 @@ pub fn manifest(id: &str, workflow: &str, start: &str, labels: &[(&str, &str)]) 
             .iter()
             .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
             .collect(),
+        inputs: Default::default(),
         checkpoint_mode: "none".into(),
         work_dir: "/work".into(),
         workspace: None,

@@ -216,6 +216,8 @@ impl<'g, 's> Builder<'g, 's> {
                 .filter(|s| s.ty == ValueType::Condition)
                 .map(|_| entry.raw.trim())
                 .filter(|text| !text.is_empty())
+                // A templated condition is parsed once rendered (see `template::expand`).
+                .filter(|text| !crate::template::is_template(text))
                 .map(|text| self.condition(text));
             let typed = match &entry.value {
                 Value::Invalid(_) => Typed::Invalid,

@@ -15,6 +15,7 @@ mod routing;
 mod structure;
 mod stylesheet;
 mod targets;
+mod templates;
 
 use std::path::Path;
 
@@ -71,6 +72,7 @@ pub fn rules() -> Vec<RuleInfo> {
     all.extend_from_slice(attributes::RULES);
     all.extend_from_slice(nodes::RULES);
     all.extend_from_slice(files::RULES);
+    all.extend_from_slice(templates::RULES);
     all
 }
 
@@ -86,6 +88,8 @@ pub(crate) struct LintContext<'a, 'g> {
     pub lines: &'a LineIndex,
     pub path: &'a Path,
     pub files: &'a dyn FileSource,
+    /// What is known about the run's inputs.
+    pub inputs: &'a crate::template::Inputs,
     /// Per node: reachable from the (first) start node; `None` without a start.
     pub reachable: Option<Vec<bool>>,
 }
@@ -144,6 +148,8 @@ pub(crate) struct Input<'a> {
     pub path: &'a Path,
     /// File access.
     pub files: &'a dyn FileSource,
+    /// What is known about the run's inputs.
+    pub inputs: &'a crate::template::Inputs,
 }
 
 /// Runs every rule on the first graph (`graphs[0]`). `structural` is false when the file
@@ -167,6 +173,7 @@ pub(crate) fn run(
         lines: input.lines,
         path: input.path,
         files: input.files,
+        inputs: input.inputs,
         reachable: None,
     };
     ctx.reachable = reach::from_start(&ctx);
@@ -181,6 +188,7 @@ pub(crate) fn run(
             stylesheet::check(ctx, &mut out);
             attributes::check(ctx, &mut out);
             files::check(ctx, &mut out);
+            templates::check_all(ctx, ctx.inputs, &mut out);
             out
         });
         let mut out = Vec::new();
