@@ -15,6 +15,7 @@ pub mod actor;
 pub mod diff;
 pub mod error;
 pub mod filters;
+pub mod folder_listing;
 pub mod fork;
 pub mod from_ref;
 pub mod full_scan;
