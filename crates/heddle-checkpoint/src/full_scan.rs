@@ -20,12 +20,18 @@ use crate::error::{CheckpointError, Result};
 use crate::filters::{Filters, Verdict};
 use crate::folder_listing::{Listing, ReadAhead, read_ahead, read_folder};
 
-/// Scans the work tree of `repo` into `index`; the warnings about skipped files.
-pub fn full_scan(
-    repo: &Repository,
-    index: &mut Index,
-    filters: &mut Filters,
-) -> Result<Vec<String>> {
+/// What a full scan found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scanned {
+    /// Warnings about skipped files.
+    pub warnings: Vec<String>,
+    /// Whether the index now names another tree: an entry left, came, or got another
+    /// blob or mode (a file only re-read, with the same content, changes nothing).
+    pub tree_changed: bool,
+}
+
+/// Scans the work tree of `repo` into `index`.
+pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) -> Result<Scanned> {
     let work_tree =
         repo.workdir()
             .map(Path::to_path_buf)
@@ -55,13 +61,19 @@ pub fn full_scan(
     let git = |path: &Path, e: &git2::Error| {
         CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
     };
+    let mut tree_changed = !scan.remove.is_empty();
     for path in &scan.remove {
         index.remove_path(path).map_err(|e| git(path, &e))?;
     }
-    for path in &scan.add {
+    for (path, was) in &scan.add {
         index.add_path(path).map_err(|e| git(path, &e))?;
+        let now = index.get_path(path, 0).map(|e| (e.id, e.mode));
+        tree_changed |= now.is_none() || now != *was;
     }
-    Ok(scan.warnings)
+    Ok(Scanned {
+        warnings: scan.warnings,
+        tree_changed,
+    })
 }
 
 fn stage(entry: &IndexEntry) -> u16 {
@@ -78,7 +90,8 @@ struct Scan<'a> {
     entries: Vec<IndexEntry>,
     /// When the index was written (seconds, nanoseconds).
     racy_from: (i64, i64),
-    add: Vec<PathBuf>,
+    /// Files to hash, with the blob and mode their entry had (`None`: new).
+    add: Vec<(PathBuf, Option<(git2::Oid, u32)>)>,
     remove: Vec<PathBuf>,
     warnings: Vec<String>,
 }
@@ -169,8 +182,9 @@ impl Scan<'_> {
             return;
         }
         let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
+        let was = Some((entry.id, entry.mode));
         match self.filters.verdict(self.repo, &relative, true) {
-            Verdict::Store => self.add.push(relative),
+            Verdict::Store => self.add.push((relative, was)),
             Verdict::Leave => {}
             // No longer the run's (grew over the cap, became LFS): out of the snapshot,
             // so a restore moves it aside instead of replacing it.
@@ -185,7 +199,7 @@ impl Scan<'_> {
     fn untracked(&mut self, path: &[u8]) {
         let relative = PathBuf::from(OsStr::from_bytes(path));
         match self.filters.verdict(self.repo, &relative, false) {
-            Verdict::Store => self.add.push(relative),
+            Verdict::Store => self.add.push((relative, None)),
             Verdict::Leave => {}
             Verdict::Skip(w) => self.warnings.push(w),
         }
@@ -265,7 +279,15 @@ mod tests {
         write(&work, "build/out.o", "ignored\n");
         write(&work, "d2/nested/.git/HEAD", "ref: refs/heads/main\n");
         write(&work, "d2/nested/inner.txt", "not ours\n");
-        let warnings = full_scan(&repo, &mut index, &mut filters).unwrap();
+        let scanned = full_scan(&repo, &mut index, &mut filters).unwrap();
+        assert!(scanned.tree_changed);
+        index.write().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // Rewritten with the same content: hashed again, the tree is the same.
+        write(&work, "d0/e0/f0.txt", "same\n");
+        let again = full_scan(&repo, &mut index, &mut filters).unwrap();
+        assert!(!again.tree_changed);
+        let warnings = scanned.warnings;
         let listed = paths(&index);
         assert_eq!(listed.len(), files + 1 - 1 + 2);
         assert!(listed.contains(&"d1/e1/new.txt".to_string()));

@@ -21,6 +21,7 @@ pub mod from_ref;
 pub mod full_scan;
 pub mod history;
 pub mod hook;
+pub mod index_tree;
 pub mod integrity;
 pub mod message;
 pub mod metadata;
