@@ -3,6 +3,8 @@
 //! under it (both in git's order), each file is stat-checked against its entry, and only
 //! files whose stat data changed (or that are new) are hashed. Untracked folders that are
 //! ignored, nested repositories, excluded paths and Heddle's own folders are not entered.
+//! The folders holding tracked files are read ahead on several threads
+//! ([`read_ahead`]); the merge itself is one pass.
 //!
 //! An entry is trusted from its stat data only when the file was last modified before the
 //! index was written (git's "racily clean" rule); otherwise the file is hashed again.
@@ -16,13 +18,20 @@ use git2::{FileMode, Index, IndexEntry, Repository};
 
 use crate::error::{CheckpointError, Result};
 use crate::filters::{Filters, Verdict};
+use crate::folder_listing::{Listing, ReadAhead, read_ahead, read_folder};
 
-/// Scans the work tree of `repo` into `index`; the warnings about skipped files.
-pub fn full_scan(
-    repo: &Repository,
-    index: &mut Index,
-    filters: &mut Filters,
-) -> Result<Vec<String>> {
+/// What a full scan found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scanned {
+    /// Warnings about skipped files.
+    pub warnings: Vec<String>,
+    /// Whether the index now names another tree: an entry left, came, or got another
+    /// blob or mode (a file only re-read, with the same content, changes nothing).
+    pub tree_changed: bool,
+}
+
+/// Scans the work tree of `repo` into `index`.
+pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) -> Result<Scanned> {
     let work_tree =
         repo.workdir()
             .map(Path::to_path_buf)
@@ -35,7 +44,9 @@ pub fn full_scan(
         .and_then(|p| std::fs::metadata(p).ok())
         .map_or((i64::MIN, 0), |m| (m.mtime(), m.mtime_nsec()));
     let entries: Vec<IndexEntry> = index.iter().filter(|e| stage(e) == 0).collect();
+    let ahead = read_ahead(&work_tree, entries.iter().map(|e| e.path.as_slice()));
     let mut scan = Scan {
+        ahead,
         repo,
         filters,
         work_tree,
@@ -50,70 +61,28 @@ pub fn full_scan(
     let git = |path: &Path, e: &git2::Error| {
         CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
     };
+    let mut tree_changed = !scan.remove.is_empty();
     for path in &scan.remove {
         index.remove_path(path).map_err(|e| git(path, &e))?;
     }
-    for path in &scan.add {
+    for (path, was) in &scan.add {
         index.add_path(path).map_err(|e| git(path, &e))?;
+        let now = index.get_path(path, 0).map(|e| (e.id, e.mode));
+        tree_changed |= now.is_none() || now != *was;
     }
-    Ok(scan.warnings)
+    Ok(Scanned {
+        warnings: scan.warnings,
+        tree_changed,
+    })
 }
 
 fn stage(entry: &IndexEntry) -> u16 {
     (entry.flags >> 12) & 0x3
 }
 
-/// A child of a folder being scanned.
-struct Child {
-    /// The name, with `/` after a folder's: the order git sorts paths in.
-    key: Vec<u8>,
-    /// A file's or link's metadata (read through the folder's handle: one lookup);
-    /// `None` for a folder.
-    file: Option<std::fs::Metadata>,
-}
-
-/// What a folder holds.
-enum Listing {
-    /// Its children, in git's order.
-    Children(Vec<Child>),
-    /// It is a nested repository (it has a `.git`).
-    Nested,
-}
-
-/// Reads folder `full` (the work tree's root when `root`: its `.git` is skipped).
-fn read_folder(full: &Path, root: bool) -> std::io::Result<Listing> {
-    let mut children = Vec::new();
-    for entry in std::fs::read_dir(full)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name == ".git" {
-            if root {
-                continue;
-            }
-            return Ok(Listing::Nested);
-        }
-        let kind = entry.file_type()?;
-        let mut key = name.as_bytes().to_vec();
-        let file = if kind.is_dir() {
-            key.push(b'/');
-            None
-        } else if kind.is_file() || kind.is_symlink() {
-            match entry.metadata() {
-                Ok(meta) => Some(meta),
-                // Gone since the folder was read.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(e),
-            }
-        } else {
-            continue;
-        };
-        children.push(Child { key, file });
-    }
-    children.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-    Ok(Listing::Children(children))
-}
-
 struct Scan<'a> {
+    /// Folders read ahead (taken as the walk reaches them).
+    ahead: ReadAhead,
     repo: &'a Repository,
     filters: &'a mut Filters,
     work_tree: PathBuf,
@@ -121,7 +90,8 @@ struct Scan<'a> {
     entries: Vec<IndexEntry>,
     /// When the index was written (seconds, nanoseconds).
     racy_from: (i64, i64),
-    add: Vec<PathBuf>,
+    /// Files to hash, with the blob and mode their entry had (`None`: new).
+    add: Vec<(PathBuf, Option<(git2::Oid, u32)>)>,
     remove: Vec<PathBuf>,
     warnings: Vec<String>,
 }
@@ -130,7 +100,11 @@ impl Scan<'_> {
     /// Scans folder `dir` (`""` or `a/b/`), whose index entries are `entries[lo..hi]`.
     fn walk(&mut self, dir: &[u8], lo: usize, hi: usize) -> Result<()> {
         let full = self.work_tree.join(OsStr::from_bytes(dir));
-        let children = match read_folder(&full, dir.is_empty()) {
+        let listing = match self.ahead.remove(dir) {
+            Some(listing) => listing,
+            None => read_folder(&full, dir.is_empty()),
+        };
+        let children = match listing {
             Ok(Listing::Children(children)) => children,
             Ok(Listing::Nested) => {
                 // A nested repository: left exactly as it is, entries and all.
@@ -208,8 +182,9 @@ impl Scan<'_> {
             return;
         }
         let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
+        let was = Some((entry.id, entry.mode));
         match self.filters.verdict(self.repo, &relative, true) {
-            Verdict::Store => self.add.push(relative),
+            Verdict::Store => self.add.push((relative, was)),
             Verdict::Leave => {}
             // No longer the run's (grew over the cap, became LFS): out of the snapshot,
             // so a restore moves it aside instead of replacing it.
@@ -224,7 +199,7 @@ impl Scan<'_> {
     fn untracked(&mut self, path: &[u8]) {
         let relative = PathBuf::from(OsStr::from_bytes(path));
         match self.filters.verdict(self.repo, &relative, false) {
-            Verdict::Store => self.add.push(relative),
+            Verdict::Store => self.add.push((relative, None)),
             Verdict::Leave => {}
             Verdict::Skip(w) => self.warnings.push(w),
         }
@@ -255,4 +230,80 @@ fn unchanged(entry: &IndexEntry, meta: &std::fs::Metadata, racy_from: (i64, i64)
         && same_time(entry.mtime, meta.mtime(), meta.mtime_nsec())
         && same_time(entry.ctime, meta.ctime(), meta.ctime_nsec())
         && recorded < racy_from
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn write(root: &Path, relative: &str, content: &str) {
+        let path = root.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    fn paths(index: &Index) -> Vec<String> {
+        index
+            .iter()
+            .map(|e| String::from_utf8(e.path).unwrap())
+            .collect()
+    }
+
+    /// A tree large enough for the folders to be read ahead on several threads: the scan
+    /// finds every change a single pass would, and enters no ignored or nested folder.
+    #[test]
+    fn a_large_tree_read_ahead_is_scanned_like_a_small_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let repo = Repository::init(&work).unwrap();
+        let files = crate::folder_listing::READ_AHEAD_FROM + 100;
+        for i in 0..files {
+            write(&work, &format!("d{}/e{}/f{i}.txt", i % 7, i % 5), "same\n");
+        }
+        write(&work, ".gitignore", "build/\n");
+        let index_path = dir.path().join("index");
+        let mut index = Index::open(&index_path).unwrap();
+        repo.set_index(&mut index).unwrap();
+        let mut filters = Filters::new(&work, &[], Vec::new(), u64::MAX);
+        full_scan(&repo, &mut index, &mut filters).unwrap();
+        assert_eq!(index.len(), files + 1);
+        index.write().unwrap();
+        // Changed after the index was written: one edited, one deleted, new files in a
+        // tracked and a new folder, and files that are not the run's.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        write(&work, "d3/e3/f3.txt", "edited, longer\n");
+        std::fs::remove_file(work.join("d4/e4/f4.txt")).unwrap();
+        write(&work, "d1/e1/new.txt", "new\n");
+        write(&work, "fresh/folder/file.txt", "fresh\n");
+        write(&work, "build/out.o", "ignored\n");
+        write(&work, "d2/nested/.git/HEAD", "ref: refs/heads/main\n");
+        write(&work, "d2/nested/inner.txt", "not ours\n");
+        let scanned = full_scan(&repo, &mut index, &mut filters).unwrap();
+        assert!(scanned.tree_changed);
+        index.write().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // Rewritten with the same content: hashed again, the tree is the same.
+        write(&work, "d0/e0/f0.txt", "same\n");
+        let again = full_scan(&repo, &mut index, &mut filters).unwrap();
+        assert!(!again.tree_changed);
+        let warnings = scanned.warnings;
+        let listed = paths(&index);
+        assert_eq!(listed.len(), files + 1 - 1 + 2);
+        assert!(listed.contains(&"d1/e1/new.txt".to_string()));
+        assert!(listed.contains(&"fresh/folder/file.txt".to_string()));
+        assert!(!listed.contains(&"d4/e4/f4.txt".to_string()));
+        assert!(
+            !listed
+                .iter()
+                .any(|p| p.starts_with("build/") || p.contains("nested"))
+        );
+        let edited = index.get_path(Path::new("d3/e3/f3.txt"), 0).unwrap();
+        assert_eq!(
+            edited.id,
+            git2::Oid::hash_object(git2::ObjectType::Blob, b"edited, longer\n").unwrap()
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("d2/nested"), "{warnings:?}");
+    }
 }

@@ -2,19 +2,22 @@
 //! tree as it is, committed under the run's next free `refs/heddle/recovery/{run}/{n}`
 //! on top of a given commit, with its recovery area (`{run_dir}/recovery/{n}/`, see
 //! [`SetAside`]) for what a restore must get out of the way but does not own. The scan
-//! is one pass over the work tree, and the index is written once, by the restore.
+//! is one pass over the work tree, and the index is written once, by the restore. When
+//! the scan changes nothing in the index and the index is the one a restore stamped
+//! ([`index_tree`]), the snapshot's tree is the stamped one, not rebuilt.
 
 use git2::{Index, Oid, Repository};
 use heddle_engine::RunDir;
 
 use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
+use crate::full_scan::full_scan;
+use crate::index_tree;
 use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
 use crate::restore::{Restored, restore_tree};
 use crate::set_aside::SetAside;
-use crate::snapshot::{refresh, tree_of};
+use crate::snapshot::tree_of;
 use crate::state::GitState;
-use crate::tracker::Changes;
 
 /// A recovery snapshot just taken.
 pub struct RecoverySnapshot {
@@ -45,9 +48,15 @@ impl RecoverySnapshot {
         now: &str,
     ) -> Result<RecoverySnapshot> {
         let mut index = open_index(repo, state)?;
+        let stamped = index_tree::stamped(&state.index);
         let mut filters = Filters::for_state(state);
-        let warnings = refresh(repo, &mut index, &mut filters, &Changes::Everything)?;
-        let tree = tree_of(repo, &mut index)?;
+        let scanned = full_scan(repo, &mut index, &mut filters)?;
+        // The tree the index named before the scan, when the scan changed nothing in it
+        // (a rollback refuses over changes unless forced, so this is the usual case).
+        let tree = match stamped {
+            Some(tree) if !scanned.tree_changed && repo.find_tree(tree).is_ok() => tree,
+            _ => tree_of(repo, &mut index)?,
+        };
         let (reference, commit, n) = commit_recovery(repo, state, tree, parent, why, now)?;
         Ok(RecoverySnapshot {
             index,
@@ -55,7 +64,7 @@ impl RecoverySnapshot {
             reference,
             commit,
             aside: SetAside::new(&state.work_tree, &SetAside::area(run_dir, n)),
-            warnings,
+            warnings: scanned.warnings,
         })
     }
 
@@ -81,7 +90,12 @@ impl RecoverySnapshot {
     pub fn save_index(&mut self, repo: &Repository) -> Result<()> {
         self.index
             .write()
-            .map_err(|e| CheckpointError::git(repo.path(), "save the run's index", &e))
+            .map_err(|e| CheckpointError::git(repo.path(), "save the run's index", &e))?;
+        if let Some(path) = self.index.path() {
+            // Only spares the next scan a tree rebuild.
+            let _ = index_tree::stamp(path, self.tree);
+        }
+        Ok(())
     }
 }
 

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use git2::{Delta, FileMode, Index, IndexEntry, IndexTime, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
+use crate::index_tree;
 use crate::set_aside::SetAside;
 use crate::tree_diff::diff_trees;
 
@@ -62,15 +63,19 @@ pub fn restore_tree(
         return Ok(Restored::default());
     };
     let gitlink = u32::from(FileMode::Commit);
+    // Whether the index ends up naming `target` exactly (gitlinks are left as they are).
+    let mut exact = true;
     let mut deletions = Vec::new();
     let mut writes = Vec::new();
     for delta in diff.deltas() {
         let (old_file, new_file) = (delta.old_file(), delta.new_file());
         if delta.status() == Delta::Deleted {
-            if let Some(path) = old_file.path_bytes()
-                && u32::from(old_file.mode()) != gitlink
-            {
-                deletions.push(relative_path(path));
+            if let Some(path) = old_file.path_bytes() {
+                if u32::from(old_file.mode()) == gitlink {
+                    exact = false;
+                } else {
+                    deletions.push(relative_path(path));
+                }
             }
             continue;
         }
@@ -78,6 +83,7 @@ pub fn restore_tree(
             continue;
         };
         if u32::from(new_file.mode()) == gitlink {
+            exact = false;
             continue;
         }
         let old_mode = u32::from(old_file.mode());
@@ -109,6 +115,11 @@ pub fn restore_tree(
         restored.written.push(shown);
     }
     index.write().map_err(|e| git("save the run's index", &e))?;
+    if exact && let Some(path) = index.path() {
+        // Only spares the next scan a tree rebuild: a stamp that cannot be written is
+        // simply not used.
+        let _ = index_tree::stamp(path, target);
+    }
     restored.moved_aside = aside.moved().to_vec();
     Ok(restored)
 }

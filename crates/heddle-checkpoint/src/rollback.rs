@@ -7,7 +7,10 @@
 //! branch, leaving every earlier timeline as it was. `heddle rollback` and the API's
 //! `rollback_run` both call [`rollback`].
 
+use std::path::Path;
+
 use git2::{Oid, Repository};
+use heddle_engine::atomic_file::replace_files;
 use heddle_engine::emitter::append_run_event;
 use heddle_engine::event::Event;
 use heddle_engine::runlock::RunLock;
@@ -103,7 +106,6 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
     }
     state.branch = branch.clone();
     state.timelines.push(branch.clone());
-    state.save(run_dir)?;
     let (next_node, completed_nodes) = restore_run_files(run_dir, &repo, &state, target_oid)?;
     let sig = signature(now)?;
     commit_metadata(
@@ -168,37 +170,61 @@ fn changed_paths(repo: &Repository, from: Oid, to: Oid) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Makes checkpoint.json the target's (or removes it when the target is the run's base)
-/// and drops conclusion.json so the run can resume; the node it resumes at.
+/// Saves `state` (git.json), makes checkpoint.json the target's (or removes it when the
+/// target is the run's base) and manifest.json name the new branch, and drops
+/// conclusion.json so the run can resume; the node it resumes at and the nodes completed.
+/// The files are replaced together ([`replace_files`]: flushed side by side, then renamed
+/// in that order), so a crash leaves each one whole, and only one wait for the disk.
 pub fn restore_run_files(
     run_dir: &RunDir,
     repo: &Repository,
     state: &GitState,
     target: Oid,
 ) -> Result<(Option<String>, Vec<String>)> {
-    let path = run_dir.checkpoint();
-    let next = match checkpoint_at(repo, target)? {
+    let json = |path: &Path, bytes: serde_json::Result<Vec<u8>>| {
+        bytes.map_err(|e| CheckpointError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    };
+    let checkpoint_json = run_dir.checkpoint();
+    let manifest_json = run_dir.manifest();
+    let mut manifest = run_dir.read_manifest()?;
+    manifest.run_branch = Some(GitState::short(&state.branch).to_string());
+    let mut files = vec![(GitState::path(run_dir), state.to_json()?)];
+    let checkpoint = checkpoint_at(repo, target)?;
+    let next = match checkpoint {
         Some(mut checkpoint) => {
             checkpoint.git_commit_sha = Some(target.to_string());
             checkpoint.run_id = state.run_id.clone();
-            checkpoint.save(&path)?;
-            (checkpoint.next_node_id, checkpoint.completed_nodes)
+            // Compact, as the engine writes it.
+            let bytes = json(&checkpoint_json, serde_json::to_vec(&checkpoint))?;
+            files.push((checkpoint_json.clone(), bytes));
+            Some((checkpoint.next_node_id, checkpoint.completed_nodes))
         }
-        None => {
-            if path.exists() {
-                std::fs::remove_file(&path).map_err(|e| CheckpointError::io(&path, &e))?;
-            }
-            (None, Vec::new())
-        }
+        None => None,
     };
-    let conclusion = run_dir.conclusion();
-    if conclusion.exists() {
-        std::fs::remove_file(&conclusion).map_err(|e| CheckpointError::io(&conclusion, &e))?;
+    files.push((
+        manifest_json.clone(),
+        json(&manifest_json, serde_json::to_vec_pretty(&manifest))?,
+    ));
+    let batch: Vec<(&Path, &[u8])> = files
+        .iter()
+        .map(|(path, bytes)| (path.as_path(), bytes.as_slice()))
+        .collect();
+    replace_files(&batch).map_err(|e| CheckpointError::io(run_dir.root(), &e))?;
+    if next.is_none() {
+        remove_if_present(&checkpoint_json)?;
     }
-    let mut manifest = run_dir.read_manifest()?;
-    manifest.run_branch = Some(GitState::short(&state.branch).to_string());
-    heddle_engine::rundir::write_json(&run_dir.manifest(), &manifest, true)?;
-    Ok(next)
+    remove_if_present(&run_dir.conclusion())?;
+    Ok(next.unwrap_or_default())
+}
+
+fn remove_if_present(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(CheckpointError::io(path, &e)),
+        _ => Ok(()),
+    }
 }
 
 /// Appends `event` (the rollback's `nth` event) to the run's progress.jsonl, dated `now`;

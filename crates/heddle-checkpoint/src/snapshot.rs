@@ -19,7 +19,9 @@ pub fn refresh(
 ) -> Result<Vec<String>> {
     filters.new_scan();
     match changes {
-        Changes::Everything => crate::full_scan::full_scan(repo, index, filters),
+        Changes::Everything => {
+            crate::full_scan::full_scan(repo, index, filters).map(|scanned| scanned.warnings)
+        }
         Changes::Paths { paths, dirs } => {
             let mut warnings = Vec::new();
             for path in paths {

@@ -97,13 +97,16 @@ impl GitState {
 
     /// Writes the state atomically.
     pub fn save(&self, run_dir: &RunDir) -> Result<()> {
-        let path = Self::path(run_dir);
-        let json = serde_json::to_vec_pretty(self).map_err(|e| CheckpointError::Io {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        atomic_write(&path, &json, true)?;
+        atomic_write(&Self::path(run_dir), &self.to_json()?, true)?;
         Ok(())
+    }
+
+    /// The content of git.json for this state.
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        serde_json::to_vec_pretty(self).map_err(|e| CheckpointError::Io {
+            path: PathBuf::from("git.json"),
+            message: e.to_string(),
+        })
     }
 
     /// The short branch name (`heddle/run/{id}`) of a full ref name.

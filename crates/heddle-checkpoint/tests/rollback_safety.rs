@@ -350,3 +350,56 @@ fn a_tracked_file_that_grew_over_the_cap_is_moved_aside_not_replaced() {
     let moved = run.run_dir.root().join("recovery/1/model.bin");
     assert_eq!(read(&moved).len(), 8192);
 }
+
+#[test]
+fn back_and_forth_rollbacks_snapshot_the_tree_as_it_is_and_stop_at_changes() {
+    let mut run = Run::new(&[("a.txt", "a1\n"), ("dir/b.txt", "b1\n")]);
+    let first = run.checkpoint("one");
+    write(&run.work.join("a.txt"), "a2\n");
+    write(&run.work.join("dir/c.txt"), "c2\n");
+    let second = run.checkpoint("two");
+
+    let back = run.rollback(&first, false);
+    assert_eq!(read(&run.work.join("a.txt")), "a1\n");
+    assert!(!run.work.join("dir/c.txt").exists());
+    assert_eq!(run.tree_of(&back.recovery_sha), run.tree_of(&second));
+    // Nothing changed since: the next snapshot is the first checkpoint's tree, which the
+    // restore left the run's index naming.
+    let state = heddle_checkpoint::GitState::load(&run.run_dir)
+        .unwrap()
+        .unwrap();
+    let repo = git2::Repository::open(&run.work).unwrap();
+    let first_tree = repo
+        .find_commit(git2::Oid::from_str(&first).unwrap())
+        .unwrap()
+        .tree_id();
+    assert_eq!(
+        heddle_checkpoint::index_tree::stamped(&state.index),
+        Some(first_tree)
+    );
+    let forth = run.rollback(&second, false);
+    assert_eq!(run.tree_of(&forth.recovery_sha), run.tree_of(&first));
+    assert_eq!(read(&run.work.join("dir/c.txt")), "c2\n");
+
+    // A change made after that rollback is seen, and stops the next one.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write(&run.work.join("dir/b.txt"), "edited by hand\n");
+    let refused = rollback(&run.run_dir, &first, false, NOW).unwrap_err();
+    assert!(refused.to_string().contains("dir/b.txt"), "{refused}");
+    let forced = run.rollback(&first, true);
+    assert!(
+        run.tree_of(&forced.recovery_sha)
+            .contains(&("dir/b.txt".into(), 0o100644))
+    );
+    assert_eq!(read(&run.work.join("dir/b.txt")), "b1\n");
+    let repo = git2::Repository::open(&run.work).unwrap();
+    let blob = repo
+        .find_commit(git2::Oid::from_str(&forced.recovery_sha).unwrap())
+        .unwrap()
+        .tree()
+        .unwrap()
+        .get_path(Path::new("dir/b.txt"))
+        .unwrap()
+        .id();
+    assert_eq!(repo.find_blob(blob).unwrap().content(), b"edited by hand\n");
+}

@@ -62,16 +62,7 @@ pub fn replace_file_with(
     bytes: &[u8],
     options: ReplaceOptions,
 ) -> std::io::Result<()> {
-    let name = path.file_name().ok_or_else(|| {
-        std::io::Error::new(
-            ErrorKind::InvalidInput,
-            "the path names no file (it ends in `..` or is a root)",
-        )
-    })?;
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+    let (dir, name) = split_target(path)?;
     let permissions = kept_permissions(path, options.at_link)?;
     let (temp, mut file) = create_temp(dir, &name.to_string_lossy())?;
     let written = (|| {
@@ -93,6 +84,88 @@ pub fn replace_file_with(
         sync_folder(dir)?;
     }
     Ok(())
+}
+
+/// Replaces several files as [`replace_file`] does with `sync` (a link at a target is
+/// refused), flushing them together: every new content goes to its temporary file, the
+/// flushes run side by side (one wait for the disk rather than one per file), then the
+/// temporary files are renamed over their targets in the order given and each folder is
+/// flushed once. Each target is, after a crash, its old content or its new one; when this
+/// returns, all are on disk. On error the temporary files not yet renamed are removed.
+pub fn replace_files(files: &[(&Path, &[u8])]) -> std::io::Result<()> {
+    let mut staged: Vec<(PathBuf, &Path)> = Vec::with_capacity(files.len());
+    let result = stage_and_rename(files, &mut staged);
+    for (temp, _) in &staged {
+        let _ = std::fs::remove_file(temp);
+    }
+    result
+}
+
+fn stage_and_rename<'a>(
+    files: &[(&'a Path, &[u8])],
+    staged: &mut Vec<(PathBuf, &'a Path)>,
+) -> std::io::Result<()> {
+    let mut handles = Vec::with_capacity(files.len());
+    for &(path, bytes) in files {
+        let at = naming(path);
+        let (dir, name) = split_target(path).map_err(at)?;
+        let permissions = kept_permissions(path, AtLink::Refuse).map_err(at)?;
+        let (temp, mut file) = create_temp(dir, &name.to_string_lossy()).map_err(at)?;
+        staged.push((temp, path));
+        file.write_all(bytes).map_err(at)?;
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions).map_err(at)?;
+        }
+        handles.push((path, file));
+    }
+    std::thread::scope(|scope| {
+        let flushes: Vec<_> = handles
+            .iter()
+            .map(|(path, file)| scope.spawn(|| file.sync_all().map_err(naming(path))))
+            .collect();
+        flushes.into_iter().try_for_each(|flush| {
+            flush
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("a flush thread panicked")))
+        })
+    })?;
+    drop(handles);
+    let mut folders: Vec<&Path> = Vec::new();
+    let mut pending = std::mem::take(staged).into_iter();
+    while let Some((temp, path)) = pending.next() {
+        if let Err(error) = std::fs::rename(&temp, path) {
+            staged.push((temp, path));
+            staged.extend(pending);
+            return Err(naming(path)(error));
+        }
+        let (dir, _) = split_target(path)?;
+        if !folders.contains(&dir) {
+            folders.push(dir);
+        }
+    }
+    folders
+        .into_iter()
+        .try_for_each(|dir| sync_folder(dir).map_err(naming(dir)))
+}
+
+/// Prefixes an error with the path it is about.
+fn naming(path: &Path) -> impl Fn(std::io::Error) -> std::io::Error + Copy + '_ {
+    move |error| std::io::Error::new(error.kind(), format!("{}: {error}", path.display()))
+}
+
+/// The folder and file name of a target.
+fn split_target(path: &Path) -> std::io::Result<(&Path, &std::ffi::OsStr)> {
+    let name = path.file_name().ok_or_else(|| {
+        std::io::Error::new(
+            ErrorKind::InvalidInput,
+            "the path names no file (it ends in `..` or is a root)",
+        )
+    })?;
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    Ok((dir, name))
 }
 
 /// Fails, with the reason, if a new file cannot be created in `dir`. The probe file has an
@@ -327,6 +400,28 @@ mod tests {
         assert!(create_dirs_within(&root, Path::new("../escape")).is_err());
         std::fs::write(root.join("file"), "x").unwrap();
         assert!(create_dirs_within(&root, Path::new("file/sub")).is_err());
+    }
+
+    #[test]
+    fn several_files_are_replaced_together_and_a_link_stops_all_of_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a.json"), tmp.path().join("b.json"));
+        std::fs::write(&a, "old a").unwrap();
+        std::fs::set_permissions(&a, Permissions::from_mode(0o600)).unwrap();
+        replace_files(&[(&a, b"new a"), (&b, b"new b")]).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "new b");
+        let mode = std::fs::metadata(&a).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let victim = tmp.path().join("victim");
+        std::fs::write(&victim, "kept").unwrap();
+        let link = tmp.path().join("c.json");
+        symlink(&victim, &link).unwrap();
+        let err = replace_files(&[(&a, b"newer a"), (&link, b"x")]).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "kept");
+        assert!(leftovers(tmp.path()).is_empty());
     }
 
     #[test]
