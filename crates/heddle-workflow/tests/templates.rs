@@ -98,7 +98,7 @@ fn a_missing_input_is_an_error_when_a_run_gives_values() {
 }
 
 #[test]
-fn bad_templates_and_unknown_names_are_errors() {
+fn bad_templates_and_unknown_names_are_errors_except_other_tools_templates_in_scripts() {
     let flow = r#"digraph T {
   goal="Improve {{ goal }}"
   start -> a -> exit
@@ -116,10 +116,39 @@ fn bad_templates_and_unknown_names_are_errors() {
         rules,
         [
             ("template_variable", Severity::Error, 2),
-            ("template_syntax", Severity::Error, 4),
+            // Docker's Go template in a script: it runs as written, with a warning.
+            ("template_syntax", Severity::Warning, 4),
             ("dollar_goal_in_script", Severity::Warning, 4),
             ("template_variable", Severity::Error, 5),
         ]
+    );
+}
+
+#[test]
+fn a_script_holding_another_tools_template_runs_as_written() {
+    let flow = r#"digraph T {
+  start -> a -> b -> exit
+  a [shape=parallelogram, script="docker ps --format '{{.Names}}'"]
+  b [shape=parallelogram, script="for x in {{ items }}; do echo $x; done"]
+}"#;
+    let loaded = load_source(flow, Path::new("main.dot"), &MemoryFiles::new());
+    assert!(!loaded.has_errors(), "{:#?}", loaded.diagnostics);
+    let warnings: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "template_syntax")
+        .map(|d| d.severity)
+        .collect();
+    assert_eq!(warnings, [Severity::Warning, Severity::Warning]);
+    let workflow = loaded.workflow.unwrap();
+    let run = expand(&workflow, None, &BTreeMap::new(), &MemoryFiles::new()).unwrap();
+    assert_eq!(
+        run.node("a").unwrap().attr_str("script"),
+        Some("docker ps --format '{{.Names}}'")
+    );
+    assert_eq!(
+        run.node("b").unwrap().attr_str("script"),
+        Some("for x in {{ items }}; do echo $x; done")
     );
 }
 

@@ -14,7 +14,7 @@ use crate::{Diagnostic, Severity};
 const TEMPLATE_SYNTAX: RuleInfo = RuleInfo {
     id: "template_syntax",
     severity: Severity::Error,
-    summary: "A value holding `{{` or `{%` is a valid template (wrap literal braces in `{% raw %}...{% endraw %}`).",
+    summary: "A value holding `{{` or `{%` is a valid template (wrap literal braces in `{% raw %}...{% endraw %}`); in a script, another tool's template is a warning and runs as written.",
 };
 
 const TEMPLATE_INPUT: RuleInfo = RuleInfo {
@@ -66,7 +66,7 @@ pub(super) fn check_all(ctx: &LintContext<'_, '_>, inputs: &Inputs, out: &mut Ve
                 let lines = LineIndex::new(&text);
                 for problem in check(&text, &scope) {
                     let span = lines.span(&text, problem.range.start, problem.range.end);
-                    if let Some(d) = diagnostic(&problem, inputs, &mut reported, path) {
+                    if let Some(d) = diagnostic(&problem, &scope, inputs, &mut reported, path) {
                         out.push(ctx.owned(d.at(span).in_file(path.clone()), occurrence));
                     }
                 }
@@ -95,7 +95,7 @@ pub(super) fn check_all(ctx: &LintContext<'_, '_>, inputs: &Inputs, out: &mut Ve
                         problem.range.end,
                     );
                     let what = format!("`{}`", occurrence.key());
-                    if let Some(d) = diagnostic(&problem, inputs, &mut reported, &what) {
+                    if let Some(d) = diagnostic(&problem, &scope, inputs, &mut reported, &what) {
                         out.push(ctx.owned(d.at(ctx.span(s, e)), occurrence));
                     }
                 }
@@ -108,10 +108,24 @@ pub(super) fn check_all(ctx: &LintContext<'_, '_>, inputs: &Inputs, out: &mut Ve
 /// unknown (it is a note about the workflow, not about each use).
 fn diagnostic(
     problem: &Problem,
+    scope: &Scope<'_>,
     inputs: &Inputs,
     reported: &mut std::collections::BTreeSet<String>,
     place: &str,
 ) -> Option<Diagnostic> {
+    if problem.foreign_in_script(scope) {
+        let mut d = TEMPLATE_SYNTAX
+            .diag(format!(
+                "{place} holds `{{{{` that is not a Heddle template, so it runs as written \
+                 (without expanding any `{{{{ goal }}}}` or `{{{{ inputs.NAME }}}}` in it)"
+            ))
+            .with_hint(
+                "wrap the other tool's `{{ ... }}` in `{% raw %}...{% endraw %}` to use Heddle's \
+                 variables in this script too, or to silence this",
+            );
+        d.severity = Severity::Warning;
+        return Some(d);
+    }
     let d = match &problem.kind {
         ProblemKind::Syntax(detail) => TEMPLATE_SYNTAX
             .diag(format!("template in {place} does not parse: {detail}"))

@@ -160,7 +160,12 @@ fn render_entry(
         script: entry.canonical == "script",
         ..*scope
     };
-    let mut rendered = render(&text, &scope).map_err(fail)?;
+    let mut rendered = match render(&text, &scope) {
+        Ok(rendered) => rendered,
+        // Someone else's template in a script: it runs as written (lint warns).
+        Err(problem) if problem.foreign_in_script(&scope) => return Ok(()),
+        Err(problem) => return Err(fail(problem)),
+    };
     if entry.canonical == DOLLAR_GOAL_KEY {
         rendered = expand_dollar_goal(&rendered, scope.goal.unwrap_or_default());
     }

@@ -25,6 +25,19 @@ pub(crate) struct Problem {
     pub range: Range<usize>,
 }
 
+impl Problem {
+    /// Whether a script holding this problem is someone else's template (`docker --format
+    /// '{{.Names}}'`, Helm's `{{ .Values.x }}`, Ansible's `{{ item }}`): it runs as written,
+    /// with a warning, rather than stopping the run. Missing inputs still stop it.
+    pub(crate) fn foreign_in_script(&self, scope: &Scope<'_>) -> bool {
+        scope.script
+            && matches!(
+                self.kind,
+                ProblemKind::Syntax(_) | ProblemKind::UnknownVariable(_)
+            )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ProblemKind {
     /// The template does not parse (`{{ unterminated`).
