@@ -114,7 +114,12 @@ impl RunHost {
         let workflow_path = PathBuf::from(&request.workflow_path);
         let work_dir = work_dir_of(&workflow_path, request.work_dir.as_deref());
         let source = self
-            .trusted_source(&workflow_path, &work_dir, request.trust)
+            .trusted_source(
+                &workflow_path,
+                &work_dir,
+                request.trust,
+                request.trust_digest.clone(),
+            )
             .await?;
         let gates = QueueInterviewer::new();
         let engine = engine(

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::run_host::{RunHost, blocking};
 use crate::trust::{WorkflowTrust, WorkflowTrustRequest, assess, remember, untrusted};
 
@@ -27,6 +27,7 @@ impl RunHost {
         workflow_path: &Path,
         work_dir: &Path,
         trust: bool,
+        reviewed_digest: Option<String>,
     ) -> Result<String, ApiError> {
         let home = self.home().clone();
         let (path, work_dir) = (workflow_path.to_path_buf(), work_dir.to_path_buf());
@@ -40,6 +41,19 @@ impl RunHost {
                         &verdict,
                         "start it again with `trust: true` (the Start run dialog's \"Trust this \
                          workflow and run\")",
+                    ));
+                }
+                if reviewed_digest
+                    .as_deref()
+                    .is_some_and(|seen| seen != verdict.digest)
+                {
+                    return Err(ApiError::new(
+                        ErrorCode::UntrustedWorkflow,
+                        format!(
+                            "{} changed after it was reviewed, so nothing ran; review what it \
+                             will do now, then trust that",
+                            verdict.workflow_path
+                        ),
                     ));
                 }
                 let now = heddle_engine::clock::rfc3339(std::time::SystemTime::now());

@@ -36,6 +36,11 @@ pub struct StartRunRequest {
     /// an untrusted workflow is remembered as trusted and runs, instead of being refused.
     #[serde(default)]
     pub trust: bool,
+    /// The `digest` of the `WorkflowTrust` the person reviewed. With `trust`, a workflow whose
+    /// digest is another one now (it changed after the review) is refused, so consent covers
+    /// exactly what was shown.
+    #[serde(default)]
+    pub trust_digest: Option<String>,
 }
 
 /// A run that started (or continued) executing in this process.

@@ -37,10 +37,28 @@ async fn an_untrusted_workflow_is_refused_until_the_request_trusts_it() {
     let runs = server.ok("list_runs", json!({})).await;
     assert_eq!(runs["total"], 0, "nothing started: {runs}");
 
+    // Consent covers what was reviewed: a request naming another digest starts nothing.
+    let (status, error) = server
+        .call(
+            "start_run",
+            json!({ "workflow_path": flow, "work_dir": work, "trust": true,
+                    "trust_digest": "0".repeat(64) }),
+        )
+        .await;
+    assert_eq!(status, 403, "{error}");
+    assert_eq!(error["code"], "untrusted_workflow", "{error}");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("changed after it was reviewed"),
+        "{error}"
+    );
     let started = server
         .ok(
             "start_run",
-            json!({ "workflow_path": flow, "work_dir": work, "trust": true }),
+            json!({ "workflow_path": flow, "work_dir": work, "trust": true,
+                    "trust_digest": trust["digest"] }),
         )
         .await;
     assert!(started["run_id"].is_string());

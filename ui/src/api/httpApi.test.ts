@@ -99,7 +99,7 @@ describe('createHttpApi run operations', () => {
     await api.runTimeline({ run_id: 'R1' });
     await api.recentWorkflows({ limit: 5 });
     await api.workflowTrust({ workflow_path: '/w/a.dot', work_dir: null });
-    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, inputs: { repo: 'heddle' }, dry_run: true, work_dir: null, checkpoints: null, trust: false });
+    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, inputs: { repo: 'heddle' }, dry_run: true, work_dir: null, checkpoints: null, trust: false, trust_digest: null });
     await api.resumeRun({ run_id: 'R1' });
     await api.forkRun({ run_id: 'R1', from: 'plan' });
     await api.cancelRun({ run_id: 'R1' });

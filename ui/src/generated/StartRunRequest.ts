@@ -37,4 +37,10 @@ checkpoints: string | null,
  * The person has seen what the workflow will do (`workflow_trust`) and trusts it:
  * an untrusted workflow is remembered as trusted and runs, instead of being refused.
  */
-trust: boolean, };
+trust: boolean, 
+/**
+ * The `digest` of the `WorkflowTrust` the person reviewed. With `trust`, a workflow whose
+ * digest is another one now (it changed after the review) is refused, so consent covers
+ * exactly what was shown.
+ */
+trust_digest: string | null, };

@@ -107,6 +107,7 @@ export function StartRunDialog({
         work_dir: chosenWorkDir,
         checkpoints: null,
         trust: !fresh.trusted,
+        trust_digest: fresh.trusted ? null : consentedDigest,
       });
       onStarted(started.run_id);
     } catch (reason) {
