@@ -233,25 +233,12 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
     }
 
     let request = LlmRequest {
-        run_id: shared.run_id.clone(),
-        node_id: node.id.clone(),
-        kind: node.kind,
-        model: RunShared::node_text(node, "model"),
-        provider: RunShared::node_text(node, "provider"),
-        reasoning_effort: RunShared::node_text(node, "reasoning_effort"),
-        backend: RunShared::node_text(node, "backend"),
-        command: match node.attr_str("backend") {
-            Some("acp") => RunShared::node_text(node, "acp.command"),
-            Some("cli") => RunShared::node_text(node, "cli.command"),
-            _ => None,
-        },
         max_turns: node
             .attr_int("max_turns")
             .and_then(|n| u32::try_from(n).ok()),
-        work_dir: shared.work_dir.clone(),
-        timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
         output_schema: output_schema.as_ref().map(|s| s.schema.clone()),
         thread_id: thread.clone(),
+        ..node_llm_request(shared, node, node.kind)
     };
     let stage = LlmStage {
         request,
@@ -277,6 +264,30 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
         shared.threads.lock().await.insert(thread, conversation);
     }
     outcome
+}
+
+/// The model call `node` asks for, from its own attributes (model, provider, reasoning
+/// effort, backend and its command, timeout), as `kind`; no turn limit, schema or thread.
+pub(super) fn node_llm_request(shared: &Shared, node: &Node, kind: HandlerKind) -> LlmRequest {
+    LlmRequest {
+        run_id: shared.run_id.clone(),
+        node_id: node.id.clone(),
+        kind,
+        model: RunShared::node_text(node, "model"),
+        provider: RunShared::node_text(node, "provider"),
+        reasoning_effort: RunShared::node_text(node, "reasoning_effort"),
+        backend: RunShared::node_text(node, "backend"),
+        command: match node.attr_str("backend") {
+            Some("acp") => RunShared::node_text(node, "acp.command"),
+            Some("cli") => RunShared::node_text(node, "cli.command"),
+            _ => None,
+        },
+        max_turns: None,
+        work_dir: shared.work_dir.clone(),
+        timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
+        output_schema: None,
+        thread_id: None,
+    }
 }
 
 /// The node's instructions: `prompt` (with `@file` read relative to the workflow), else the

@@ -7,17 +7,16 @@
 //! branch, a failed call, or a dry run's simulated reply leaves the choice to the ranking.
 
 use std::path::Path;
-use std::time::Duration;
 
-use heddle_workflow::{Attrs, HandlerKind};
+use heddle_workflow::HandlerKind;
 use serde_json::Value as Json;
 
-use super::dispatch::node_prompt;
-use super::shared::{RunShared, Shared};
+use super::dispatch::{node_llm_request, node_prompt};
+use super::shared::Shared;
 use super::stage::StageCall;
 use crate::context::keys;
 use crate::handlers::llm_stage::{LlmStage, run_llm_stage};
-use crate::llm::{LlmRequest, extract_directive};
+use crate::llm::extract_directive;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
 
 /// What asking the model gave.
@@ -65,25 +64,7 @@ pub(super) async fn ask_model(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let request = LlmRequest {
-        run_id: shared.run_id.clone(),
-        node_id: node.id.clone(),
-        kind: HandlerKind::Prompt,
-        model: RunShared::node_text(node, "model"),
-        provider: RunShared::node_text(node, "provider"),
-        reasoning_effort: RunShared::node_text(node, "reasoning_effort"),
-        backend: RunShared::node_text(node, "backend"),
-        command: match node.attr_str("backend") {
-            Some("acp") => RunShared::node_text(node, "acp.command"),
-            Some("cli") => RunShared::node_text(node, "cli.command"),
-            _ => None,
-        },
-        max_turns: None,
-        work_dir: shared.work_dir.clone(),
-        timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
-        output_schema: None,
-        thread_id: None,
-    };
+    let request = node_llm_request(shared, node, HandlerKind::Prompt);
     let stage = LlmStage {
         request,
         prompt,
