@@ -10,13 +10,13 @@ use heddle_checkpoint::rollback::RollbackReport;
 use heddle_checkpoint::{GitState, diff, history, integrity};
 
 use crate::error::{ApiError, ErrorCode};
-use crate::run_host::RunHost;
+use crate::run_library::RunLibrary;
 use crate::run_types::{
     CheckpointFile, CheckpointFileRequest, CheckpointRef, CheckpointState, DiffRequest,
     RollbackRequest, RunRef,
 };
 
-impl RunHost {
+impl RunLibrary {
     fn open_git(&self, run: &str) -> Result<(GitState, Repository), ApiError> {
         Ok(integrity::open_run(&self.find(run)?)?)
     }

@@ -5,10 +5,10 @@
 use heddle_store::{RecentWorkflow, RunPage, RunRecord, StoreError, Timeline};
 
 use crate::error::{ApiError, ErrorCode};
-use crate::run_host::RunHost;
+use crate::run_library::RunLibrary;
 use crate::run_types::{ListRunsRequest, RecentWorkflowsRequest, RunRef};
 
-impl RunHost {
+impl RunLibrary {
     /// Runs, newest first, filtered and paged.
     pub async fn list_runs(&self, request: ListRunsRequest) -> Result<RunPage, ApiError> {
         Ok(self

@@ -11,11 +11,13 @@ mod expressions;
 mod file_watch;
 mod folder_watcher;
 mod index_ops;
+mod run_control;
 mod run_file_policy;
 mod run_file_save;
 mod run_files;
 mod run_host;
 pub mod run_inputs;
+mod run_library;
 mod run_trust;
 mod run_types;
 pub mod runs;
@@ -48,6 +50,7 @@ pub use run_files::{
     percent_decode,
 };
 pub use run_host::{RunHost, blocking};
+pub use run_library::RunLibrary;
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};
 pub use trust::{WorkflowTrust, WorkflowTrustRequest};

@@ -12,7 +12,7 @@ use ts_rs::TS;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::run_files::RunFileRequest;
-use crate::run_host::RunHost;
+use crate::run_library::RunLibrary;
 
 /// Where a saved copy went.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -101,7 +101,7 @@ pub fn save_copy(source: &Path, name: &str, folder: &Path) -> Result<SavedRunFil
     }
 }
 
-impl RunHost {
+impl RunLibrary {
     /// Saves a copy of the run file `req` names into `folder` (the door's Downloads folder),
     /// under the name the run shows it by (not a symlink's target).
     pub fn save_run_file(

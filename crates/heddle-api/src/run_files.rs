@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::run_host::RunHost;
+use crate::run_library::RunLibrary;
 
 /// Which of a run's folders a file is served from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -75,7 +75,7 @@ impl ServedFile {
     }
 }
 
-impl RunHost {
+impl RunLibrary {
     /// The file `req.path` inside the run's `req.area` folder, checked to stay inside it.
     pub fn run_file(&self, req: &RunFileRequest) -> Result<ServedFile, ApiError> {
         let run = self.find(&req.run_id)?;

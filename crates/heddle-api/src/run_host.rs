@@ -1,24 +1,27 @@
 //! [`RunHost`]: runs started through the API execute in this process on tokio, many at
-//! once. The host starts, resumes, forks and cancels them, answers their human gates, and
-//! feeds their events to subscribers ([`EventFeed`]). It owns the run index
-//! (`$HEDDLE_HOME/heddle.db`) and the watcher that keeps it current.
+//! once. The host starts, resumes and forks them, and answers and cancels the ones it
+//! executes directly (others through [`RunLibrary`]'s control requests). It keeps the run
+//! index current with a watcher while it lives. Every cheap read comes from the
+//! [`RunLibrary`] it derefs to.
 
 use std::collections::HashMap;
+use std::ops::Deref;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use heddle_checkpoint::ModeChoice;
-use heddle_engine::interviewer::{Answer, QueueInterviewer};
-use heddle_engine::runs::find_run;
+use heddle_engine::control::{GateBoard, NoLocalPrompt};
 use heddle_engine::{CancelHandle, PreparedRun, RunDir, RunRequest};
-use heddle_store::{Store, WatchHandle};
+use heddle_store::WatchHandle;
 use tokio::sync::{broadcast, watch};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::event_feed::EventFeed;
+use crate::run_control::{answer_of, pending_gate};
+use crate::run_library::RunLibrary;
 use crate::run_trust::work_dir_of;
 use crate::run_types::{
-    AnswerGateRequest, ForkRequest, GateChoice, PendingGate, RunRef, RunStarted, StartRunRequest,
+    AnswerGateRequest, ForkRequest, PendingGate, RunRef, RunStarted, StartRunRequest,
 };
 use crate::runs::{HeddleHome, engine, fork_run};
 
@@ -26,7 +29,7 @@ use crate::runs::{HeddleHome, engine, fork_run};
 #[derive(Clone)]
 struct ActiveRun {
     cancel: CancelHandle,
-    gates: QueueInterviewer,
+    gates: GateBoard,
     /// The latest event's seq; closed when the run's task ends.
     seq: watch::Receiver<u64>,
 }
@@ -34,10 +37,9 @@ struct ActiveRun {
 /// Executes runs for the API's doors.
 #[derive(Clone)]
 pub struct RunHost {
-    home: HeddleHome,
+    library: RunLibrary,
     env: Vec<(String, String)>,
     active: Arc<Mutex<HashMap<String, ActiveRun>>>,
-    index: Store,
     /// Keeps the index's watcher running while any clone of the host lives.
     _watch: Arc<WatchHandle>,
 }
@@ -45,8 +47,16 @@ pub struct RunHost {
 impl std::fmt::Debug for RunHost {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RunHost")
-            .field("home", &self.home)
+            .field("home", self.library.home())
             .finish_non_exhaustive()
+    }
+}
+
+impl Deref for RunHost {
+    type Target = RunLibrary;
+
+    fn deref(&self) -> &RunLibrary {
+        &self.library
     }
 }
 
@@ -55,30 +65,19 @@ impl RunHost {
     /// is refused as a workspace). Opens the run index and starts watching `runs/`; call it
     /// within a tokio runtime.
     pub async fn open(home: HeddleHome, env: Vec<(String, String)>) -> Result<Self, ApiError> {
-        let index = Store::open(&home.index()).await?;
-        let watch = index.watch(&home.runs())?;
+        let library = RunLibrary::open(home).await?;
+        let watch = library.index().watch(&library.home().runs())?;
         Ok(RunHost {
-            home,
+            library,
             env,
             active: Arc::new(Mutex::new(HashMap::new())),
-            index,
             _watch: Arc::new(watch),
         })
     }
 
-    /// The run index.
-    pub fn index(&self) -> &Store {
-        &self.index
-    }
-
-    /// Heddle's data folder.
-    pub fn home(&self) -> &HeddleHome {
-        &self.home
-    }
-
-    /// The folder of run `run` (id, prefix or folder).
-    pub fn find(&self, run: &str) -> Result<RunDir, ApiError> {
-        Ok(find_run(&self.home.runs(), run)?)
+    /// The runs, without the executor.
+    pub fn library(&self) -> &RunLibrary {
+        &self.library
     }
 
     fn active(&self, run_id: &str) -> Option<ActiveRun> {
@@ -121,11 +120,10 @@ impl RunHost {
                 request.trust_digest.clone(),
             )
             .await?;
-        let gates = QueueInterviewer::new();
         let engine = engine(
-            &self.home,
+            self.home(),
             request.dry_run,
-            Arc::new(gates.clone()),
+            Arc::new(NoLocalPrompt),
             self.env.clone(),
             checkpoints,
         );
@@ -137,14 +135,14 @@ impl RunHost {
             goal: resolved.goal,
             labels: request.labels,
             inputs: resolved.inputs,
-            runs_root: self.home.runs(),
+            runs_root: self.home().runs(),
             run_dir: None,
             work_dir,
             dry_run: request.dry_run,
             parent_run_id: None,
         };
         let prepared = blocking(move || engine.prepare(run).map_err(ApiError::from)).await?;
-        Ok(self.launch(prepared, gates))
+        Ok(self.launch(prepared))
     }
 
     /// Continues a stopped run from its checkpoint.
@@ -156,7 +154,7 @@ impl RunHost {
     /// Makes a new run from a checkpoint of another and starts it.
     pub async fn fork(&self, request: ForkRequest) -> Result<RunStarted, ApiError> {
         let source = self.find(&request.run_id)?;
-        let home = self.home.clone();
+        let home = self.home().clone();
         let run_dir =
             blocking(move || fork_run(&home, &source, &request.from).map_err(ApiError::from))
                 .await?;
@@ -165,20 +163,19 @@ impl RunHost {
 
     async fn continue_run(&self, run_dir: RunDir) -> Result<RunStarted, ApiError> {
         let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
-        let gates = QueueInterviewer::new();
         let engine = engine(
-            &self.home,
+            self.home(),
             dry_run,
-            Arc::new(gates.clone()),
+            Arc::new(NoLocalPrompt),
             self.env.clone(),
             ModeChoice::Auto,
         );
         let prepared = blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await?;
-        Ok(self.launch(prepared, gates))
+        Ok(self.launch(prepared))
     }
 
     /// Executes `prepared` on a task of its own, tracked until it ends.
-    fn launch(&self, prepared: PreparedRun, gates: QueueInterviewer) -> RunStarted {
+    fn launch(&self, prepared: PreparedRun) -> RunStarted {
         let started = RunStarted {
             run_id: prepared.run_id().to_string(),
             run_dir: prepared.run_dir().root().display().to_string(),
@@ -192,7 +189,7 @@ impl RunHost {
         let mut events = prepared.subscribe();
         let active = ActiveRun {
             cancel: prepared.cancel_handle(),
-            gates: gates.clone(),
+            gates: prepared.gates(),
             seq: seq_rx,
         };
         self.active
@@ -201,7 +198,7 @@ impl RunHost {
             .insert(started.run_id.clone(), active);
         let registry = self.active.clone();
         let run_id = started.run_id.clone();
-        let index = self.index.clone();
+        let index = self.index().clone();
         let folder = prepared.run_dir().root().to_path_buf();
         tokio::spawn(async move {
             // Listed at once, without waiting for the watcher.
@@ -219,7 +216,6 @@ impl RunHost {
             };
             let forwarder = tokio::spawn(forward);
             let _conclusion = prepared.execute().await;
-            gates.close();
             registry
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -232,60 +228,48 @@ impl RunHost {
         started
     }
 
-    /// Cancels a run executing in this process.
+    /// Cancels a run: directly when it executes here, else through its control channel.
     pub fn cancel(&self, request: &RunRef) -> Result<(), ApiError> {
-        let run_dir = self.find(&request.run_id)?;
-        let run_id = run_dir.read_manifest()?.run_id;
-        let active = self.active(&run_id).ok_or_else(|| not_running(&run_id))?;
-        active.cancel.cancel("cancelled through the API");
-        Ok(())
+        match self.active_by_ref(&request.run_id)? {
+            Some(active) => {
+                active.cancel.cancel("cancelled through the API");
+                Ok(())
+            }
+            None => self.library.cancel(request),
+        }
     }
 
-    /// The human gates of a run waiting for an answer (none when it is not executing here).
+    /// The human gates of a run waiting for an answer, whichever process executes it.
     pub fn pending_gates(&self, request: &RunRef) -> Result<Vec<PendingGate>, ApiError> {
         let run_dir = self.find(&request.run_id)?;
         let run_id = run_dir.read_manifest()?.run_id;
-        let Some(active) = self.active(&run_id) else {
-            return Ok(Vec::new());
-        };
-        Ok(active
-            .gates
-            .pending()
-            .into_iter()
-            .map(|p| PendingGate {
-                run_id: run_id.clone(),
-                question_id: p.question.id,
-                node_id: p.question.node_id,
-                text: p.question.text,
-                choices: p
-                    .question
-                    .choices
-                    .into_iter()
-                    .map(|c| GateChoice {
-                        key: c.key,
-                        label: c.label,
-                        target: c.target,
-                    })
-                    .collect(),
-                allow_freeform: p.question.allow_freeform,
-            })
-            .collect())
+        match self.active(&run_id) {
+            Some(active) => Ok(active
+                .gates
+                .waiting()
+                .into_iter()
+                .map(|question| pending_gate(&run_id, question))
+                .collect()),
+            None => self.library.pending_gates(request),
+        }
     }
 
-    /// Answers a waiting gate.
+    /// Answers a waiting gate: directly when the run executes here, else through its control
+    /// channel.
     pub fn answer_gate(&self, request: &AnswerGateRequest) -> Result<(), ApiError> {
-        let run_dir = self.find(&request.run_id)?;
-        let run_id = run_dir.read_manifest()?.run_id;
-        let active = self.active(&run_id).ok_or_else(|| not_running(&run_id))?;
-        let answer = if request.freeform {
-            Answer::Freeform(request.answer.clone())
-        } else {
-            Answer::Choice(request.answer.clone())
-        };
-        active
-            .gates
-            .answer(&request.question_id, answer)
-            .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message))
+        match self.active_by_ref(&request.run_id)? {
+            Some(active) => active
+                .gates
+                .answer(&request.question_id, answer_of(request))
+                .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message)),
+            None => self.library.answer_gate(request),
+        }
+    }
+
+    /// The run `run` names, when it executes in this process.
+    fn active_by_ref(&self, run: &str) -> Result<Option<ActiveRun>, ApiError> {
+        let run_id = self.find(run)?.read_manifest()?.run_id;
+        Ok(self.active(&run_id))
     }
 
     /// The events of a run after `after_seq`, then new ones as they come, until it ends.
@@ -295,15 +279,6 @@ impl RunHost {
         let live = self.active(&run_id).map(|a| a.seq);
         Ok(EventFeed::new(run_dir, after_seq, live))
     }
-}
-
-fn not_running(run_id: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::NotRunning,
-        format!(
-            "run {run_id} is not executing in this Heddle (it ended, or another process runs it)"
-        ),
-    )
 }
 
 /// Runs blocking work (git, run folders, workflow files) on tokio's blocking pool; a task

@@ -1,13 +1,14 @@
-//! The trust operations of [`RunHost`]: `workflow_trust` (what a workflow will do, and
+//! The trust operations of [`RunLibrary`]: `workflow_trust` (what a workflow will do, and
 //! whether it is trusted) and the check `start_run` makes before anything runs.
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{ApiError, ErrorCode};
-use crate::run_host::{RunHost, blocking};
+use crate::run_host::blocking;
+use crate::run_library::RunLibrary;
 use crate::trust::{WorkflowTrust, WorkflowTrustRequest, assess, remember, untrusted};
 
-impl RunHost {
+impl RunLibrary {
     /// What running a workflow will do, and whether it may run without asking.
     pub fn workflow_trust(
         &self,

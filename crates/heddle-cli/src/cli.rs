@@ -250,6 +250,31 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Answer a human gate of a running run, whichever process executes it (another
+    /// terminal, `heddle serve`, the desktop app). Without `--choice` or `--text`, lists the
+    /// gates waiting for an answer.
+    Answer {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+        /// The gate's question id (needed only when several gates wait).
+        #[arg(long)]
+        question: Option<String>,
+        /// A choice: its accelerator key, label, or target node.
+        #[arg(long, conflicts_with = "text")]
+        choice: Option<String>,
+        /// A freeform answer, for a gate that takes one.
+        #[arg(long)]
+        text: Option<String>,
+        /// Print the waiting gates as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Cancel a running run cleanly, whichever process executes it: the running stage is
+    /// stopped and a checkpoint written; `heddle resume` continues it later.
+    Cancel {
+        /// Run id, unique prefix, or run folder.
+        run: String,
+    },
     /// Show a run: manifest, stages, outcome and where its files are.
     Inspect {
         /// Run id, unique prefix, or run folder.

@@ -5,6 +5,7 @@ mod artifacts;
 mod blobs;
 mod checkpoints;
 mod cli;
+mod control;
 mod graph;
 mod live;
 mod reindex;
@@ -242,6 +243,35 @@ fn main() -> ExitCode {
         Command::Dump { run: id, out: dir } => with_env(&mut err, |env| {
             artifacts::dump(&id, &dir, env, &mut out).map(|()| ExitCode::SUCCESS)
         }),
+        Command::Answer {
+            run,
+            question,
+            choice,
+            text,
+            json,
+        } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                let args = control::AnswerArgs {
+                    run,
+                    question,
+                    choice,
+                    text,
+                    json,
+                };
+                exit_status(
+                    control::answer(args, &env, &mut std::io::stdout()).await,
+                    err,
+                )
+            })
+        }),
+        Command::Cancel { run } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                exit_status(
+                    control::cancel(&run, &env, &mut std::io::stdout()).await,
+                    err,
+                )
+            })
+        }),
         Command::Inspect { run: id, json } => with_env(&mut err, |env| {
             runs::inspect(&id, json, env, &mut out).map(|()| ExitCode::SUCCESS)
         }),
@@ -301,6 +331,17 @@ fn with_runtime<'a>(
         Err(e) => return report(err, &format!("cannot start the async runtime: {e}")),
     };
     ExitCode::from(runtime.block_on(command(env, err)))
+}
+
+/// The exit status of a command's result, its error reported.
+fn exit_status(result: Result<(), String>, err: &mut dyn Write) -> u8 {
+    match result {
+        Ok(()) => 0,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            EXIT_ERRORS
+        }
+    }
 }
 
 fn report(err: &mut dyn Write, message: &str) -> ExitCode {

@@ -11,7 +11,7 @@ use std::net::TcpStream;
 use std::process::Child;
 use std::time::Duration;
 
-use sandbox::{Sandbox, wait_for};
+use sandbox::{Sandbox, describe, text, wait_for};
 use serde_json::{Value, json};
 
 /// A `heddle serve` process: its address and token.
@@ -186,4 +186,119 @@ fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
         std::fs::read_to_string(sandbox.work().join("log.txt")).unwrap(),
         "first\nwait\n"
     );
+}
+
+const GATE: &str = r#"digraph Gate {
+    start  [shape=Mdiamond];
+    exit   [shape=Msquare];
+    review [shape=hexagon, label="Ship it?"];
+    yes    [shape=parallelogram, script="echo approved > verdict.txt"];
+    no     [shape=parallelogram, script="echo rejected > verdict.txt"];
+    start -> review;
+    review -> yes [label="[A] Approve"];
+    review -> no  [label="[R] Reject"];
+    yes -> exit;
+    no -> exit;
+}
+"#;
+
+/// The gates `server` lists for `run`, once it lists one.
+fn pending_through(server: &Served, run: &str) -> Value {
+    let mut gates = Value::Null;
+    let listed = wait_for(Duration::from_secs(20), || {
+        gates = server.ok("pending_gates", &json!({ "run_id": run }));
+        gates.as_array().is_some_and(|g| !g.is_empty())
+    });
+    assert!(listed, "the server lists no gate of {run}: {gates}");
+    gates
+}
+
+#[test]
+fn a_run_the_server_executes_is_answered_from_a_terminal() {
+    let sandbox = Sandbox::new();
+    let flow = sandbox.write_flow("gate.dot", GATE);
+    let server = serve(&sandbox, 1);
+    let started = server.ok(
+        "start_run",
+        &json!({ "trust": true,
+                 "workflow_path": flow.display().to_string(),
+                 "work_dir": sandbox.work().display().to_string(),
+                 "checkpoints": "none" }),
+    );
+    let run = started["run_id"].as_str().unwrap().to_string();
+    pending_through(&server, &run);
+
+    let listed = sandbox.heddle(&["answer", &run]);
+    assert!(
+        text(&listed.stdout).contains("[A] Approve -> yes"),
+        "{}",
+        describe(&listed)
+    );
+    let answered = sandbox.heddle(&["answer", &run, "--choice", "approve"]);
+    assert_eq!(answered.status.code(), Some(0), "{}", describe(&answered));
+    assert!(
+        wait_for(Duration::from_secs(20), || server.status_of(&run)
+            == "success"),
+        "the run did not finish after the answer: {}",
+        server.status_of(&run)
+    );
+    let verdict = std::fs::read_to_string(sandbox.work().join("verdict.txt")).unwrap();
+    assert_eq!(verdict.trim(), "approved");
+}
+
+#[test]
+fn the_server_answers_and_cancels_runs_executing_in_terminals() {
+    let sandbox = Sandbox::new();
+    let flow = sandbox.write_flow("gate.dot", GATE);
+    let server = serve(&sandbox, 1);
+    let terminal = |n: u32| {
+        let log = |name: String| std::fs::File::create(sandbox.path().join(name)).unwrap();
+        sandbox
+            .command(&["run", flow.to_str().unwrap()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(log(format!("run-{n}.out")))
+            .stderr(log(format!("run-{n}.err")))
+            .spawn()
+            .unwrap()
+    };
+    let run_of = |child: &Child| {
+        let mut id = None;
+        let found = wait_for(Duration::from_secs(20), || {
+            let page = server.ok("list_runs", &json!({}));
+            id = page["items"].as_array().and_then(|runs| {
+                runs.iter()
+                    .find(|r| r["status"] == "running")
+                    .map(|r| r["id"].as_str().unwrap().to_string())
+            });
+            id.is_some()
+        });
+        assert!(found, "the server never listed run of pid {}", child.id());
+        id.unwrap()
+    };
+
+    let mut first = terminal(1);
+    let run = run_of(&first);
+    let gates = pending_through(&server, &run);
+    let question = gates[0]["question_id"].as_str().unwrap();
+    assert_eq!(gates[0]["node_id"], "review", "{gates}");
+    let (status, refused) = server.call(
+        "answer_gate",
+        &json!({ "run_id": run, "question_id": question, "answer": "Z" }),
+    );
+    assert_eq!(status, 422, "{refused}");
+    server.ok(
+        "answer_gate",
+        &json!({ "run_id": run, "question_id": question, "answer": "A" }),
+    );
+    let code = sandbox::exit_code_within(&mut first, Duration::from_secs(20), "the first run");
+    assert_eq!(code, Some(0));
+    let verdict = std::fs::read_to_string(sandbox.work().join("verdict.txt")).unwrap();
+    assert_eq!(verdict.trim(), "approved");
+
+    let mut second = terminal(2);
+    let run = run_of(&second);
+    pending_through(&server, &run);
+    server.ok("cancel_run", &json!({ "run_id": run }));
+    let code = sandbox::exit_code_within(&mut second, Duration::from_secs(20), "the second run");
+    assert_eq!(code, Some(130));
 }

@@ -12,6 +12,7 @@ pub mod atomic_file;
 pub mod checkpoint;
 pub mod clock;
 pub mod context;
+pub mod control;
 pub mod emitter;
 pub mod entropy;
 mod error;

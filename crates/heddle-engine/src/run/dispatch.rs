@@ -159,9 +159,13 @@ async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outco
         timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
     };
     let events = shared.emitter.for_node(&node.id);
+    let interviewer = crate::control::Gated {
+        board: &shared.gates,
+        local: shared.engine.services.interviewer.as_ref(),
+    };
     run_human(
         &question,
-        shared.engine.services.interviewer.as_ref(),
+        &interviewer,
         stage_dir,
         &events,
         call.cancel,

@@ -96,6 +96,12 @@ impl PreparedRun {
         }
     }
 
+    /// The run's human gates waiting for an answer; answering one through it reaches the
+    /// gate whatever else (a terminal) is asking.
+    pub fn gates(&self) -> crate::control::GateBoard {
+        self.shared.gates.clone()
+    }
+
     /// Runs to the end and writes conclusion.json.
     pub async fn execute(self) -> Conclusion {
         let shared = self.shared;
@@ -138,6 +144,7 @@ impl PreparedRun {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(context.clone());
         let live = tokio::spawn(refresh_live(shared.clone()));
+        let control = tokio::spawn(take_control_requests(shared.clone()));
         let result = walk(
             shared.clone(),
             Walk {
@@ -156,6 +163,7 @@ impl PreparedRun {
             watchdog.abort();
         }
         live.abort();
+        control.abort();
         let duration_ms = millis(clock.monotonic().saturating_sub(started));
         let (status, reason, resume_at) = match result.end {
             WalkEnd::Completed | WalkEnd::BranchEnded | WalkEnd::ReachedFanIn { .. } => {
@@ -312,4 +320,18 @@ impl CancelHandle {
     pub fn cancel(&self, reason: &str) {
         self.shared.stop(StopReason::Cancelled(reason.to_string()));
     }
+}
+
+/// Applies what other processes ask of the run (gate answers, cancel) until aborted.
+async fn take_control_requests(shared: Shared) {
+    let (cancel, warn) = (shared.clone(), shared.clone());
+    crate::control::listen(
+        shared.run_dir.clone(),
+        shared.gates.clone(),
+        move |reason| cancel.stop(StopReason::Cancelled(reason.to_string())),
+        move |message| {
+            warn.emitter.emit(None, Event::Warning { message });
+        },
+    )
+    .await;
 }

@@ -41,6 +41,8 @@ pub(crate) struct RunShared {
     pub inputs: BTreeMap<String, String>,
     pub dry_run: bool,
     pub emitter: Emitter,
+    /// Human gates waiting for an answer from this process or another.
+    pub gates: crate::control::GateBoard,
     pub cancel: CancellationToken,
     pub stop_reason: Mutex<Option<StopReason>>,
     /// How a run that completed ended when it is worth saying (it stopped at a stage with no
@@ -92,6 +94,7 @@ impl RunShared {
             workflow,
             workflow_path,
             run_id,
+            gates: crate::control::GateBoard::new(&run_dir),
             run_dir,
             work_dir,
             goal,

@@ -1,0 +1,60 @@
+//! [`RunLibrary`]: the runs Heddle keeps, read and rewound without executing anything. It
+//! holds Heddle's data folder and the run index (`$HEDDLE_HOME/heddle.db`), and answers the
+//! cheap operations every door shares: finding and listing runs, their timelines,
+//! checkpoints, diffs, files and artifacts, rollback, and requests to the process that
+//! executes a run (gate answers, cancel). Opening one starts no watcher and no executor, so
+//! a one-shot CLI command opens it as cheaply as a long-lived server does; [`crate::RunHost`]
+//! adds execution on top.
+
+use heddle_engine::RunDir;
+use heddle_engine::runs::find_run;
+use heddle_store::Store;
+
+use crate::error::ApiError;
+use crate::event_feed::EventFeed;
+use crate::runs::HeddleHome;
+
+/// The runs in one Heddle data folder and their index.
+#[derive(Debug, Clone)]
+pub struct RunLibrary {
+    home: HeddleHome,
+    index: Store,
+}
+
+impl RunLibrary {
+    /// The runs of `home`, with its index opened (created when missing).
+    pub async fn open(home: HeddleHome) -> Result<Self, ApiError> {
+        let index = Store::open(&home.index()).await?;
+        Ok(RunLibrary { home, index })
+    }
+
+    /// The run index.
+    pub fn index(&self) -> &Store {
+        &self.index
+    }
+
+    /// Heddle's data folder.
+    pub fn home(&self) -> &HeddleHome {
+        &self.home
+    }
+
+    /// The folder of run `run`: an id, a unique prefix of one, a folder name, or a path to a
+    /// run folder. A run kept outside the runs folder is found through its link there.
+    pub fn find(&self, run: &str) -> Result<RunDir, ApiError> {
+        Ok(find_run(&self.home.runs(), run)?)
+    }
+
+    /// Brings the index up to date with every run folder, for a process that has no watcher
+    /// running (a CLI command): folders that changed are read again, runs whose process died
+    /// are marked interrupted, and runs whose folder is gone leave the index.
+    pub async fn catch_up(&self) -> Result<(), ApiError> {
+        self.index.rescan(&self.home.runs()).await?;
+        Ok(())
+    }
+
+    /// The events of a run after `after_seq`, then new ones as its process writes them,
+    /// until it ends.
+    pub fn events(&self, run: &str, after_seq: u64) -> Result<EventFeed, ApiError> {
+        Ok(EventFeed::new(self.find(run)?, after_seq, None))
+    }
+}

@@ -1,0 +1,133 @@
+//! Reaching a run from another process: a run executing in one `heddle run` is answered and
+//! cancelled by `heddle answer` / `heddle cancel` run as separate processes, through the
+//! run folder's control channel. (The server door's side is in serve.rs.)
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod sandbox;
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use sandbox::{Sandbox, describe, exit_code_within, json, run_id, text, wait_for, wait_for_stage};
+
+const GATE: &str = r#"digraph Gate {
+    start  [shape=Mdiamond];
+    exit   [shape=Msquare];
+    review [shape=hexagon, label="Ship it?"];
+    yes    [shape=parallelogram, script="echo approved > verdict.txt"];
+    no     [shape=parallelogram, script="echo rejected > verdict.txt"];
+    start -> review;
+    review -> yes [label="[A] Approve"];
+    review -> no  [label="[R] Reject"];
+    yes -> exit;
+    no -> exit;
+}
+"#;
+
+/// `heddle run` of `flow` with a terminal that stays open and silent (its gate waits).
+fn run_in_terminal(sandbox: &Sandbox, flow: &Path) -> Child {
+    let log = |name: &str| std::fs::File::create(sandbox.path().join(name)).unwrap();
+    sandbox
+        .command(&["run", flow.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(log("spawned.out"))
+        .stderr(log("spawned.err"))
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `heddle answer RUN` lists a waiting gate; its output.
+fn waiting_gate(sandbox: &Sandbox, run: &str) -> String {
+    let mut listed = String::new();
+    let seen = wait_for(Duration::from_secs(20), || {
+        listed = text(&sandbox.heddle(&["answer", run]).stdout);
+        listed.contains("gate `review`")
+    });
+    assert!(
+        seen,
+        "no gate listed: {listed}\n{}",
+        sandbox.spawned_output()
+    );
+    listed
+}
+
+#[test]
+fn a_gate_of_a_terminal_run_is_answered_from_another_process() {
+    let sandbox = Sandbox::new();
+    let flow = sandbox.write_flow("gate.dot", GATE);
+    let mut child = run_in_terminal(&sandbox, &flow);
+    let run = wait_for_stage(&sandbox, &mut child, "review");
+    let id = run_id(&run);
+    let listed = waiting_gate(&sandbox, &id);
+    assert!(listed.contains("Ship it?"), "{listed}");
+    assert!(listed.contains("[R] Reject -> no"), "{listed}");
+
+    // A choice the gate does not have is refused by the answering process, not the run.
+    let wrong = sandbox.heddle(&["answer", &id, "--choice", "X"]);
+    assert_eq!(wrong.status.code(), Some(1), "{}", describe(&wrong));
+    assert!(text(&wrong.stderr).contains("X"), "{}", describe(&wrong));
+
+    let out = sandbox.heddle(&["answer", &id, "--choice", "R"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        text(&out.stdout).contains("answered gate `review`"),
+        "{}",
+        describe(&out)
+    );
+    let code = exit_code_within(&mut child, Duration::from_secs(20), "the answered run");
+    assert_eq!(code, Some(0), "{}", sandbox.spawned_output());
+    let verdict = std::fs::read_to_string(sandbox.work().join("verdict.txt")).unwrap();
+    assert_eq!(verdict.trim(), "rejected");
+    let answered = sandbox::events(&run)
+        .into_iter()
+        .find(|e| e["event"] == "interview.answered")
+        .unwrap();
+    assert_eq!(answered["properties"]["selected"], "R", "{answered}");
+    assert!(
+        !run.join("control/gates").read_dir().unwrap().any(|_| true),
+        "the answered gate is still listed in the run folder"
+    );
+
+    let after = sandbox.heddle(&["answer", &id, "--choice", "A"]);
+    assert_eq!(after.status.code(), Some(1), "{}", describe(&after));
+    assert!(
+        text(&after.stderr).contains("not executing"),
+        "{}",
+        describe(&after)
+    );
+}
+
+#[test]
+fn a_terminal_run_is_cancelled_from_another_process_at_its_checkpoint() {
+    let sandbox = Sandbox::new();
+    let flow = sandbox.write_flow("gate.dot", GATE);
+    let mut child = run_in_terminal(&sandbox, &flow);
+    let run = wait_for_stage(&sandbox, &mut child, "review");
+    let id = run_id(&run);
+    waiting_gate(&sandbox, &id);
+
+    let out = sandbox.heddle(&["cancel", &id]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let code = exit_code_within(&mut child, Duration::from_secs(20), "the cancelled run");
+    assert_eq!(code, Some(130), "{}", sandbox.spawned_output());
+    let conclusion = json(&run.join("conclusion.json"));
+    assert_eq!(conclusion["status"], "cancelled", "{conclusion}");
+    assert!(
+        conclusion["failure_reason"]
+            .as_str()
+            .unwrap()
+            .contains("another Heddle process"),
+        "{conclusion}"
+    );
+    assert_eq!(json(&run.join("checkpoint.json"))["next_node_id"], "review");
+
+    // Nothing executes it now: a second cancel is refused and says so.
+    let again = sandbox.heddle(&["cancel", &id]);
+    assert_eq!(again.status.code(), Some(1), "{}", describe(&again));
+    assert!(
+        text(&again.stderr).contains("not executing"),
+        "{}",
+        describe(&again)
+    );
+}
