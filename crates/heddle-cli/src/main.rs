@@ -197,10 +197,10 @@ fn main() -> ExitCode {
                 }
             })
         }),
-        Command::Ps { all, json } => with_env(&mut err, |env| {
-            runs::ps(all, json, env, &mut out)
-                .map(|()| ExitCode::SUCCESS)
-                .map_err(|e| e.to_string())
+        Command::Ps { all, json } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                exit_status(runs::ps(all, json, &env, &mut std::io::stdout()).await, err)
+            })
         }),
         Command::Events {
             run: id,

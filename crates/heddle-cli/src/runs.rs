@@ -3,24 +3,53 @@
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::time::Duration;
 
-use heddle_engine::runs::{find_run, list_runs};
+use heddle_api::index::{PageRequest, RunFilter, RunStatus as RunState};
+use heddle_api::{ListRunsRequest, RunLibrary};
+use heddle_engine::runs::find_run;
 use heddle_engine::{Checkpoint, Envelope, RunDir, RunStatus};
 
 use crate::live::elapsed;
 use crate::run::Environment;
 
-/// `heddle ps`.
-pub fn ps(all: bool, json: bool, env: &Environment, out: &mut dyn Write) -> std::io::Result<()> {
-    let runs: Vec<_> = list_runs(&env.home.runs())
-        .into_iter()
-        .filter(|r| all || r.status == RunStatus::Running)
-        .collect();
+/// `heddle ps`: the runs the index lists (as the UI shows them), brought up to date first.
+pub async fn ps(
+    all: bool,
+    json: bool,
+    env: &Environment,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let library = RunLibrary::open(env.home.clone())
+        .await
+        .map_err(|e| e.message)?;
+    library.catch_up().await.map_err(|e| e.message)?;
+    let filter = RunFilter {
+        status: if all {
+            Vec::new()
+        } else {
+            vec![RunState::Running]
+        },
+        ..RunFilter::default()
+    };
+    let mut runs = Vec::new();
+    let mut after = None;
+    loop {
+        let page = library
+            .list_runs(ListRunsRequest {
+                filter: filter.clone(),
+                page: PageRequest { limit: 1000, after },
+            })
+            .await
+            .map_err(|e| e.message)?;
+        runs.extend(page.items);
+        match page.next {
+            Some(next) => after = Some(next),
+            None => break,
+        }
+    }
+    let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
-        return writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&runs).unwrap_or_default()
-        );
+        let text = serde_json::to_string_pretty(&runs).map_err(|e| e.to_string())?;
+        return writeln!(out, "{text}").map_err(write);
     }
     if runs.is_empty() {
         let hint = if all {
@@ -28,21 +57,23 @@ pub fn ps(all: bool, json: bool, env: &Environment, out: &mut dyn Write) -> std:
         } else {
             " (`heddle ps -a` shows finished ones)"
         };
-        return writeln!(out, "no {}runs{hint}", if all { "" } else { "running " });
+        return writeln!(out, "no {}runs{hint}", if all { "" } else { "running " }).map_err(write);
     }
     writeln!(
         out,
         "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  LABELS",
         "RUN", "WORKFLOW", "STATUS", "STARTED", "TOOK"
-    )?;
+    )
+    .map_err(write)?;
     for run in runs {
         let labels: Vec<String> = run.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let took = run
             .duration_ms
+            .and_then(|ms| u64::try_from(ms).ok())
             .map(|ms| elapsed(Duration::from_millis(ms)))
             .unwrap_or_else(|| "-".into());
         let started: String = run
-            .start_time
+            .started_at
             .chars()
             .take(19)
             .collect::<String>()
@@ -55,13 +86,14 @@ pub fn ps(all: bool, json: bool, env: &Environment, out: &mut dyn Write) -> std:
         writeln!(
             out,
             "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {}",
-            run.run_id,
+            run.id,
             run.workflow_name,
             status,
             started,
             took,
             labels.join(",")
-        )?;
+        )
+        .map_err(write)?;
     }
     Ok(())
 }
