@@ -65,7 +65,8 @@ pub fn list_runs(runs_root: &Path) -> Vec<RunSummary> {
     };
     let mut runs: Vec<RunSummary> = entries
         .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        // A run kept elsewhere is listed through its link (see [`link_outside_run`]).
+        .filter(|e| e.path().is_dir())
         .filter_map(|e| RunSummary::read(&e.path()))
         .collect();
     runs.sort_by(|a, b| {
@@ -74,6 +75,39 @@ pub fn list_runs(runs_root: &Path) -> Vec<RunSummary> {
             .then_with(|| b.run_id.cmp(&a.run_id))
     });
     runs
+}
+
+/// Links the run folder `run_dir`, kept outside `runs_root` (`heddle run --run-dir`), from
+/// `runs_root/{folder_name}`, so lookups by id, listings and the run index find it like any
+/// other run. A folder directly in `runs_root` needs no link. The error says why the run is
+/// not linked (the run goes on; it is found by its folder only).
+pub fn link_outside_run(runs_root: &Path, run_dir: &Path, folder_name: &str) -> Result<(), String> {
+    if run_dir.parent() == Some(runs_root) {
+        return Ok(());
+    }
+    let link = runs_root.join(folder_name);
+    let not_linked = |why: String| {
+        format!(
+            "the run in {} is not listed in {} ({why}); open it by its folder",
+            run_dir.display(),
+            runs_root.display()
+        )
+    };
+    std::fs::create_dir_all(runs_root).map_err(|e| not_linked(crate::describe_io(&e)))?;
+    if std::fs::symlink_metadata(&link).is_ok() {
+        return Err(not_linked(format!("{} already exists", link.display())));
+    }
+    symlink_folder(run_dir, &link).map_err(|e| not_linked(crate::describe_io(&e)))
+}
+
+#[cfg(unix)]
+fn symlink_folder(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+#[cfg(windows)]
+fn symlink_folder(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::windows::fs::symlink_dir(target, link)
 }
 
 /// The run `id` names: a path to a run folder, a full run id, a folder name, or any unique

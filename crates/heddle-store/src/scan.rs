@@ -179,7 +179,8 @@ pub(crate) fn run_folders(runs_root: &Path) -> Result<Vec<PathBuf>> {
     };
     let mut folders: Vec<PathBuf> = entries
         .filter_map(std::result::Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        // A run kept elsewhere (`--run-dir`) is a link to its folder.
+        .filter(|e| e.path().is_dir())
         .map(|e| e.path())
         .collect();
     folders.sort();

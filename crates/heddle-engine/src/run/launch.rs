@@ -144,13 +144,24 @@ impl Engine {
         };
         write_json(&run_dir.manifest(), &manifest, true)?;
         crate::rundir::atomic_write(&run_dir.graph(), source.as_bytes(), true)?;
+        // A top-level run kept elsewhere (`--run-dir`) is linked from the runs folder, so
+        // every lookup, listing and index finds it like any other.
+        let link_warning = match (&request.parent_run_id, request.run_dir.is_some()) {
+            (None, true) => crate::runs::link_outside_run(
+                &request.runs_root,
+                run_dir.root(),
+                &RunDir::folder_name(&manifest.start_time, &run_id),
+            )
+            .err(),
+            _ => None,
+        };
         let start = workflow
             .start_nodes()
             .next()
             .map(|n| n.id.clone())
             .ok_or(EngineError::NoStartNode)?;
         let emitter = self.emitter(&run_id, &run_dir)?;
-        for message in setup.warnings {
+        for message in setup.warnings.into_iter().chain(link_warning) {
             emitter.emit(None, crate::Event::Warning { message });
         }
         let shared = RunShared::new(
