@@ -11,12 +11,14 @@ mod expressions;
 mod file_watch;
 mod folder_watcher;
 mod index_ops;
+mod maintenance_ops;
 mod run_control;
 mod run_file_policy;
 mod run_file_save;
 mod run_files;
 mod run_host;
 pub mod run_inputs;
+mod run_launch;
 mod run_library;
 mod run_trust;
 mod run_types;
@@ -43,6 +45,7 @@ pub mod checkpoint {
 pub use editor_types::*;
 pub use expressions::check_expression;
 pub use file_watch::{WorkflowWatch, WorkflowWatches};
+pub use maintenance_ops::{DumpReport, GcReport, VerifyReport};
 pub use run_file_policy::{INERT_FILE_POLICY, run_file_policy, sandboxed_page_policy};
 pub use run_file_save::SavedRunFile;
 pub use run_files::{
@@ -50,6 +53,7 @@ pub use run_files::{
     percent_decode,
 };
 pub use run_host::{RunHost, blocking};
+pub use run_launch::{Executor, PreparedStart};
 pub use run_library::RunLibrary;
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};

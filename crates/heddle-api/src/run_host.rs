@@ -6,24 +6,22 @@
 
 use std::collections::HashMap;
 use std::ops::Deref;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use heddle_checkpoint::ModeChoice;
 use heddle_engine::control::{GateBoard, NoLocalPrompt};
-use heddle_engine::{CancelHandle, PreparedRun, RunDir, RunRequest};
+use heddle_engine::{CancelHandle, PreparedRun};
 use heddle_store::WatchHandle;
 use tokio::sync::{broadcast, watch};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::event_feed::EventFeed;
 use crate::run_control::{answer_of, pending_gate};
+use crate::run_launch::Executor;
 use crate::run_library::RunLibrary;
-use crate::run_trust::work_dir_of;
 use crate::run_types::{
     AnswerGateRequest, ForkRequest, PendingGate, RunRef, RunStarted, StartRunRequest,
 };
-use crate::runs::{HeddleHome, engine, fork_run};
+use crate::runs::HeddleHome;
 
 /// A run executing in this process.
 #[derive(Clone)]
@@ -98,80 +96,38 @@ impl RunHost {
 
     /// Validates the workflow, sets the run up and starts it; returns once it is running.
     pub async fn start(&self, request: StartRunRequest) -> Result<RunStarted, ApiError> {
-        let checkpoints = match request.checkpoints.as_deref() {
-            None | Some("auto") => ModeChoice::Auto,
-            Some("worktree") => ModeChoice::Worktree,
-            Some("shadow") => ModeChoice::Shadow,
-            Some("none") => ModeChoice::None,
-            Some(other) => {
-                return Err(ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    format!("checkpoints `{other}` is not one of auto, worktree, shadow or none"),
-                ));
-            }
-        };
-        let workflow_path = PathBuf::from(&request.workflow_path);
-        let work_dir = work_dir_of(&workflow_path, request.work_dir.as_deref());
-        let source = self
-            .trusted_source(
-                &workflow_path,
-                &work_dir,
-                request.trust,
-                request.trust_digest.clone(),
-            )
+        let prepared = self
+            .library
+            .prepare_start(request, None, &self.executor())
             .await?;
-        let engine = engine(
-            self.home(),
-            request.dry_run,
-            Arc::new(NoLocalPrompt),
-            self.env.clone(),
-            checkpoints,
-        );
-        let resolved = crate::run_inputs::resolve_run(&workflow_path, request.goal, request.inputs)
-            .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message))?;
-        let run = RunRequest {
-            workflow_path,
-            source: Some(source),
-            goal: resolved.goal,
-            labels: request.labels,
-            inputs: resolved.inputs,
-            runs_root: self.home().runs(),
-            run_dir: None,
-            work_dir,
-            dry_run: request.dry_run,
-            parent_run_id: None,
-        };
-        let prepared = blocking(move || engine.prepare(run).map_err(ApiError::from)).await?;
-        Ok(self.launch(prepared))
+        Ok(self.launch(prepared.run))
     }
 
     /// Continues a stopped run from its checkpoint.
     pub async fn resume(&self, request: RunRef) -> Result<RunStarted, ApiError> {
-        let run_dir = self.find(&request.run_id)?;
-        self.continue_run(run_dir).await
+        let prepared = self
+            .library
+            .prepare_resume(&request.run_id, &self.executor())
+            .await?;
+        Ok(self.launch(prepared))
     }
 
     /// Makes a new run from a checkpoint of another and starts it.
     pub async fn fork(&self, request: ForkRequest) -> Result<RunStarted, ApiError> {
-        let source = self.find(&request.run_id)?;
-        let home = self.home().clone();
-        let run_dir =
-            blocking(move || fork_run(&home, &source, &request.from).map_err(ApiError::from))
-                .await?;
-        self.continue_run(run_dir).await
+        let prepared = self
+            .library
+            .prepare_fork(&request, &self.executor())
+            .await?;
+        Ok(self.launch(prepared))
     }
 
-    async fn continue_run(&self, run_dir: RunDir) -> Result<RunStarted, ApiError> {
-        let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
-        let engine = engine(
-            self.home(),
-            dry_run,
-            Arc::new(NoLocalPrompt),
-            self.env.clone(),
-            ModeChoice::Auto,
-        );
-        let prepared = blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await?;
-        Ok(self.launch(prepared))
+    /// Runs execute here with the host's environment, and their gates wait for answers
+    /// through the API (no one is asked in this process).
+    fn executor(&self) -> Executor {
+        Executor {
+            env: self.env.clone(),
+            interviewer: Arc::new(NoLocalPrompt),
+        }
     }
 
     /// Executes `prepared` on a task of its own, tracked until it ends.

@@ -52,6 +52,15 @@ impl RunLibrary {
         Ok(())
     }
 
+    /// Brings the index of run `run` (id, prefix or folder) up to date from its folder, for
+    /// a process without a watcher; its id.
+    pub async fn refresh(&self, run: &str) -> Result<String, ApiError> {
+        let run_dir = self.find(run)?;
+        let run_id = run_dir.read_manifest()?.run_id;
+        self.index.ingest_run(run_dir.root()).await?;
+        Ok(run_id)
+    }
+
     /// The events of a run after `after_seq`, then new ones as its process writes them,
     /// until it ends.
     pub fn events(&self, run: &str, after_seq: u64) -> Result<EventFeed, ApiError> {

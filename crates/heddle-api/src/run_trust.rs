@@ -20,6 +20,22 @@ impl RunLibrary {
         assess(self.home(), &path, &source, &work_dir)
     }
 
+    /// What continuing a run will do (its own `graph.dot`, as the workflow it was started
+    /// from, in its work folder), and whether it may run without asking: resume and fork
+    /// check it as a new run checks its file.
+    pub fn run_trust(&self, run: &str) -> Result<WorkflowTrust, ApiError> {
+        let run_dir = self.find(run)?;
+        let manifest = run_dir.read_manifest()?;
+        let graph = run_dir.graph();
+        let source = std::fs::read_to_string(&graph).map_err(|e| ApiError::from_io(&graph, &e))?;
+        assess(
+            self.home(),
+            Path::new(&manifest.workflow_path),
+            &source,
+            Path::new(&manifest.work_dir),
+        )
+    }
+
     /// Reads the workflow a run is about to start and checks it is trusted; with `trust`
     /// an untrusted one is remembered as trusted instead of refused. The text it checked,
     /// for the engine to run.

@@ -1,23 +1,25 @@
-//! `heddle artifact list|cp` and `heddle dump`: reading what a run produced.
+//! `heddle artifact list|cp` and `heddle dump`: what a run produced, read through
+//! heddle-api and rendered for the terminal.
 
 use std::io::Write;
 use std::path::Path;
 
-use heddle_artifacts::{artifact_file, dump_run, list_artifacts};
-use heddle_engine::runs::find_run;
-
-use crate::run::Environment;
+use heddle_api::{RunFileArea, RunFileRequest, RunLibrary, RunRef};
 
 /// `heddle artifact list`.
 pub fn list(
+    library: &RunLibrary,
     run: &str,
     node: Option<&str>,
     json: bool,
-    env: &Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    let listed: Vec<_> = list_artifacts(&dir)
+    let all = library
+        .artifacts(&RunRef {
+            run_id: run.to_string(),
+        })
+        .map_err(|e| e.message)?;
+    let listed: Vec<_> = all
         .into_iter()
         .filter(|a| node.is_none_or(|n| a.node == n))
         .collect();
@@ -53,10 +55,17 @@ pub fn list(
     Ok(())
 }
 
-/// `heddle artifact cp`.
-pub fn copy(run: &str, path: &str, dest: &Path, env: &Environment) -> Result<(), String> {
-    let dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    let file = artifact_file(&dir, path)?;
+/// `heddle artifact cp`: the artifact is resolved as the UI's file view resolves it (links
+/// followed, and refused when it leads outside the run's artifacts).
+pub fn copy(library: &RunLibrary, run: &str, path: &str, dest: &Path) -> Result<(), String> {
+    let served = library
+        .run_file(&RunFileRequest {
+            run_id: run.to_string(),
+            area: RunFileArea::Artifacts,
+            path: path.to_string(),
+        })
+        .map_err(|e| e.message)?;
+    let file = served.path;
     let target = if dest.is_dir() {
         dest.join(file.file_name().unwrap_or_default())
     } else {
@@ -69,13 +78,12 @@ pub fn copy(run: &str, path: &str, dest: &Path, env: &Environment) -> Result<(),
 
 /// `heddle dump`.
 pub fn dump(
+    library: &RunLibrary,
     run: &str,
     out_dir: &Path,
-    env: &Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    let report = dump_run(&dir, out_dir).map_err(|e| e.to_string())?;
+    let report = library.dump_run(run, out_dir).map_err(|e| e.message)?;
     writeln!(
         out,
         "wrote {} stage folder(s), {} file(s) to {}",

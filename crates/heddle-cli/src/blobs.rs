@@ -1,17 +1,13 @@
-//! `heddle blobs verify` and `heddle gc`: checking and collecting the blob store.
+//! `heddle blobs verify` and `heddle gc`: checking and collecting the blob store through
+//! heddle-api, rendered for the terminal.
 
 use std::io::Write;
 
-use heddle_artifacts::{BlobStore, referenced_blobs};
-use heddle_engine::RunStatus;
-use heddle_engine::runs::list_runs;
-
-use crate::run::Environment;
+use heddle_api::RunLibrary;
 
 /// `heddle blobs verify`; `Ok(false)` when something is corrupt or unreadable.
-pub fn verify(json: bool, env: &Environment, out: &mut dyn Write) -> Result<bool, String> {
-    let store = BlobStore::new(env.home.blobs());
-    let report = store.verify();
+pub fn verify(library: &RunLibrary, json: bool, out: &mut dyn Write) -> Result<bool, String> {
+    let report = library.verify_blobs();
     let write = |out: &mut dyn Write, text: String| {
         writeln!(out, "{text}").map_err(|e| format!("cannot write the report: {e}"))
     };
@@ -28,7 +24,7 @@ pub fn verify(json: bool, env: &Environment, out: &mut dyn Write) -> Result<bool
             "{} blob(s), {} byte(s) re-hashed in {}: {} ok",
             report.blobs,
             report.bytes,
-            store.root().display(),
+            library.home().blobs().display(),
             report.ok
         ),
     )?;
@@ -59,22 +55,16 @@ pub fn verify(json: bool, env: &Environment, out: &mut dyn Write) -> Result<bool
 }
 
 /// `heddle gc`.
-pub fn gc(dry_run: bool, json: bool, env: &Environment, out: &mut dyn Write) -> Result<(), String> {
-    let running: Vec<String> = list_runs(&env.home.runs())
-        .into_iter()
-        .filter(|r| r.status == RunStatus::Running)
-        .map(|r| r.run_id)
-        .collect();
-    if !running.is_empty() && !dry_run {
-        return Err(format!(
-            "{} run(s) are running ({}); their newest blobs may not be referenced yet. Run `heddle gc` when they end, or `heddle gc --dry-run` to see what it would remove",
-            running.len(),
-            running.join(", ")
-        ));
-    }
-    let referenced = referenced_blobs(&env.home.runs());
-    let store = BlobStore::new(env.home.blobs());
-    let report = store.gc(&referenced, dry_run).map_err(|e| e.to_string())?;
+pub async fn gc(
+    library: &RunLibrary,
+    dry_run: bool,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let report = library
+        .collect_blobs(dry_run)
+        .await
+        .map_err(|e| e.message)?;
     let write = |out: &mut dyn Write, text: String| {
         writeln!(out, "{text}").map_err(|e| format!("cannot write the report: {e}"))
     };

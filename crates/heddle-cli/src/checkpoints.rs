@@ -1,21 +1,10 @@
 //! `heddle checkpoints`, `heddle rollback` and `heddle diff`: a run's git checkpoint
-//! history, read and restored through heddle-checkpoint.
+//! history, read and restored through heddle-api, rendered for the terminal.
 
+use std::collections::BTreeSet;
 use std::io::Write;
 
-use heddle_checkpoint::{GitState, diff, history, integrity, rollback};
-use heddle_engine::runs::find_run;
-
-use crate::run::Environment;
-
-/// The git state and verified repository of run `run` (id, prefix or folder).
-fn open(
-    run: &str,
-    env: &Environment,
-) -> Result<(GitState, heddle_checkpoint::git2::Repository), String> {
-    let run_dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    integrity::open_run(&run_dir).map_err(|e| e.to_string())
-}
+use heddle_api::{DiffRequest, RollbackRequest, RunLibrary, RunRef};
 
 /// Prints `value` as indented JSON.
 fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), String> {
@@ -24,21 +13,35 @@ fn print_json(out: &mut dyn Write, value: &impl serde::Serialize) -> Result<(), 
 }
 
 /// `heddle checkpoints RUN`.
-pub fn list(run: &str, json: bool, env: &Environment, out: &mut dyn Write) -> Result<(), String> {
-    let (state, repo) = open(run, env)?;
-    let entries = history::list(&repo, &state).map_err(|e| e.to_string())?;
+pub async fn list(
+    library: &RunLibrary,
+    run: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let run = RunRef {
+        run_id: run.to_string(),
+    };
+    let entries = library.checkpoints(&run).map_err(|e| e.message)?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
         return print_json(out, &entries);
     }
+    let run_id = library.refresh(&run.run_id).await.map_err(|e| e.message)?;
+    let record = library
+        .run(RunRef { run_id })
+        .await
+        .map_err(|e| e.message)?;
+    let timelines: BTreeSet<_> = entries.iter().map(|e| &e.timeline).collect();
+    let base = record.base_sha.unwrap_or_default();
     writeln!(
         out,
         "{} checkpoint(s) of run {} ({} mode, {} timeline(s); base {})",
         entries.len(),
-        state.run_id,
-        state.mode.as_str(),
-        state.timelines.len(),
-        &state.base_sha[..state.base_sha.len().min(12)]
+        record.id,
+        record.checkpoint_mode,
+        timelines.len(),
+        &base[..base.len().min(12)]
     )
     .map_err(write)?;
     for entry in &entries {
@@ -59,17 +62,22 @@ pub fn list(run: &str, json: bool, env: &Environment, out: &mut dyn Write) -> Re
 }
 
 /// `heddle rollback RUN --to TARGET`.
-pub fn rollback(
+pub async fn rollback(
+    library: &RunLibrary,
     run: &str,
     to: &str,
     force: bool,
     json: bool,
-    env: &Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let run_dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    let now = heddle_engine::clock::rfc3339(std::time::SystemTime::now());
-    let report = rollback::rollback(&run_dir, to, force, &now).map_err(|e| e.to_string())?;
+    let report = library
+        .rollback(RollbackRequest {
+            run_id: run.to_string(),
+            to: to.to_string(),
+            force,
+        })
+        .await
+        .map_err(|e| e.message)?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
         return print_json(out, &report);
@@ -104,16 +112,13 @@ pub fn rollback(
 
 /// `heddle diff RUN FROM [TO]`.
 pub fn diff(
-    run: &str,
-    from: &str,
-    to: Option<&str>,
+    library: &RunLibrary,
+    request: &DiffRequest,
     stat: bool,
     json: bool,
-    env: &Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let (state, repo) = open(run, env)?;
-    let result = diff::diff_targets(&repo, &state, from, to).map_err(|e| e.to_string())?;
+    let result = library.diff(request).map_err(|e| e.message)?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
         return print_json(out, &result);

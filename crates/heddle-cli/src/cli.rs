@@ -358,13 +358,14 @@ pub enum CheckpointChoice {
     None,
 }
 
-impl From<CheckpointChoice> for heddle_checkpoint::ModeChoice {
-    fn from(choice: CheckpointChoice) -> Self {
-        match choice {
-            CheckpointChoice::Auto => heddle_checkpoint::ModeChoice::Auto,
-            CheckpointChoice::Worktree => heddle_checkpoint::ModeChoice::Worktree,
-            CheckpointChoice::Shadow => heddle_checkpoint::ModeChoice::Shadow,
-            CheckpointChoice::None => heddle_checkpoint::ModeChoice::None,
+impl CheckpointChoice {
+    /// The name heddle-api takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckpointChoice::Auto => "auto",
+            CheckpointChoice::Worktree => "worktree",
+            CheckpointChoice::Shadow => "shadow",
+            CheckpointChoice::None => "none",
         }
     }
 }

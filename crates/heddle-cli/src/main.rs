@@ -121,7 +121,7 @@ fn main() -> ExitCode {
                 work_dir,
                 labels,
                 json,
-                checkpoints: checkpoints.into(),
+                checkpoints: checkpoints.name(),
                 trust,
             };
             with_runtime(&mut err, |env, err| {
@@ -149,16 +149,21 @@ fn main() -> ExitCode {
                 run::resume(target, flags, env, &mut std::io::stdout(), err).await
             })
         }),
-        Command::Checkpoints { run: id, json } => with_env(&mut err, |env| {
-            checkpoints::list(&id, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        Command::Checkpoints { run: id, json } => with_library(&mut err, |library| {
+            Box::pin(
+                async move { checkpoints::list(&library, &id, json, &mut std::io::stdout()).await },
+            )
         }),
         Command::Rollback {
             run: id,
             to,
             force,
             json,
-        } => with_env(&mut err, |env| {
-            checkpoints::rollback(&id, &to, force, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        } => with_library(&mut err, |library| {
+            Box::pin(async move {
+                let out = &mut std::io::stdout();
+                checkpoints::rollback(&library, &id, &to, force, json, out).await
+            })
         }),
         Command::Diff {
             run: id,
@@ -166,9 +171,15 @@ fn main() -> ExitCode {
             to,
             stat,
             json,
-        } => with_env(&mut err, |env| {
-            checkpoints::diff(&id, &from, to.as_deref(), stat, json, env, &mut out)
-                .map(|()| ExitCode::SUCCESS)
+        } => with_library(&mut err, |library| {
+            Box::pin(async move {
+                let request = heddle_api::DiffRequest {
+                    run_id: id,
+                    from,
+                    to,
+                };
+                checkpoints::diff(&library, &request, stat, json, &mut std::io::stdout())
+            })
         }),
         Command::Fork {
             run: id,
@@ -217,31 +228,37 @@ fn main() -> ExitCode {
                 }
             })
         }),
-        Command::Artifact { action } => with_env(&mut err, |env| {
-            match action {
-                ArtifactAction::List { run, node, json } => {
-                    artifacts::list(&run, node.as_deref(), json, env, &mut out)
-                }
-                ArtifactAction::Cp { run, path, dest } => artifacts::copy(&run, &path, &dest, env),
-            }
-            .map(|()| ExitCode::SUCCESS)
-        }),
-        Command::Blobs {
-            action: BlobsAction::Verify { json },
-        } => with_env(&mut err, |env| {
-            blobs::verify(json, env, &mut out).map(|ok| {
-                if ok {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(EXIT_ERRORS)
+        Command::Artifact { action } => with_library(&mut err, |library| {
+            Box::pin(async move {
+                match action {
+                    ArtifactAction::List { run, node, json } => artifacts::list(
+                        &library,
+                        &run,
+                        node.as_deref(),
+                        json,
+                        &mut std::io::stdout(),
+                    ),
+                    ArtifactAction::Cp { run, path, dest } => {
+                        artifacts::copy(&library, &run, &path, &dest)
+                    }
                 }
             })
         }),
-        Command::Gc { dry_run, json } => with_env(&mut err, |env| {
-            blobs::gc(dry_run, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        Command::Blobs {
+            action: BlobsAction::Verify { json },
+        } => with_library_status(&mut err, |library| {
+            Box::pin(async move {
+                let ok = blobs::verify(&library, json, &mut std::io::stdout())?;
+                Ok(if ok { 0 } else { EXIT_ERRORS })
+            })
         }),
-        Command::Dump { run: id, out: dir } => with_env(&mut err, |env| {
-            artifacts::dump(&id, &dir, env, &mut out).map(|()| ExitCode::SUCCESS)
+        Command::Gc { dry_run, json } => with_library(&mut err, |library| {
+            Box::pin(
+                async move { blobs::gc(&library, dry_run, json, &mut std::io::stdout()).await },
+            )
+        }),
+        Command::Dump { run: id, out: dir } => with_library(&mut err, |library| {
+            Box::pin(async move { artifacts::dump(&library, &id, &dir, &mut std::io::stdout()) })
         }),
         Command::Answer {
             run,
@@ -272,22 +289,51 @@ fn main() -> ExitCode {
                 )
             })
         }),
-        Command::Inspect { run: id, json } => with_env(&mut err, |env| {
-            runs::inspect(&id, json, env, &mut out).map(|()| ExitCode::SUCCESS)
+        Command::Inspect { run: id, json } => with_library(&mut err, |library| {
+            Box::pin(
+                async move { runs::inspect(&library, &id, json, &mut std::io::stdout()).await },
+            )
         }),
     }
 }
 
-/// Runs a synchronous run command with the environment read; its error, or a failure to
-/// read the environment, is reported.
-fn with_env(
+type LibraryFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Result<u8, String>>>>;
+
+/// Runs a command on the run library of `$HEDDLE_HOME` (opened once, on a fresh runtime);
+/// its error, or a failure to open it, is reported.
+fn with_library_status(
     err: &mut std::io::Stderr,
-    command: impl FnOnce(&run::Environment) -> Result<ExitCode, String>,
+    command: impl FnOnce(heddle_api::RunLibrary) -> LibraryFuture,
 ) -> ExitCode {
-    match environment().and_then(|env| command(&env)) {
-        Ok(code) => code,
-        Err(message) => report(err, &message),
-    }
+    with_runtime(err, |env, err| {
+        Box::pin(async move {
+            let result = match heddle_api::RunLibrary::open(env.home).await {
+                Ok(library) => command(library).await,
+                Err(error) => Err(error.message),
+            };
+            match result {
+                Ok(code) => code,
+                Err(message) => {
+                    let _ = writeln!(err, "error: {message}");
+                    EXIT_ERRORS
+                }
+            }
+        })
+    })
+}
+
+/// [`with_library_status`] for a command that succeeds with status 0.
+fn with_library(
+    err: &mut std::io::Stderr,
+    command: impl FnOnce(
+        heddle_api::RunLibrary,
+    )
+        -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>>>>,
+) -> ExitCode {
+    with_library_status(err, |library| {
+        let done = command(library);
+        Box::pin(async move { done.await.map(|()| 0) })
+    })
 }
 
 /// Reads what run commands need from the process environment, once.

@@ -1,22 +1,21 @@
-//! `heddle run` and `heddle resume`: execute on the engine (wired by heddle-api) with a live
-//! view, Ctrl-C cancelling cleanly, and a summary at the end.
+//! `heddle run`, `heddle resume` and `heddle fork`: set up through heddle-api, executed in
+//! the foreground with a live view, Ctrl-C cancelling cleanly, and a summary at the end.
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use heddle_api::run_inputs::{parse_inputs, resolve_run};
-use heddle_api::runs::{HeddleHome, engine};
-use heddle_checkpoint::ModeChoice;
+use heddle_api::runs::HeddleHome;
+use heddle_api::trust::{TRUST_ENV, env_trusts};
+use heddle_api::{Executor, ForkRequest, RunLibrary, StartRunRequest, WorkflowTrustRequest};
 use heddle_engine::interviewer::{AutoApprove, Interviewer, TerminalInterviewer};
-use heddle_engine::runs::find_run;
-use heddle_engine::{Conclusion, PreparedRun, RunRequest, RunStatus};
+use heddle_engine::{Conclusion, PreparedRun, RunStatus};
 
 use crate::live::{LiveView, elapsed};
 use crate::trust::{Consent, ensure_trusted};
-use heddle_api::trust::{TRUST_ENV, env_trusts};
 
 /// What the caller read from the environment.
 pub struct Environment {
@@ -60,7 +59,8 @@ pub struct RunOptions {
     pub work_dir: Option<PathBuf>,
     pub labels: Vec<String>,
     pub json: bool,
-    pub checkpoints: ModeChoice,
+    /// `auto`, `worktree`, `shadow` or `none`.
+    pub checkpoints: &'static str,
     /// `--trust`: run the workflow even if it has not been trusted yet, and remember it.
     pub trust: bool,
 }
@@ -71,14 +71,6 @@ pub const EXIT_FAILED: u8 = 1;
 pub const EXIT_SETUP: u8 = 2;
 /// Cancelled.
 pub const EXIT_CANCELLED: u8 = 130;
-
-fn interviewer(auto_approve: bool) -> Arc<dyn Interviewer> {
-    if auto_approve {
-        Arc::new(AutoApprove)
-    } else {
-        Arc::new(TerminalInterviewer::stdio())
-    }
-}
 
 fn parse_labels(labels: &[String]) -> Result<BTreeMap<String, String>, String> {
     labels
@@ -105,56 +97,82 @@ pub async fn run(
         Ok(inputs) => inputs,
         Err(message) => return fail(err, &message),
     };
-    let resolved = match resolve_run(&options.file, options.goal, inputs) {
-        Ok(resolved) => resolved,
+    let library = match RunLibrary::open(env.home.clone()).await {
+        Ok(library) => library,
+        Err(error) => return fail(err, &error.message),
+    };
+    // Trust is asked about the workflow a run config names, in the folder stages run in.
+    let workflow = match workflow_of(&options.file) {
+        Ok(path) => path,
         Err(message) => return fail(err, &message),
     };
-    for warning in &resolved.warnings {
-        let _ = writeln!(err, "warning: {warning}");
-    }
-    let options = RunOptions {
-        file: resolved.workflow_path,
-        goal: resolved.goal,
-        ..options
-    };
     let work_dir = options.work_dir.unwrap_or_else(|| env.cwd.clone());
-    // An unreadable file is left to the engine, which says what is wrong with it.
-    let source = std::fs::read_to_string(&options.file).ok();
-    if let Some(source) = &source {
-        let mut stdin = std::io::stdin().lock();
-        let consent = env.consent(options.trust, &mut stdin);
-        if let Err(message) =
-            ensure_trusted(&env.home, &options.file, source, &work_dir, consent, err)
-        {
-            return fail(err, &message);
-        }
+    let verdict = library.workflow_trust(&WorkflowTrustRequest {
+        workflow_path: workflow.display().to_string(),
+        work_dir: Some(work_dir.display().to_string()),
+    });
+    let verdict = match verdict {
+        Ok(verdict) => verdict,
+        Err(error) => return fail(err, &error.message),
+    };
+    if let Err(message) = consent_to(&env, &verdict, options.trust, err) {
+        return fail(err, &message);
     }
-    let engine = engine(
-        &env.home,
-        options.dry_run,
-        interviewer(options.auto_approve),
-        env.vars.clone(),
-        options.checkpoints,
-    );
-    let request = RunRequest {
-        workflow_path: options.file.clone(),
-        source,
+    let request = StartRunRequest {
+        workflow_path: options.file.display().to_string(),
         goal: options.goal,
         labels,
-        inputs: resolved.inputs,
-        runs_root: env.home.runs(),
-        run_dir: options.run_dir,
-        work_dir,
+        inputs,
         dry_run: options.dry_run,
-        parent_run_id: None,
+        work_dir: Some(work_dir.display().to_string()),
+        checkpoints: Some(options.checkpoints.to_string()),
+        // Consent was given for this content: a file changed since is refused.
+        trust: true,
+        trust_digest: Some(verdict.digest),
     };
-    // Setting git up is blocking work: keep it off the runtime's workers.
-    let prepared =
-        match off_runtime("the run could not start", move || engine.prepare(request)).await {
-            Ok(prepared) => prepared,
-            Err(message) => return fail(err, &message),
-        };
-    drive(prepared, options.json, env.terminal, out, err).await
+    let executor = executor(&env, options.auto_approve);
+    let prepared = match library
+        .prepare_start(request, options.run_dir, &executor)
+        .await
+    {
+        Ok(prepared) => prepared,
+        Err(error) => return fail(err, &error.message),
+    };
+    for warning in &prepared.warnings {
+        let _ = writeln!(err, "warning: {warning}");
+    }
+    drive(&library, prepared.run, options.json, env.terminal, out, err).await
+}
+
+/// The workflow file `file` is, or names when it is a run config.
+fn workflow_of(file: &Path) -> Result<PathBuf, String> {
+    resolve_run(file, None, BTreeMap::new()).map(|resolved| resolved.workflow_path)
+}
+
+/// Asks for (or takes) consent to run what `verdict` assessed, when it is not trusted yet.
+fn consent_to(
+    env: &Environment,
+    verdict: &heddle_api::WorkflowTrust,
+    flag: bool,
+    err: &mut dyn Write,
+) -> Result<(), String> {
+    let mut stdin = std::io::stdin().lock();
+    let consent = env.consent(flag, &mut stdin);
+    ensure_trusted(&env.home, verdict, consent, err)
+}
+
+/// Runs execute in this process with its environment; gates are asked on the terminal (or
+/// approved with `--auto-approve`), and answers from other processes are taken too.
+fn executor(env: &Environment, auto_approve: bool) -> Executor {
+    let interviewer: Arc<dyn Interviewer> = if auto_approve {
+        Arc::new(AutoApprove)
+    } else {
+        Arc::new(TerminalInterviewer::stdio())
+    };
+    Executor {
+        env: env.vars.clone(),
+        interviewer,
+    }
 }
 
 /// What `heddle resume` continues.
@@ -183,51 +201,49 @@ pub async fn resume(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let run_dir = match target {
-        ResumeTarget::Run(run) => match find_run(&env.home.runs(), &run) {
-            Ok(dir) => dir,
-            Err(error) => return fail(err, &error.to_string()),
-        },
-        ResumeTarget::FromRef(reference) => {
-            let (cwd, runs) = (env.cwd.clone(), env.home.runs());
-            let rebuilt = off_runtime("the run could not be rebuilt", move || {
-                heddle_checkpoint::from_ref::restore_from_ref(&cwd, &reference, &runs)
-            });
-            match rebuilt.await {
-                Ok(dir) => dir,
-                Err(message) => return fail(err, &message),
+    let library = match RunLibrary::open(env.home.clone()).await {
+        Ok(library) => library,
+        Err(error) => return fail(err, &error.message),
+    };
+    let executor = executor(&env, flags.auto_approve);
+    let prepared = match target {
+        ResumeTarget::Run(run) => {
+            if let Err(message) = run_trusted(&library, &run, flags.trust, &env, err) {
+                return fail(err, &message);
             }
+            library.prepare_resume(&run, &executor).await
+        }
+        ResumeTarget::FromRef(reference) => {
+            let rebuilt = library
+                .prepare_from_ref(&env.cwd, &reference, &executor)
+                .await;
+            // Rebuilt but not started: it runs only once its graph is trusted.
+            if let Ok(prepared) = &rebuilt {
+                let run = prepared.run_dir().root().display().to_string();
+                if let Err(message) = run_trusted(&library, &run, flags.trust, &env, err) {
+                    return fail(err, &message);
+                }
+            }
+            rebuilt
         }
     };
-    if let Err(message) = run_trusted(&run_dir, flags.trust, &env, err) {
-        return fail(err, &message);
+    match prepared {
+        Ok(prepared) => drive(&library, prepared, flags.json, env.terminal, out, err).await,
+        Err(error) => fail(err, &error.message),
     }
-    continue_run(run_dir, flags.auto_approve, flags.json, env, out, err).await
 }
 
-/// Checks that the workflow a run folder holds (its `graph.dot`) is trusted, as `heddle
-/// run` does for a file: a run started here was, unless its graph changed since.
+/// Checks that the workflow run `run` holds (its `graph.dot`) is trusted, as `heddle run`
+/// does for a file: a run started here was, unless its graph changed since.
 fn run_trusted(
-    run_dir: &heddle_engine::RunDir,
+    library: &RunLibrary,
+    run: &str,
     trust: bool,
     env: &Environment,
     err: &mut dyn Write,
 ) -> Result<(), String> {
-    let manifest = run_dir.read_manifest().map_err(|e| e.to_string())?;
-    let graph = run_dir.graph();
-    let source =
-        std::fs::read_to_string(&graph).map_err(|e| format!("{}: {e}", graph.display()))?;
-    let work_dir = PathBuf::from(&manifest.work_dir);
-    let mut stdin = std::io::stdin().lock();
-    let consent = env.consent(trust, &mut stdin);
-    ensure_trusted(
-        &env.home,
-        std::path::Path::new(&manifest.workflow_path),
-        &source,
-        &work_dir,
-        consent,
-        err,
-    )
+    let verdict = library.run_trust(run).map_err(|e| e.message)?;
+    consent_to(env, &verdict, trust, err)
 }
 
 /// `heddle fork`: a new run from a checkpoint of another, then continued.
@@ -239,62 +255,29 @@ pub async fn fork(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let source = match find_run(&env.home.runs(), run) {
-        Ok(dir) => dir,
-        Err(error) => return fail(err, &error.to_string()),
+    let library = match RunLibrary::open(env.home.clone()).await {
+        Ok(library) => library,
+        Err(error) => return fail(err, &error.message),
     };
     // The fork holds the source run's graph: check it before making anything.
-    if let Err(message) = run_trusted(&source, flags.trust, &env, err) {
+    if let Err(message) = run_trusted(&library, run, flags.trust, &env, err) {
         return fail(err, &message);
     }
-    let (home, from) = (env.home.clone(), from.to_string());
-    let forked = off_runtime("the fork could not be made", move || {
-        heddle_api::runs::fork_run(&home, &source, &from)
-    });
-    let run_dir = match forked.await {
-        Ok(dir) => dir,
-        Err(message) => return fail(err, &message),
+    let request = ForkRequest {
+        run_id: run.to_string(),
+        from: from.to_string(),
     };
-    continue_run(run_dir, flags.auto_approve, flags.json, env, out, err).await
-}
-
-async fn continue_run(
-    run_dir: heddle_engine::RunDir,
-    auto_approve: bool,
-    json: bool,
-    env: Environment,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> u8 {
-    let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
-    let engine = engine(
-        &env.home,
-        dry_run,
-        interviewer(auto_approve),
-        env.vars.clone(),
-        ModeChoice::Auto,
-    );
-    let prepared =
-        match off_runtime("the run could not resume", move || engine.resume(&run_dir)).await {
-            Ok(prepared) => prepared,
-            Err(message) => return fail(err, &message),
-        };
-    drive(prepared, json, env.terminal, out, err).await
-}
-
-/// Runs blocking setup work (git, the run folder) off the runtime's workers; its error as
-/// text, or `what` if the task itself died.
-async fn off_runtime<T: Send + 'static, E: std::fmt::Display + Send + 'static>(
-    what: &str,
-    work: impl FnOnce() -> Result<T, E> + Send + 'static,
-) -> Result<T, String> {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(result) => result.map_err(|e| e.to_string()),
-        Err(error) => Err(format!("{what}: {error}")),
+    match library
+        .prepare_fork(&request, &executor(&env, flags.auto_approve))
+        .await
+    {
+        Ok(prepared) => drive(&library, prepared, flags.json, env.terminal, out, err).await,
+        Err(error) => fail(err, &error.message),
     }
 }
 
 async fn drive(
+    library: &RunLibrary,
     prepared: PreparedRun,
     json: bool,
     terminal: bool,
@@ -317,7 +300,8 @@ async fn drive(
     if !json {
         let _ = writeln!(err, "run {run_id}\n  folder {}", run_dir.display());
     }
-    let mut task = tokio::spawn(prepared.execute());
+    let executing = library.clone();
+    let mut task = tokio::spawn(async move { executing.execute(prepared).await });
     let mut view = LiveView::new(title, terminal && !json);
     let mut ticker = tokio::time::interval(Duration::from_millis(120));
     let mut interrupts = 0;

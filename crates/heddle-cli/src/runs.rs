@@ -4,9 +4,9 @@ use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::time::Duration;
 
 use heddle_api::index::{PageRequest, RunFilter, RunStatus as RunState};
-use heddle_api::{ListRunsRequest, RunLibrary};
+use heddle_api::{ListRunsRequest, RunLibrary, RunRef};
 use heddle_engine::runs::find_run;
-use heddle_engine::{Checkpoint, Envelope, RunDir, RunStatus};
+use heddle_engine::{Envelope, RunDir, RunStatus};
 
 use crate::live::elapsed;
 use crate::run::Environment;
@@ -173,110 +173,87 @@ fn print_event(line: &str, json: bool, out: &mut dyn Write) {
     }
 }
 
-/// `heddle inspect`.
-pub fn inspect(
+/// `heddle inspect`: the run as the index records it, and its stages in order.
+pub async fn inspect(
+    library: &RunLibrary,
     run: &str,
     json: bool,
-    env: &Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    let manifest = dir.read_manifest().map_err(|e| e.to_string())?;
-    let conclusion = dir.read_conclusion();
-    let checkpoint = match dir.checkpoint().exists() {
-        true => Some(Checkpoint::load(&dir.checkpoint()).map_err(|e| e.to_string())?),
-        false => None,
+    let run = RunRef {
+        run_id: library.refresh(run).await.map_err(|e| e.message)?,
     };
-    let status = dir.status();
+    let record = library.run(run.clone()).await.map_err(|e| e.message)?;
+    let timeline = library.timeline(run).await.map_err(|e| e.message)?;
+    let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
-        let value = serde_json::json!({
-            "dir": dir.root(),
-            "status": status,
-            "manifest": manifest,
-            "conclusion": conclusion,
-            "checkpoint": checkpoint,
-        });
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
-        return Ok(());
+        let value = serde_json::json!({ "run": record, "timeline": timeline });
+        let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+        return writeln!(out, "{text}").map_err(write);
     }
-    let w = |out: &mut dyn Write, text: String| {
-        let _ = writeln!(out, "{text}");
-    };
-    w(out, format!("run       {}", manifest.run_id));
-    w(
-        out,
+    let mut lines = vec![
+        format!("run       {}", record.id),
         format!(
             "workflow  {} ({})",
-            manifest.workflow_name, manifest.workflow_path
+            record.workflow_name, record.workflow_path
         ),
-    );
-    if let Some(goal) = &manifest.goal {
-        w(out, format!("goal      {goal}"));
+    ];
+    if let Some(goal) = &record.goal {
+        lines.push(format!("goal      {goal}"));
     }
-    w(
-        out,
-        format!(
-            "status    {}{}",
-            status.as_str(),
-            if manifest.dry_run { " (dry run)" } else { "" }
-        ),
-    );
-    w(out, format!("started   {}", manifest.start_time));
-    if let Some(c) = &conclusion {
-        w(
-            out,
-            format!(
-                "took      {}",
-                elapsed(Duration::from_millis(c.duration_ms))
-            ),
-        );
-        if let Some(reason) = &c.failure_reason {
-            w(out, format!("reason    {reason}"));
-        }
-        if let Some(notes) = &c.notes {
-            w(out, format!("notes     {notes}"));
-        }
+    let dry = if record.dry_run { " (dry run)" } else { "" };
+    lines.push(format!("status    {}{dry}", record.status.as_str()));
+    lines.push(format!("started   {}", record.started_at));
+    if let Some(ms) = record.duration_ms.and_then(|ms| u64::try_from(ms).ok()) {
+        lines.push(format!("took      {}", elapsed(Duration::from_millis(ms))));
     }
-    if !manifest.labels.is_empty() {
-        let labels: Vec<String> = manifest
+    if let Some(reason) = &record.failure_reason {
+        lines.push(format!("reason    {reason}"));
+    }
+    if !record.labels.is_empty() {
+        let labels: Vec<String> = record
             .labels
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        w(out, format!("labels    {}", labels.join(", ")));
+        lines.push(format!("labels    {}", labels.join(", ")));
     }
-    w(out, format!("work dir  {}", manifest.work_dir));
-    w(out, format!("folder    {}", dir.root().display()));
-    if let Some(checkpoint) = &checkpoint {
-        w(out, format!("\nstages ({}):", checkpoint.timeline.len()));
-        for stage in &checkpoint.timeline {
-            let visit = if stage.visit > 1 {
-                format!(" (visit {})", stage.visit)
-            } else {
-                String::new()
-            };
-            let detail = stage
-                .failure_reason
-                .clone()
-                .unwrap_or_else(|| stage.notes.clone());
-            w(
-                out,
-                format!(
-                    "  {:<24} {:<16} {:>8}  {}",
-                    format!("{}{visit}", stage.node_id),
-                    stage.status.as_str(),
-                    elapsed(Duration::from_millis(stage.duration_ms)),
-                    detail
-                ),
-            );
-        }
-        if let Some(next) = &checkpoint.next_node_id {
-            w(out, format!("\nnext node {next}"));
-        }
+    if !record.inputs.is_empty() {
+        let inputs: Vec<String> = record
+            .inputs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        lines.push(format!("inputs    {}", inputs.join(", ")));
+    }
+    lines.push(format!("work dir  {}", record.work_dir));
+    lines.push(format!("folder    {}", record.folder));
+    lines.push(format!("\nstages ({}):", timeline.stages.len()));
+    for stage in &timeline.stages {
+        let visit = if stage.visit > 1 {
+            format!(" (visit {})", stage.visit)
+        } else {
+            String::new()
+        };
+        let took = stage
+            .duration_ms
+            .and_then(|ms| u64::try_from(ms).ok())
+            .map_or_else(|| "-".to_string(), |ms| elapsed(Duration::from_millis(ms)));
+        let detail = stage
+            .failure_reason
+            .clone()
+            .or_else(|| stage.notes.clone())
+            .unwrap_or_default();
+        lines.push(format!(
+            "  {:<24} {:<16} {:>8}  {}",
+            format!("{}{visit}", stage.node_id),
+            stage.status.as_str(),
+            took,
+            detail
+        ));
+    }
+    for line in lines {
+        writeln!(out, "{line}").map_err(write)?;
     }
     Ok(())
 }

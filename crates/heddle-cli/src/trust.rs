@@ -1,13 +1,12 @@
 //! Workspace trust at the command line: before a workflow that has not been trusted runs,
-//! print what it will do and ask (on a terminal), or take `--trust` /
-//! `HEDDLE_TRUST_WORKFLOWS=1`, or refuse saying how to consent.
+//! print what it will do (heddle-api's assessment) and ask (on a terminal), or take
+//! `--trust` / `HEDDLE_TRUST_WORKFLOWS=1`, or refuse saying how to consent.
 
 use std::io::{BufRead, Write};
-use std::path::Path;
 
 use heddle_api::WorkflowTrust;
 use heddle_api::runs::HeddleHome;
-use heddle_api::trust::{TRUST_ENV, assess, remember, untrusted};
+use heddle_api::trust::{TRUST_ENV, remember, untrusted};
 
 /// How the person may consent.
 pub struct Consent<'a> {
@@ -17,17 +16,14 @@ pub struct Consent<'a> {
     pub ask: Option<&'a mut dyn BufRead>,
 }
 
-/// Checks that running `source` (the workflow at `workflow_path`) in `work_dir` is
-/// trusted, asking or recording consent as `consent` allows. Blocking.
+/// Checks that what `verdict` assessed is trusted, asking or recording consent as `consent`
+/// allows. Blocking.
 pub fn ensure_trusted(
     home: &HeddleHome,
-    workflow_path: &Path,
-    source: &str,
-    work_dir: &Path,
+    verdict: &WorkflowTrust,
     consent: Consent<'_>,
     err: &mut dyn Write,
 ) -> Result<(), String> {
-    let verdict = assess(home, workflow_path, source, work_dir).map_err(|e| e.message)?;
     if let Some(warning) = &verdict.warning {
         let _ = writeln!(err, "warning: {warning}");
     }
@@ -37,7 +33,7 @@ pub fn ensure_trusted(
     let agreed = if consent.given {
         true
     } else {
-        print_summary(&verdict, err);
+        print_summary(verdict, err);
         match consent.ask {
             Some(input) => {
                 let _ = write!(err, "Trust this workflow and run it? [y/N] ");
@@ -48,7 +44,7 @@ pub fn ensure_trusted(
             }
             None => {
                 return Err(untrusted(
-                    &verdict,
+                    verdict,
                     &format!("run it again with --trust (or set {TRUST_ENV}=1 for scripts and CI)"),
                 )
                 .message);
@@ -59,7 +55,7 @@ pub fn ensure_trusted(
         return Err("not trusted; nothing ran".to_string());
     }
     let now = heddle_engine::clock::rfc3339(std::time::SystemTime::now());
-    remember(home, &verdict, &now).map_err(|e| e.message)
+    remember(home, verdict, &now).map_err(|e| e.message)
 }
 
 /// What the workflow will do, as the person reads it before agreeing: the items heddle-api

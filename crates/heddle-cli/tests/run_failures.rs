@@ -261,8 +261,8 @@ fn run_ids_resolve_from_unique_prefixes_and_ambiguity_is_explained() {
         let out = sandbox.heddle(&["inspect", &prefix, "--json"]);
         assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
         let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(shown["manifest"]["run_id"], id.as_str());
-        assert_eq!(shown["dir"], run.to_str().unwrap());
+        assert_eq!(shown["run"]["id"], id.as_str());
+        assert_eq!(shown["run"]["folder"], run.to_str().unwrap());
     }
 
     // The shared prefix is ambiguous: each command says which runs and what to do.

@@ -261,13 +261,15 @@ fn the_server_answers_and_cancels_runs_executing_in_terminals() {
             .spawn()
             .unwrap()
     };
-    let run_of = |child: &Child| {
+    // The running run that is not `seen` (the index may still list an ended one as running
+    // for a moment).
+    let run_of = |child: &Child, seen: Option<&str>| {
         let mut id = None;
         let found = wait_for(Duration::from_secs(20), || {
             let page = server.ok("list_runs", &json!({}));
             id = page["items"].as_array().and_then(|runs| {
                 runs.iter()
-                    .find(|r| r["status"] == "running")
+                    .find(|r| r["status"] == "running" && Some(r["id"].as_str().unwrap()) != seen)
                     .map(|r| r["id"].as_str().unwrap().to_string())
             });
             id.is_some()
@@ -277,7 +279,7 @@ fn the_server_answers_and_cancels_runs_executing_in_terminals() {
     };
 
     let mut first = terminal(1);
-    let run = run_of(&first);
+    let run = run_of(&first, None);
     let gates = pending_through(&server, &run);
     let question = gates[0]["question_id"].as_str().unwrap();
     assert_eq!(gates[0]["node_id"], "review", "{gates}");
@@ -296,7 +298,7 @@ fn the_server_answers_and_cancels_runs_executing_in_terminals() {
     assert_eq!(verdict.trim(), "approved");
 
     let mut second = terminal(2);
-    let run = run_of(&second);
+    let run = run_of(&second, Some(&run));
     pending_through(&server, &run);
     server.ok("cancel_run", &json!({ "run_id": run }));
     let code = sandbox::exit_code_within(&mut second, Duration::from_secs(20), "the second run");

@@ -28,6 +28,19 @@ pub enum StageState {
 }
 
 impl StageState {
+    /// The snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StageState::Running => "running",
+            StageState::Interrupted => "interrupted",
+            StageState::Success => "success",
+            StageState::Fail => "fail",
+            StageState::PartialSuccess => "partial_success",
+            StageState::Retry => "retry",
+            StageState::Skipped => "skipped",
+        }
+    }
+
     /// The state a stored status stands for.
     pub(crate) fn parse(name: &str) -> StageState {
         match name {

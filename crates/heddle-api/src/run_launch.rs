@@ -1,0 +1,181 @@
+//! Setting runs up to execute: a new run of a workflow, a stopped run continued, a fork of
+//! another run's checkpoint, a run rebuilt from git alone. Every door goes through these,
+//! so the checks (trust, inputs, checkpoint mode) are made once: [`crate::RunHost`] runs
+//! what they prepare on its own tasks, the CLI in the foreground with a live view.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use heddle_checkpoint::ModeChoice;
+use heddle_engine::interviewer::Interviewer;
+use heddle_engine::{Conclusion, PreparedRun, RunDir, RunRequest};
+
+use crate::error::{ApiError, ErrorCode};
+use crate::run_host::blocking;
+use crate::run_library::RunLibrary;
+use crate::run_trust::work_dir_of;
+use crate::run_types::{ForkRequest, StartRunRequest};
+use crate::runs::{engine, fork_run};
+
+/// How this process executes runs: the environment their commands get (its `HOME` is
+/// refused as a workspace) and who is asked at a human gate here (answers given through
+/// the API or another process are taken too).
+#[derive(Clone)]
+pub struct Executor {
+    /// The environment passed to commands and providers.
+    pub env: Vec<(String, String)>,
+    /// Asks human gates in this process.
+    pub interviewer: Arc<dyn Interviewer>,
+}
+
+/// A new run ready to execute, and what the person should know before it does.
+#[derive(Debug)]
+pub struct PreparedStart {
+    /// The run.
+    pub run: PreparedRun,
+    /// Notes on the run config (unknown keys, ...).
+    pub warnings: Vec<String>,
+}
+
+impl RunLibrary {
+    /// Validates the workflow (`request.workflow_path`, or the workflow a run config
+    /// names), checks it is trusted, and sets the run up in `run_dir` (default: a new
+    /// folder under `runs/`).
+    pub async fn prepare_start(
+        &self,
+        request: StartRunRequest,
+        run_dir: Option<PathBuf>,
+        executor: &Executor,
+    ) -> Result<PreparedStart, ApiError> {
+        let checkpoints = checkpoint_mode(request.checkpoints.as_deref())?;
+        let resolved = crate::run_inputs::resolve_run(
+            Path::new(&request.workflow_path),
+            request.goal,
+            request.inputs,
+        )
+        .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message))?;
+        let workflow_path = resolved.workflow_path;
+        let work_dir = work_dir_of(&workflow_path, request.work_dir.as_deref());
+        let source = self
+            .trusted_source(
+                &workflow_path,
+                &work_dir,
+                request.trust,
+                request.trust_digest,
+            )
+            .await?;
+        let engine = engine(
+            self.home(),
+            request.dry_run,
+            executor.interviewer.clone(),
+            executor.env.clone(),
+            checkpoints,
+        );
+        let run = RunRequest {
+            workflow_path,
+            source: Some(source),
+            goal: resolved.goal,
+            labels: request.labels,
+            inputs: resolved.inputs,
+            runs_root: self.home().runs(),
+            run_dir,
+            work_dir,
+            dry_run: request.dry_run,
+            parent_run_id: None,
+        };
+        let run = blocking(move || engine.prepare(run).map_err(ApiError::from)).await?;
+        Ok(PreparedStart {
+            run,
+            warnings: resolved.warnings,
+        })
+    }
+
+    /// Continues a stopped run from its checkpoint.
+    pub async fn prepare_resume(
+        &self,
+        run: &str,
+        executor: &Executor,
+    ) -> Result<PreparedRun, ApiError> {
+        let run_dir = self.find(run)?;
+        self.prepare_continue(run_dir, executor).await
+    }
+
+    /// Makes a new run from a checkpoint of another, ready to continue.
+    pub async fn prepare_fork(
+        &self,
+        request: &ForkRequest,
+        executor: &Executor,
+    ) -> Result<PreparedRun, ApiError> {
+        let source = self.find(&request.run_id)?;
+        let (home, from) = (self.home().clone(), request.from.clone());
+        let run_dir =
+            blocking(move || fork_run(&home, &source, &from).map_err(ApiError::from)).await?;
+        self.prepare_continue(run_dir, executor).await
+    }
+
+    /// Rebuilds a run from git alone (`refs/heddle/{id}` and its run branch in the
+    /// repository at `repository`), ready to continue.
+    pub async fn prepare_from_ref(
+        &self,
+        repository: &Path,
+        reference: &str,
+        executor: &Executor,
+    ) -> Result<PreparedRun, ApiError> {
+        let (repository, reference, runs) = (
+            repository.to_path_buf(),
+            reference.to_string(),
+            self.home().runs(),
+        );
+        let run_dir = blocking(move || {
+            Ok(heddle_checkpoint::from_ref::restore_from_ref(
+                &repository,
+                &reference,
+                &runs,
+            )?)
+        })
+        .await?;
+        self.prepare_continue(run_dir, executor).await
+    }
+
+    async fn prepare_continue(
+        &self,
+        run_dir: RunDir,
+        executor: &Executor,
+    ) -> Result<PreparedRun, ApiError> {
+        let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
+        let engine = engine(
+            self.home(),
+            dry_run,
+            executor.interviewer.clone(),
+            executor.env.clone(),
+            ModeChoice::Auto,
+        );
+        blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await
+    }
+
+    /// Executes `prepared` to its end, keeping the index current: the run is listed as soon
+    /// as it starts and as it ended once this returns.
+    pub async fn execute(&self, prepared: PreparedRun) -> Conclusion {
+        let folder = prepared.run_dir().root().to_path_buf();
+        // A run the index cannot list yet still runs; the watcher or the next catch-up
+        // lists it.
+        let _ = self.index().ingest_run(&folder).await;
+        let conclusion = prepared.execute().await;
+        let _ = self.index().ingest_run(&folder).await;
+        conclusion
+    }
+}
+
+/// The checkpoint mode a request names.
+fn checkpoint_mode(name: Option<&str>) -> Result<ModeChoice, ApiError> {
+    match name {
+        None | Some("auto") => Ok(ModeChoice::Auto),
+        Some("worktree") => Ok(ModeChoice::Worktree),
+        Some("shadow") => Ok(ModeChoice::Shadow),
+        Some("none") => Ok(ModeChoice::None),
+        Some(other) => Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("checkpoints `{other}` is not one of auto, worktree, shadow or none"),
+        )),
+    }
+}
