@@ -52,6 +52,12 @@ impl RunLibrary {
         Ok(())
     }
 
+    /// Rebuilds the index from every run folder, as if it had never been built (the folders
+    /// are the source of truth). Folders that cannot be read are listed in the report.
+    pub async fn reindex(&self) -> Result<heddle_store::ReindexReport, ApiError> {
+        Ok(self.index.reindex(&self.home.runs()).await?)
+    }
+
     /// Brings the index of run `run` (id, prefix or folder) up to date from its folder, for
     /// a process without a watcher; its id.
     pub async fn refresh(&self, run: &str) -> Result<String, ApiError> {

@@ -197,16 +197,8 @@ fn main() -> ExitCode {
                 run::fork(&id, &from, flags, env, &mut std::io::stdout(), err).await
             })
         }),
-        Command::Reindex { json } => with_runtime(&mut err, |env, err| {
-            Box::pin(async move {
-                match reindex::reindex(&env, json, &mut std::io::stdout()).await {
-                    Ok(code) => code,
-                    Err(message) => {
-                        let _ = writeln!(err, "error: {message}");
-                        EXIT_ERRORS
-                    }
-                }
-            })
+        Command::Reindex { json } => with_library_status(&mut err, |library| {
+            Box::pin(async move { reindex::reindex(&library, json, &mut std::io::stdout()).await })
         }),
         Command::Ps { all, json } => with_runtime(&mut err, |env, err| {
             Box::pin(async move {

@@ -3,20 +3,12 @@
 
 use std::io::Write;
 
-use heddle_api::index::Store;
-
-use crate::run::Environment;
+use heddle_api::RunLibrary;
 
 /// Rebuilds the index; prints what it did. Folders that could not be read are listed and
 /// make the exit code 1; everything else is indexed regardless.
-pub async fn reindex(env: &Environment, json: bool, out: &mut dyn Write) -> Result<u8, String> {
-    let store = Store::open(&env.home.index())
-        .await
-        .map_err(|e| e.to_string())?;
-    let report = store
-        .reindex(&env.home.runs())
-        .await
-        .map_err(|e| e.to_string())?;
+pub async fn reindex(library: &RunLibrary, json: bool, out: &mut dyn Write) -> Result<u8, String> {
+    let report = library.reindex().await.map_err(|e| e.message)?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
@@ -27,7 +19,7 @@ pub async fn reindex(env: &Environment, json: bool, out: &mut dyn Write) -> Resu
             "indexed {} run(s), {} event(s) into {}{}",
             report.runs,
             report.events,
-            store.path().display(),
+            library.index().path().display(),
             if report.removed > 0 {
                 format!("; dropped {} run(s) whose folder is gone", report.removed)
             } else {
