@@ -106,6 +106,7 @@ impl ApiError {
 /// The code of an engine error.
 fn engine_code(error: &heddle_engine::EngineError) -> ErrorCode {
     use heddle_engine::EngineError as E;
+    use heddle_engine::hooks::HookFailure;
     match error {
         E::InvalidWorkflow { .. } | E::NoStartNode | E::UnknownNode { .. } => {
             ErrorCode::InvalidWorkflow
@@ -114,7 +115,14 @@ fn engine_code(error: &heddle_engine::EngineError) -> ErrorCode {
         E::RunAmbiguous(_) => ErrorCode::Ambiguous,
         E::RunLookup(_) => ErrorCode::NotFound,
         E::NotResumable { .. } => ErrorCode::Busy,
-        E::LlmSetup(_) | E::CheckpointSetup(_) => ErrorCode::InvalidRequest,
+        E::LlmSetup(_) => ErrorCode::InvalidRequest,
+        E::CheckpointSetup(hook) => match hook.kind {
+            HookFailure::Refused => ErrorCode::InvalidRequest,
+            HookFailure::NotFound => ErrorCode::NotFound,
+            HookFailure::Busy => ErrorCode::Busy,
+            HookFailure::Storage => ErrorCode::Storage,
+            HookFailure::Io => ErrorCode::Io,
+        },
         _ => ErrorCode::Io,
     }
 }
@@ -141,5 +149,49 @@ impl From<heddle_checkpoint::CheckpointError> for ApiError {
             C::Io { .. } => ErrorCode::Io,
         };
         ApiError::new(code, error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use heddle_checkpoint::CheckpointError;
+    use heddle_engine::EngineError;
+    use heddle_engine::hooks::HookError;
+
+    use super::*;
+
+    /// A checkpoint set-up failure answers with the code of what failed, not always
+    /// `invalid_request`.
+    #[test]
+    fn checkpoint_setup_failures_keep_their_kind() {
+        let cases = [
+            (
+                CheckpointError::Busy {
+                    run_id: "R".into(),
+                    pid: 7,
+                },
+                ErrorCode::Busy,
+            ),
+            (
+                CheckpointError::Storage {
+                    path: "/repo".into(),
+                    message: "bad object".into(),
+                },
+                ErrorCode::Storage,
+            ),
+            (
+                CheckpointError::Refused {
+                    path: "/home/me".into(),
+                    reason: "the workspace is your home folder".into(),
+                },
+                ErrorCode::InvalidRequest,
+            ),
+        ];
+        for (error, code) in cases {
+            let text = error.to_string();
+            let api = ApiError::from(EngineError::CheckpointSetup(HookError::from(error)));
+            assert_eq!(api.code, code, "{text}");
+            assert!(api.message.contains(&text), "{}", api.message);
+        }
     }
 }

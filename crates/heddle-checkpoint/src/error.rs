@@ -130,3 +130,21 @@ impl CheckpointError {
 
 /// Results of this crate.
 pub type Result<T, E = CheckpointError> = std::result::Result<T, E>;
+
+impl From<CheckpointError> for heddle_engine::hooks::HookError {
+    fn from(error: CheckpointError) -> Self {
+        use heddle_engine::hooks::HookFailure as F;
+        let kind = match &error {
+            CheckpointError::NotFound { .. }
+            | CheckpointError::NoSuchCheckpoint { .. }
+            | CheckpointError::NoGit { .. } => F::NotFound,
+            CheckpointError::Storage { .. } | CheckpointError::Inconsistent { .. } => F::Storage,
+            CheckpointError::Refused { .. }
+            | CheckpointError::Ambiguous { .. }
+            | CheckpointError::ChangedOutside { .. } => F::Refused,
+            CheckpointError::Busy { .. } | CheckpointError::RefMoved { .. } => F::Busy,
+            CheckpointError::Io { .. } | CheckpointError::Engine(_) => F::Io,
+        };
+        heddle_engine::hooks::HookError::new(kind, error.to_string())
+    }
+}

@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use heddle_workflow::Attrs;
 
 use async_trait::async_trait;
-use heddle_engine::hooks::{CheckpointHook, CheckpointSetup, GitCheckpoint, Reopened, RunStart};
+use heddle_engine::hooks::{
+    CheckpointHook, CheckpointSetup, GitCheckpoint, HookError, Reopened, RunStart,
+};
 use heddle_engine::{Checkpoint, Clock, Manifest, RunDir};
 
 use crate::actor::SessionHandle;
@@ -95,7 +97,7 @@ fn exclude_globs(workflow: &heddle_workflow::Workflow) -> Vec<String> {
 
 #[async_trait]
 impl CheckpointHook for GitCheckpoints {
-    fn start(&self, run: RunStart<'_>) -> Result<CheckpointSetup, String> {
+    fn start(&self, run: RunStart<'_>) -> Result<CheckpointSetup, HookError> {
         if self.choice == ModeChoice::None || run.parent_run_id.is_some() {
             return Ok(CheckpointSetup::none(run.workspace));
         }
@@ -115,9 +117,9 @@ impl CheckpointHook for GitCheckpoints {
             &run.workflow.name,
             exclude_globs(run.workflow),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(HookError::from)?;
         let session = SessionHandle::spawn(run.run_dir, setup.state.clone(), self.watch)
-            .map_err(|e| e.to_string())?;
+            .map_err(HookError::from)?;
         self.sessions
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -136,17 +138,17 @@ impl CheckpointHook for GitCheckpoints {
         run_dir: &RunDir,
         manifest: &Manifest,
         interrupted: bool,
-    ) -> Result<Reopened, String> {
+    ) -> Result<Reopened, HookError> {
         let _ = manifest;
-        let Some(state) = GitState::load(run_dir).map_err(|e| e.to_string())? else {
+        let Some(state) = GitState::load(run_dir).map_err(HookError::from)? else {
             return Ok(Reopened::default());
         };
-        let warnings = crate::reopen::repair(run_dir, &state).map_err(|e| e.to_string())?;
-        let repo = crate::integrity::open_verified(run_dir, &state).map_err(|e| e.to_string())?;
+        let warnings = crate::reopen::repair(run_dir, &state).map_err(HookError::from)?;
+        let repo = crate::integrity::open_verified(run_dir, &state).map_err(HookError::from)?;
         let recovered = if interrupted {
             let now = heddle_engine::clock::rfc3339(self.clock.now());
             crate::resume_restore::restore_interrupted(run_dir, &state, &repo, &now)
-                .map_err(|e| e.to_string())?
+                .map_err(HookError::from)?
         } else {
             None
         };
@@ -155,7 +157,7 @@ impl CheckpointHook for GitCheckpoints {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(run_dir.root());
-        self.session(run_dir).map_err(|e| e.to_string())?;
+        self.session(run_dir).map_err(HookError::from)?;
         Ok(Reopened {
             warnings,
             recovered,
@@ -166,18 +168,18 @@ impl CheckpointHook for GitCheckpoints {
         &self,
         run_dir: &RunDir,
         checkpoint: &Checkpoint,
-    ) -> Result<Option<GitCheckpoint>, String> {
-        let Some(session) = self.session(run_dir).map_err(|e| e.to_string())? else {
+    ) -> Result<Option<GitCheckpoint>, HookError> {
+        let Some(session) = self.session(run_dir).map_err(HookError::from)? else {
             return Ok(None);
         };
         let checkpoint = checkpoint.clone();
         session
             .run(move |session| session.checkpoint(&checkpoint).map(Some))
             .await
-            .map_err(|e| e.to_string())
+            .map_err(HookError::from)
     }
 
-    async fn finish(&self, run_dir: &RunDir, _run_id: &str) -> Result<(), String> {
+    async fn finish(&self, run_dir: &RunDir, _run_id: &str) -> Result<(), HookError> {
         let session = self
             .sessions
             .lock()
@@ -186,9 +188,6 @@ impl CheckpointHook for GitCheckpoints {
         let Some(session) = session else {
             return Ok(());
         };
-        session
-            .run(Session::finish)
-            .await
-            .map_err(|e| e.to_string())
+        session.run(Session::finish).await.map_err(HookError::from)
     }
 }

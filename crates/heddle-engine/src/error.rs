@@ -67,7 +67,7 @@ pub enum EngineError {
     LlmSetup(String),
     /// Git checkpoints could not be set up for the run (refused workspace, damaged repo).
     #[error("checkpoints: {0}")]
-    CheckpointSetup(String),
+    CheckpointSetup(crate::hooks::HookError),
 }
 
 impl EngineError {

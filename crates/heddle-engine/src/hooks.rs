@@ -91,12 +91,48 @@ pub struct WorkTreeRecovery {
     pub moved_aside_to: Option<String>,
 }
 
+/// What kind of failure a hook reports; it decides how the doors answer (a refused
+/// workspace is the request's fault, a damaged repository is storage).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookFailure {
+    /// The request or the workspace is refused: fix it and try again.
+    Refused,
+    /// Something the hook needs is missing (a repository, a checkpoint).
+    NotFound,
+    /// Another process holds what the hook needs.
+    Busy,
+    /// Stored data is damaged or inconsistent.
+    Storage,
+    /// Reading or writing files failed.
+    Io,
+}
+
+/// A hook's error: what kind of failure, and a message saying what to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct HookError {
+    /// What kind of failure.
+    pub kind: HookFailure,
+    /// What went wrong, naming the path or repository.
+    pub message: String,
+}
+
+impl HookError {
+    /// A failure of `kind`.
+    pub fn new(kind: HookFailure, message: impl Into<String>) -> Self {
+        HookError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
 /// Records a checkpoint somewhere durable besides checkpoint.json (git).
 #[async_trait]
 pub trait CheckpointHook: Send + Sync {
     /// Sets a new run up (branch, worktree, shadow repository) and says where its stages
     /// run. Blocking: called while the run is prepared, before anything executes.
-    fn start(&self, run: RunStart<'_>) -> Result<CheckpointSetup, String> {
+    fn start(&self, run: RunStart<'_>) -> Result<CheckpointSetup, HookError> {
         Ok(CheckpointSetup::none(run.workspace))
     }
 
@@ -110,7 +146,7 @@ pub trait CheckpointHook: Send + Sync {
         run_dir: &RunDir,
         manifest: &Manifest,
         interrupted: bool,
-    ) -> Result<Reopened, String> {
+    ) -> Result<Reopened, HookError> {
         let _ = (run_dir, manifest, interrupted);
         Ok(Reopened::default())
     }
@@ -121,10 +157,10 @@ pub trait CheckpointHook: Send + Sync {
         &self,
         run_dir: &RunDir,
         checkpoint: &Checkpoint,
-    ) -> Result<Option<GitCheckpoint>, String>;
+    ) -> Result<Option<GitCheckpoint>, HookError>;
 
     /// Called once the run ended (whatever its status): final.patch, watchers released.
-    async fn finish(&self, run_dir: &RunDir, run_id: &str) -> Result<(), String> {
+    async fn finish(&self, run_dir: &RunDir, run_id: &str) -> Result<(), HookError> {
         let _ = (run_dir, run_id);
         Ok(())
     }
@@ -140,7 +176,7 @@ impl CheckpointHook for NoCheckpoints {
         &self,
         _run_dir: &RunDir,
         _checkpoint: &Checkpoint,
-    ) -> Result<Option<GitCheckpoint>, String> {
+    ) -> Result<Option<GitCheckpoint>, HookError> {
         Ok(None)
     }
 }
