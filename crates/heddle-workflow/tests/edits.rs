@@ -115,6 +115,18 @@ fn added_nodes_get_fresh_ids_kind_shapes_and_numbered_labels() {
         text.contains("fan_in_2 [label=\"Fan-in 2\", shape=tripleoctagon]"),
         "{text}"
     );
+    let named = one(WorkflowEdit::AddNode {
+        id: Some("reviewer".into()),
+        kind: Some(HandlerKind::Human),
+        label: None,
+        attrs: Vec::new(),
+        allow_another_exit: None,
+    })
+    .unwrap();
+    assert!(
+        named.contains("reviewer [label=Human, shape=hexagon]"),
+        "{named}"
+    );
     assert_eq!(
         one(add(HandlerKind::Start)).unwrap_err(),
         WorkflowEditError::StartExists {

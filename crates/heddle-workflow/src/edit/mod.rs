@@ -247,12 +247,14 @@ fn decide(current: &Current, edit: &WorkflowEdit) -> Result<Plan, WorkflowEditEr
                 allow_another_exit: allow_another_exit.unwrap_or(false),
             },
         )?),
-        W::RemoveNode { id } => Plan::of(nodes::delete(current, std::slice::from_ref(id), &[])?),
-        W::Delete { nodes, edges } => Plan::of(nodes::delete(current, nodes, edges)?),
+        W::RemoveNode { id } => {
+            Plan::of(selection::delete(current, std::slice::from_ref(id), &[])?)
+        }
+        W::Delete { nodes, edges } => Plan::of(selection::delete(current, nodes, edges)?),
         W::RenameNode { from, to } => nodes::rename(current, from, to)?,
-        W::AddEdge { from, to, attrs } => Plan::of(nodes::connect(current, from, to, attrs)?),
+        W::AddEdge { from, to, attrs } => Plan::of(selection::connect(current, from, to, attrs)?),
         W::RemoveEdge { edge } => {
-            Plan::of(nodes::delete(current, &[], std::slice::from_ref(edge))?)
+            Plan::of(selection::delete(current, &[], std::slice::from_ref(edge))?)
         }
     })
 }

@@ -8,8 +8,6 @@ use super::{Current, Plan, WorkflowEditError};
 use crate::HandlerKind;
 use crate::catalog::{self, Scope};
 
-pub(super) use super::selection::{connect, delete};
-
 /// DOT keywords; Graphviz reads them in any case, so they cannot be bare ids.
 const KEYWORDS: [&str; 6] = ["strict", "graph", "digraph", "node", "edge", "subgraph"];
 
@@ -85,6 +83,13 @@ fn title(kind: HandlerKind) -> &'static str {
     }
 }
 
+/// `N` of an id `base_N`.
+fn numbered<'a>(id: &'a str, base: &str) -> Option<&'a str> {
+    id.strip_prefix(base)?
+        .strip_prefix('_')
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// What [`super::WorkflowEdit::AddNode`] asks for.
 pub(super) struct NewNode<'a> {
     pub id: Option<&'a str>,
@@ -138,10 +143,10 @@ pub(super) fn add(current: &Current, new: &NewNode) -> Result<Vec<Edit>, Workflo
     if let Some(kind) = new.kind {
         let label = match new.label {
             Some(label) => label.to_owned(),
-            None => {
-                let number = id.get(base.len()..).unwrap_or("").replacen('_', " ", 1);
-                format!("{}{number}", title(kind))
-            }
+            None => match numbered(&id, base) {
+                Some(n) => format!("{} {n}", title(kind)),
+                None => title(kind).to_owned(),
+            },
         };
         attrs.push(("label".to_owned(), label));
         attrs.push(("shape".to_owned(), kind.shape().to_owned()));
