@@ -1,7 +1,7 @@
 // Browser test of the editor against the real `heddle serve`: change a label, add an
 // attribute (a bad value is refused with the field's own message), rename a node, undo and
 // redo, add a node from the palette, set its prompt, connect it by dragging, delete a node,
-// save; the file on disk differs from the original only on the edited lines,
+// see a second exit refused by the API, save; the file on disk differs from the original only on the edited lines,
 // every comment intact, and it still validates.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
 import assert from 'node:assert/strict';
@@ -113,6 +113,14 @@ describe('workflow editor', () => {
       await page.locator('[data-node-id="wait"]').waitFor({ state: 'detached', timeout: LONG });
       await page.waitForFunction(() => document.querySelectorAll('.react-flow__minimap-node').length > 0);
       await page.screenshot({ path: join(screenshotDir, 'editor-canvas.png') });
+
+      // The API refuses a second exit and says which node is the exit; nothing changes.
+      const nodesBefore = await page.locator('.react-flow__node').count();
+      await page.getByTestId('palette-exit').click();
+      const refused = page.getByTestId('edit-error');
+      await refused.filter({ hasText: 'already has an exit, `exit`' }).waitFor({ timeout: LONG });
+      assert.equal(await page.locator('.react-flow__node').count(), nodesBefore, 'no node was added');
+      await refused.getByRole('button', { name: 'Dismiss' }).click();
 
       // With nothing selected, the panel edits the graph's own settings.
       await page.keyboard.press('Escape');

@@ -81,8 +81,8 @@ pub struct EditWorkflowRequest {
     pub path: String,
     /// The text to edit (the editor's current text).
     pub source: String,
-    /// The edits, applied in order; if one fails, none is applied.
-    pub edits: Vec<heddle_dot::Edit>,
+    /// The edits, applied in order; if one is refused, none is applied.
+    pub edits: Vec<heddle_workflow::WorkflowEdit>,
 }
 
 /// Save workflow text to its file.

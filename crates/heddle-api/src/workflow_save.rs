@@ -1,35 +1,34 @@
-//! Changing workflow files: structured edits applied to the text with heddle-dot's minimal
-//! edits (comments, blank lines, ordering and quoting elsewhere stay byte-identical), and
+//! Changing workflow files: workflow edits (decided by heddle-workflow, written as
+//! heddle-dot's minimal edits: comments, blank lines, ordering and quoting elsewhere stay
+//! byte-identical), and
 //! saving text to disk atomically, refusing when the file changed on disk since it was read.
 
 use std::path::Path;
 
 use heddle_engine::rundir::replace_file;
-use heddle_workflow::OsFiles;
+use heddle_workflow::{OsFiles, edit_source};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::types::{EditWorkflowRequest, OpenedWorkflow, SaveWorkflowRequest};
 use crate::workflows::{absolute, check};
 
 /// Applies `req.edits` in order to `req.source` (all or none) and checks the result as the
-/// file at `req.path`. Nothing is written.
+/// file at `req.path`. Nothing is written. A refused edit answers `invalid_request`, saying
+/// which edit and why (naming the node).
 pub fn edit_workflow(req: &EditWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
     let path = absolute(Path::new(&req.path))?;
-    let mut document = heddle_dot::parse(&req.source).document;
-    for (n, edit) in req.edits.iter().enumerate() {
-        document.apply(edit).map_err(|e| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!(
-                    "{}: edit {} of {}: {e}",
-                    path.display(),
-                    n + 1,
-                    req.edits.len()
-                ),
-            )
-        })?;
-    }
-    Ok(check(&path, document.text(), &OsFiles))
+    let text = edit_source(&req.source, &req.edits).map_err(|(n, e)| {
+        ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "{}: edit {} of {}: {e}",
+                path.display(),
+                n + 1,
+                req.edits.len()
+            ),
+        )
+    })?;
+    Ok(check(&path, text, &OsFiles))
 }
 
 /// Writes `req.source` to `req.path` atomically, keeping its permissions

@@ -8,8 +8,8 @@ use std::os::unix::fs::PermissionsExt;
 use heddle_api::{
     EditWorkflowRequest, ErrorCode, SaveWorkflowRequest, edit_workflow, save_workflow,
 };
-use heddle_dot::{EdgeKey, Edit};
-use heddle_workflow::Severity;
+use heddle_dot::EdgeKey;
+use heddle_workflow::{Severity, WorkflowEdit as Edit};
 
 const SOURCE: &str = r#"// Release flow: keep this comment.
 digraph Release {
@@ -38,7 +38,10 @@ fn edits_change_only_what_they_must_and_keep_comments() {
     let path = dir.path().join("release.dot");
     let edits = vec![
         Edit::AddNode {
-            id: "test".into(),
+            id: Some("test".into()),
+            kind: None,
+            label: None,
+            allow_another_exit: None,
             attrs: vec![
                 ("shape".into(), "parallelogram".into()),
                 ("script".into(), "make test".into()),
@@ -190,4 +193,140 @@ fn saving_is_atomic_keeps_permissions_and_never_overwrites_a_change_on_disk() {
     })
     .unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), SOURCE);
+}
+
+/// A workflow whose retry targets (graph, node, node default) and stylesheet name `draft`.
+const RETRYING: &str = r##"digraph Notes {
+    // retries come back to the draft
+    graph [goal="Notes", retry_target=draft, model_stylesheet="#draft { model: fast }"];
+    node [fallback_retry_target=" draft "];
+    start [shape=Mdiamond];
+    exit [shape=Msquare];
+    draft [prompt="Write notes", llm_model="gpt-5"];
+    review [prompt="Check them", goal_gate=true, retry_target="draft"];
+    start -> draft -> review -> exit;
+}
+"##;
+
+fn edit(
+    source: &str,
+    edits: Vec<Edit>,
+) -> Result<heddle_api::OpenedWorkflow, heddle_api::ApiError> {
+    let dir = tempfile::tempdir().unwrap();
+    edit_workflow(&EditWorkflowRequest {
+        path: dir.path().join("notes.dot").display().to_string(),
+        source: source.to_string(),
+        edits,
+    })
+}
+
+fn errors(opened: &heddle_api::OpenedWorkflow) -> Vec<String> {
+    opened
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("{}: {}", d.rule, d.message))
+        .collect()
+}
+
+#[test]
+fn rename_node_points_every_reference_at_the_new_id() {
+    let before = edit(RETRYING, Vec::new()).unwrap();
+    assert_eq!(errors(&before), Vec::<String>::new());
+    let renamed = edit(
+        RETRYING,
+        vec![Edit::RenameNode {
+            from: "draft".into(),
+            to: "write".into(),
+        }],
+    )
+    .unwrap();
+    assert_eq!(errors(&renamed), Vec::<String>::new(), "{}", renamed.source);
+    let text = &renamed.source;
+    assert!(text.contains("retry_target=write,"), "{text}");
+    assert!(text.contains("retry_target=\"write\"]"), "{text}");
+    assert!(text.contains("fallback_retry_target=\" write \""), "{text}");
+    assert!(
+        text.contains("model_stylesheet=\"#write { model: fast }\""),
+        "{text}"
+    );
+    // Comments are prose, not references: they stay as written.
+    assert!(
+        text.contains("    // retries come back to the draft\n"),
+        "{text}"
+    );
+    assert_eq!(text.matches("draft").count(), 1, "{text}");
+}
+
+#[test]
+fn set_node_attr_writes_back_the_alias_the_node_uses_and_remove_takes_every_spelling() {
+    let set = edit(
+        RETRYING,
+        vec![Edit::SetNodeAttr {
+            node: "draft".into(),
+            key: "model".into(),
+            value: "claude-opus".into(),
+        }],
+    )
+    .unwrap();
+    assert!(
+        set.source
+            .contains("draft [prompt=\"Write notes\", llm_model=\"claude-opus\"];"),
+        "{}",
+        set.source
+    );
+    let removed = edit(
+        RETRYING,
+        vec![Edit::RemoveNodeAttr {
+            node: "draft".into(),
+            key: "model".into(),
+        }],
+    )
+    .unwrap();
+    assert!(
+        removed.source.contains("draft [prompt=\"Write notes\"];"),
+        "{}",
+        removed.source
+    );
+}
+
+#[test]
+fn refusals_name_the_node() {
+    let cases = [
+        (
+            Edit::RenameNode {
+                from: "draft".into(),
+                to: "Review".into(),
+            },
+            "`review`",
+        ),
+        (
+            Edit::AddNode {
+                id: None,
+                kind: Some(heddle_workflow::HandlerKind::Start),
+                label: None,
+                attrs: Vec::new(),
+                allow_another_exit: None,
+            },
+            "`start`",
+        ),
+        (
+            Edit::AddEdge {
+                from: "review".into(),
+                to: "start".into(),
+                attrs: Vec::new(),
+            },
+            "`start`",
+        ),
+        (Edit::RemoveNode { id: "start".into() }, "`start`"),
+    ];
+    for (refused, named) in cases {
+        let error = edit(RETRYING, vec![refused.clone()]).unwrap_err();
+        assert_eq!(error.code, ErrorCode::InvalidRequest, "{refused:?}");
+        assert!(
+            error.message.contains(named),
+            "{refused:?}: {}",
+            error.message
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use crate::lexer::lex;
 use crate::parser::Parser;
 use crate::token::Token;
-use crate::{Edit, EditError, Graph, ParseError};
+use crate::{Edit, EditError, Graph, ParseError, ValueSplice};
 
 /// The result of parsing: a document (always, even with errors) and the errors found.
 #[derive(Debug, Clone)]
@@ -90,12 +90,30 @@ impl Document {
     /// Applies one edit to the first graph, changing only the text it must. On error
     /// nothing changes.
     pub fn apply(&mut self, edit: &Edit) -> Result<(), EditError> {
+        self.check_editable()?;
+        let new_text = crate::edit::plan(self, edit)?;
+        self.take_text(new_text)
+    }
+
+    /// Rewrites parts of attribute values of the first graph (see [`ValueSplice`]),
+    /// changing nothing else. On error nothing changes.
+    pub fn splice_values(&mut self, splices: &[ValueSplice]) -> Result<(), EditError> {
+        self.check_editable()?;
+        let new_text = crate::edit::plan_splices(self, splices)?;
+        self.take_text(new_text)
+    }
+
+    fn check_editable(&self) -> Result<(), EditError> {
         if self.error_count > 0 {
             return Err(EditError::HasSyntaxErrors {
                 count: self.error_count,
             });
         }
-        let new_text = crate::edit::plan(self, edit)?;
+        Ok(())
+    }
+
+    /// Becomes `new_text` (when there is one), refusing text that does not parse.
+    fn take_text(&mut self, new_text: Option<String>) -> Result<(), EditError> {
         if let Some(text) = new_text {
             let reparsed = parse(&text);
             if !reparsed.errors.is_empty() {

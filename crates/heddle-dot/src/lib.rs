@@ -29,7 +29,7 @@ mod token;
 
 pub use ast::*;
 pub use document::{Document, Parse, parse};
-pub use edit::{EdgeKey, Edit, EditError};
+pub use edit::{EdgeKey, Edit, EditError, ValueSplice};
 pub use error::{ParseError, snippet};
 pub use quote::quote_if_needed;
 pub use span::Span;

@@ -3,7 +3,8 @@
 //! the validation (lint) rules.
 //!
 //! The entry point is [`load_source`]: parse, build the [`Workflow`], validate, and get
-//! [`Diagnostic`]s that [`render_diagnostic`] prints the way rustc does.
+//! [`Diagnostic`]s that [`render_diagnostic`] prints the way rustc does. Editors change a
+//! workflow with [`WorkflowEdit`]s through [`apply_edit`].
 
 mod access;
 mod adjacency;
@@ -12,6 +13,7 @@ pub mod catalog;
 pub mod condition;
 mod diagnostic;
 mod duration;
+mod edit;
 mod effects;
 mod extension;
 mod files;
@@ -37,6 +39,7 @@ pub use build::{class_from_label, split_classes};
 pub use condition::{Condition, ConditionContext, ConditionError};
 pub use diagnostic::{Diagnostic, Severity};
 pub use duration::{DurationError, format_duration, parse_duration};
+pub use edit::{WorkflowEdit, WorkflowEditError, apply_edit, edit_source, fresh_node_id};
 pub use effects::{
     ChildWorkflow, CommandEffect, ExternalAgent, NodeEffect, OutsideFile, WorkflowEffects,
     workflow_effects,

@@ -12,10 +12,16 @@ import type { LayoutSidecar } from './useLayoutSidecar';
 import { ElementDetails, type ElementEditing } from '../workflow-view/details/ElementDetails';
 import { GraphSettings } from '../workflow-view/details/GraphSettings';
 import { WorkflowPathProvider } from '../workflow-view/details/WorkflowPathContext';
-import { addNodeEdits, connectEdits, deleteEdits, renameEdits, setAttributeEdits } from '../editing/canvasEdits';
+import {
+  addedNodeId,
+  addNodeEdit,
+  connectEdit,
+  deleteEdit,
+  renameEdit,
+  setAttributeEdit,
+} from '../editing/canvasEdits';
 import type { HandlerKind } from '../generated/HandlerKind';
-import type { Checked } from '../editing/editRefusal';
-import type { Edit } from '../generated/Edit';
+import type { WorkflowEdit } from '../generated/WorkflowEdit';
 import type { WorkflowEditing } from './useWorkflowEditing';
 import { UnreadableWorkflow } from './UnreadableWorkflow';
 
@@ -40,55 +46,47 @@ function LaidOutWorkflow({
     [laidOut, sidecar.positions],
   );
   const [selection, setSelection] = useState<CanvasSelection>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
   const [showSource, setShowSource] = useState(false);
 
   const focus = useFocusElement();
   const { apply } = editing;
 
-  const applyChecked = useCallback(
-    async (checked: Checked<Edit[]>) => {
-      if (!checked.ok) {
-        setRefusal(checked.refusal.message);
-        return false;
-      }
-      setRefusal(null);
-      const done = await apply(checked.value);
-      if (done) sidecar.follow(checked.value);
-      return done;
+  // The API decides what an edit means and refuses what the dialect forbids (the refusal
+  // shows as the editor's error); the canvas only names the operation and shows the answer.
+  const applyOne = useCallback(
+    async (edit: WorkflowEdit) => {
+      const next = await apply([edit]);
+      if (next !== null) sidecar.follow([edit]);
+      return next;
     },
     [apply, sidecar],
   );
   const elementEditing: ElementEditing = useMemo(
     () => ({
-      onNodeAttribute: (id, key, value) =>
-        void applyChecked(setAttributeEdits({ type: 'node', id }, key, value, workflow)),
-      onEdgeAttribute: (edge, key, value) =>
-        void applyChecked(setAttributeEdits({ type: 'edge', edge }, key, value, workflow)),
+      onNodeAttribute: (id, key, value) => void applyOne(setAttributeEdit({ type: 'node', id }, key, value)),
+      onEdgeAttribute: (edge, key, value) => void applyOne(setAttributeEdit({ type: 'edge', edge }, key, value)),
       onRename: (from, to) => {
-        void applyChecked(renameEdits(from, to, workflow)).then((done) => {
-          if (done) setSelection({ type: 'node', id: to });
+        void applyOne(renameEdit(from, to)).then((next) => {
+          if (next !== null) setSelection({ type: 'node', id: to });
         });
       },
     }),
-    [applyChecked, workflow],
+    [applyOne],
   );
   const canvasEditing = useMemo(
     () => ({
-      onConnect: (from: string, to: string) => void applyChecked(connectEdits(from, to, workflow)),
+      onConnect: (from: string, to: string) => void applyOne(connectEdit(from, to)),
       onMoveNode: sidecar.pin,
       onAddNode: (kind: HandlerKind) => {
-        const added = addNodeEdits(kind, workflow);
-        if (!added.ok) {
-          setRefusal(added.refusal.message);
-          return;
-        }
-        void apply(added.value.edits).then((done) => {
-          if (done) setSelection({ type: 'node', id: added.value.id });
+        void apply([addNodeEdit(kind)]).then((next) => {
+          const id = next === null ? null : addedNodeId(workflow, next.workflow);
+          if (id === null) return;
+          sidecar.follow([{ op: 'add_node', id, attrs: [] }]);
+          setSelection({ type: 'node', id });
         });
       },
     }),
-    [apply, applyChecked, sidecar.pin, workflow],
+    [apply, applyOne, sidecar, workflow],
   );
   const flow = layout.status === 'ready' ? layout.flow : null;
   const deleteSelection = useCallback(() => {
@@ -102,10 +100,10 @@ function LaidOutWorkflow({
           ? { nodes: [], edges: [{ from: edge.from, to: edge.to, occurrence: edge.occurrence }] }
           : null;
     if (target === null) return;
-    void applyChecked(deleteEdits(target, workflow)).then((done) => {
-      if (done) setSelection(null);
+    void applyOne(deleteEdit(target)).then((next) => {
+      if (next !== null) setSelection(null);
     });
-  }, [applyChecked, flow, selection, workflow]);
+  }, [applyOne, flow, selection]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -197,7 +195,7 @@ function LaidOutWorkflow({
         ) : (
           <GraphSettings
             workflow={workflow}
-            onChange={(key, value) => void applyChecked(setAttributeEdits({ type: 'graph' }, key, value, workflow))}
+            onChange={(key, value) => void applyOne(setAttributeEdit({ type: 'graph' }, key, value))}
           />
         )}
         <DiagnosticsPanel
@@ -207,14 +205,6 @@ function LaidOutWorkflow({
           onReveal={reveal}
         />
       </div>
-      {refusal !== null ? (
-        <div className="toast banner is-error" role="alert" data-testid="edit-refusal">
-          <span>{refusal}</span>
-          <button type="button" className="button is-small" onClick={() => setRefusal(null)}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
     </div>
   );
 }

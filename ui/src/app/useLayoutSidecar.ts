@@ -10,7 +10,7 @@ import {
   type Point,
 } from '../editing/positions';
 import type { ApiError } from '../generated/ApiError';
-import type { Edit } from '../generated/Edit';
+import type { WorkflowEdit } from '../generated/WorkflowEdit';
 
 /** The positions a person pinned for the open workflow, kept in its layout sidecar. */
 export interface LayoutSidecar {
@@ -22,7 +22,7 @@ export interface LayoutSidecar {
   /** Pins node `id` where it was dropped. */
   pin: (id: string, point: Point) => void;
   /** Keeps the positions in step with edits (renames, removals). */
-  follow: (edits: readonly Edit[]) => void;
+  follow: (edits: readonly WorkflowEdit[]) => void;
   /** Forgets every pinned position: the whole graph is laid out automatically again. */
   reset: () => void;
   dismiss: () => void;
@@ -98,7 +98,7 @@ export function useLayoutSidecar(api: Api, path: string | null): LayoutSidecar {
       (id: string, point: Point) => store(pinPosition(current.current, id, { x: Math.round(point.x), y: Math.round(point.y) })),
       [store],
     ),
-    follow: useCallback((edits: readonly Edit[]) => store(followEdits(current.current, edits)), [store]),
+    follow: useCallback((edits: readonly WorkflowEdit[]) => store(followEdits(current.current, edits)), [store]),
     reset: useCallback(() => store(new Map()), [store]),
     dismiss: useCallback(() => {
       setProblems([]);

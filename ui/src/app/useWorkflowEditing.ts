@@ -13,7 +13,7 @@ import {
   type EditHistory,
 } from '../editing/editHistory';
 import type { ApiError } from '../generated/ApiError';
-import type { Edit } from '../generated/Edit';
+import type { WorkflowEdit } from '../generated/WorkflowEdit';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import { useDebouncedText } from '../source/useDebouncedText';
 
@@ -28,8 +28,9 @@ export interface WorkflowEditing {
   canRedo: boolean;
   /** Why the last edit or save failed. */
   error: ApiError | null;
-  /** Applies `edits` to the text (all or none); true when they were applied. */
-  apply: (edits: Edit[]) => Promise<boolean>;
+  /** Sends `edits` to the API, which decides and applies them (all or none): the workflow
+   * they made, or null when they were refused (`error` says why) or nothing was open. */
+  apply: (edits: WorkflowEdit[]) => Promise<OpenedWorkflow | null>;
   /** Takes new text typed in the source view, once typing pauses (every other operation
    * takes a pending text first). When it does not parse, the canvas keeps the last graph
    * that did and the problems show the parse error. */
@@ -134,15 +135,15 @@ export function useWorkflowEditing(
   const { push: typeText, flush } = useDebouncedText(takeText, TYPING_PAUSE_MS);
 
   const apply = useCallback(
-    async (edits: Edit[]) => {
+    async (edits: WorkflowEdit[]) => {
       await flush();
-      let applied = false;
+      let applied: OpenedWorkflow | null = null;
       await run(async () => {
         const { opened, history } = latest.current;
         if (opened === null || history === null || edits.length === 0) return;
         const next = await api.editWorkflow({ path: opened.path, source: opened.source, edits });
         show(next, pushSnapshot(history, { source: next.source }, { kind: 'structured', at: now() }));
-        applied = true;
+        applied = next;
       });
       return applied;
     },

@@ -134,6 +134,13 @@ describe('followEdits', () => {
     expect(next).toEqual(pinned({ d: [1, 1] }));
   });
 
+  it('drops the entries of the nodes a delete removes', () => {
+    const next = followEdits(pinned({ a: [1, 1], b: [2, 2] }), [
+      { op: 'delete', nodes: ['a'], edges: [{ from: 'b', to: 'a', occurrence: 0 }] },
+    ]);
+    expect(next).toEqual(pinned({ b: [2, 2] }));
+  });
+
   it('starts an added node without a pinned position', () => {
     const next = followEdits(pinned({ agent: [7, 7] }), [{ op: 'add_node', id: 'agent', attrs: [] }]);
     expect(next.size).toBe(0);

@@ -16,7 +16,7 @@
  * Positions are in the frame of the canvas node's `position`: relative to the subgraph box
  * for a node drawn inside one, else absolute. Nodes without an entry keep the ELK layout.
  */
-import type { Edit } from '../generated/Edit';
+import type { WorkflowEdit } from '../generated/WorkflowEdit';
 
 /** A point in canvas coordinates. */
 export type Point = { x: number; y: number };
@@ -127,11 +127,13 @@ export function applyPositions<N extends { id: string; position: Point }>(
  * (an entry left over for its id from an earlier node is dropped; pin the drop point after).
  * Other edits change nothing.
  */
-export function followEdits(positions: PinnedPositions, edits: readonly Edit[]): PinnedPositions {
+export function followEdits(positions: PinnedPositions, edits: readonly WorkflowEdit[]): PinnedPositions {
   const next = new Map(positions);
   for (const edit of edits) {
     if (edit.op === 'remove_node' || edit.op === 'add_node') {
-      next.delete(edit.id);
+      if (edit.id !== undefined) next.delete(edit.id);
+    } else if (edit.op === 'delete') {
+      for (const id of edit.nodes) next.delete(id);
     } else if (edit.op === 'rename_node' && edit.from !== edit.to) {
       const point = next.get(edit.from);
       next.delete(edit.from);

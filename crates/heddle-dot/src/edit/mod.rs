@@ -10,12 +10,14 @@ mod edges;
 pub(crate) mod find;
 mod nodes;
 mod text;
+mod values;
 
 use serde::{Deserialize, Serialize};
 
 use crate::token::TokenKind;
 use crate::{Document, Graph, Stmt};
 use text::{Src, TextEdit, render};
+pub use values::ValueSplice;
 
 /// Identifies one edge `from -> to`. `occurrence` counts from 0 among edges with the same
 /// endpoints, in document order (an edge chain `a -> b -> c` defines `a->b` and `b->c`).
@@ -171,6 +173,19 @@ pub(crate) fn plan(doc: &Document, edit: &Edit) -> Result<Option<String>, EditEr
         Edit::RemoveEdgeAttr { edge, key } => return edges::set_attr(&ctx, edge, key, None),
         Edit::RemoveEdge { edge } => edges::remove(&ctx, edge)?,
     };
+    ctx.finish(&edits)
+}
+
+/// Computes the new text for `splices`, or `None` when there are none.
+pub(crate) fn plan_splices(
+    doc: &Document,
+    splices: &[ValueSplice],
+) -> Result<Option<String>, EditError> {
+    let graph = doc
+        .graph()
+        .ok_or_else(|| EditError::Unsupported("cannot edit a file without a graph".to_owned()))?;
+    let ctx = Ctx::new(doc, graph);
+    let edits = values::plan(&graph.stmts, splices)?;
     ctx.finish(&edits)
 }
 
