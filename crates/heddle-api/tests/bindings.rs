@@ -61,6 +61,8 @@ fn export_roots(dir: &Path) {
     WorkflowChanged::export_all(dir).unwrap();
     RunFileRequest::export_all(dir).unwrap();
     SavedRunFile::export_all(dir).unwrap();
+    // The run's event stream: the envelope and the union of every event.
+    heddle_engine::Envelope::export_all(dir).unwrap();
 }
 
 /// Lists the UI needs as values, not types, written from the one Rust declaration.
