@@ -5,7 +5,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::time::Duration;
 
-use heddle_engine::{RunDir, RunStatus};
+use heddle_engine::{Envelope, RunDir, RunStatus};
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -13,9 +13,6 @@ use crate::error::{ApiError, ErrorCode};
 
 /// How often a run executing in another process is polled for new events.
 const POLL: Duration = Duration::from_millis(200);
-
-/// Events that end a run's stream.
-const FINAL_EVENTS: &[&str] = &["run.completed", "run.failed", "run.cancelled"];
 
 /// A run's events, in order, from a sequence number.
 #[derive(Debug)]
@@ -25,8 +22,8 @@ pub struct EventFeed {
     offset: u64,
     /// The in-process run's latest seq (closed when it ends); `None` for other runs.
     live: Option<watch::Receiver<u64>>,
-    /// Lines of progress.jsonl that were not events (a line torn by a crash or a full disk),
-    /// skipped as the run index skips them.
+    /// Lines of progress.jsonl that were not events (a line torn by a crash or a full disk,
+    /// or an event this version does not know), skipped as the run index skips them.
     skipped_lines: usize,
     /// Whether the last event read ends the run.
     final_seen: bool,
@@ -84,18 +81,17 @@ impl EventFeed {
                     continue;
                 }
                 // A line cut short by a crash (the next writer ends it with a newline and
-                // goes on) is not an event: skipped, never the end of the stream.
-                let Ok(event) = serde_json::from_str::<Value>(&line) else {
+                // goes on), or an event this version does not know, is skipped, never the
+                // end of the stream. What is handed out is the engine's own envelope, so
+                // subscribers get exactly the shape of the generated `RunEvent` type.
+                let Some((envelope, value)) = typed(&line) else {
                     self.skipped_lines += 1;
                     continue;
                 };
-                let seq = event["seq"].as_u64().unwrap_or(0);
-                self.final_seen = event["event"]
-                    .as_str()
-                    .is_some_and(|name| FINAL_EVENTS.contains(&name));
-                if seq > self.after_seq {
-                    self.after_seq = seq;
-                    batch.push(event);
+                self.final_seen = envelope.event.ends_run();
+                if envelope.seq > self.after_seq {
+                    self.after_seq = envelope.seq;
+                    batch.push(value);
                 }
             }
             // A run that ended (and is not executing here again) has nothing more to say, nor
@@ -143,6 +139,13 @@ impl EventFeed {
     }
 }
 
+/// The line read as the engine's envelope, and as the JSON it serializes to.
+fn typed(line: &str) -> Option<(Envelope, Value)> {
+    let envelope: Envelope = serde_json::from_str(line).ok()?;
+    let value = serde_json::to_value(&envelope).ok()?;
+    Some((envelope, value))
+}
+
 /// Whole lines of `path` from byte `offset` (a half-written last line is left for later);
 /// the offset after them.
 fn read_from(path: &std::path::Path, offset: u64) -> Result<(Vec<String>, u64), ApiError> {
@@ -167,19 +170,43 @@ fn read_from(path: &std::path::Path, offset: u64) -> Result<(Vec<String>, u64), 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+    use heddle_engine::Event;
+
     use super::*;
 
     #[tokio::test]
     async fn a_torn_line_is_skipped_and_later_events_still_arrive() {
         let tmp = tempfile::tempdir().unwrap();
         let run_dir = RunDir::at(tmp.path());
-        let event = |seq: u64, name: &str| format!("{{\"seq\":{seq},\"event\":\"{name}\"}}\n");
+        let event = |seq: u64, event: Event| {
+            let envelope = Envelope {
+                id: format!("E{seq}"),
+                ts: "2026-01-01T00:00:00.000Z".into(),
+                run_id: "R".into(),
+                seq,
+                node_id: None,
+                event,
+            };
+            format!("{}\n", serde_json::to_string(&envelope).unwrap())
+        };
+        let warning = || Event::Warning {
+            message: "m".into(),
+        };
         let text = [
-            event(1, "run.started"),
+            event(1, warning()),
             // Killed mid-write; the resumed run ended the line and went on.
             "{\"seq\":2,\"event\":\"stage.sta\n".to_owned(),
-            event(3, "stage.started"),
-            event(4, "run.completed"),
+            // Written by a newer version: an event this one does not know.
+            "{\"id\":\"E3\",\"ts\":\"t\",\"run_id\":\"R\",\"seq\":3,\"event\":\"stage.paused\",\"properties\":{}}\n"
+                .to_owned(),
+            event(4, warning()),
+            event(
+                5,
+                Event::RunCompleted {
+                    duration_ms: 1,
+                    stages: 0,
+                },
+            ),
         ]
         .concat();
         std::fs::write(run_dir.progress(), text).unwrap();
@@ -190,7 +217,7 @@ mod tests {
                 seqs.push(event["seq"].as_u64().unwrap());
             }
         }
-        assert_eq!(seqs, vec![1, 3, 4]);
-        assert_eq!(feed.skipped_lines(), 1);
+        assert_eq!(seqs, vec![1, 4, 5]);
+        assert_eq!(feed.skipped_lines(), 2);
     }
 }

@@ -61,6 +61,8 @@ fn export_roots(dir: &Path) {
     WorkflowChanged::export_all(dir).unwrap();
     RunFileRequest::export_all(dir).unwrap();
     SavedRunFile::export_all(dir).unwrap();
+    // The run's event stream: the envelope and the union of every event.
+    heddle_engine::Envelope::export_all(dir).unwrap();
 }
 
 /// Lists the UI needs as values, not types, written from the one Rust declaration.
@@ -77,6 +79,17 @@ fn export_constants(dir: &Path) {
     );
     std::fs::write(dir.join("workflowExtensions.ts"), text).unwrap();
     std::fs::write(dir.join("dialectAttributes.ts"), dialect_attributes()).unwrap();
+    let names: Vec<String> = heddle_engine::event::EVENT_NAMES
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect();
+    let text = format!(
+        "// Generated from heddle_engine::event::EVENT_NAMES by crates/heddle-api/tests/bindings.rs. Do not edit.\n\n\
+         /** Every run event's name (`RunEvent['event']`), in declaration order. */\n\
+         export const RUN_EVENT_NAMES = [{}] as const;\n",
+        names.join(", ")
+    );
+    std::fs::write(dir.join("runEventNames.ts"), text).unwrap();
 }
 
 /// A value type as `ui/src/editing/attributeCatalog.ts`'s `AttrValueType` spells it; an

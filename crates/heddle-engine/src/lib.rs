@@ -8,6 +8,10 @@
 //! in-memory implementations; heddle-api wires in the real ones. Time and randomness come
 //! in through [`Clock`] and [`Entropy`].
 
+// Before the modules that use its macro (`event`).
+#[macro_use]
+mod event_decl;
+
 pub mod atomic_file;
 pub mod checkpoint;
 pub mod clock;

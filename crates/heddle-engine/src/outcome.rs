@@ -8,6 +8,7 @@ use serde_json::Value as Json;
 
 /// A stage's status (the canonical outcome names of the dialect).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StageStatus {
     /// The stage did its work.
@@ -71,6 +72,7 @@ impl fmt::Display for StageStatus {
 
 /// Why a stage failed, for loop detection and for the person reading the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FailureClass {
     /// The stage ran and reported failure (non-zero exit, `outcome=fail`).
@@ -103,6 +105,7 @@ impl FailureClass {
 
 /// Token counts of LLM calls.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Usage {
     /// Input tokens.
     pub input_tokens: u64,

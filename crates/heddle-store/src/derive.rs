@@ -15,88 +15,72 @@
 //! the index beside the new one. Events without `stage_dir` (older logs) use the folder
 //! their visit implies.
 //!
-//! Events with properties this code does not understand are kept but derive nothing.
+//! Events are the engine's own [`Event`] type; the ones not listed above derive nothing.
 
-use serde::Deserialize;
+use heddle_engine::Event;
 use sqlx::SqliteConnection;
 
 use crate::db::Db;
 use crate::error::Result;
 use crate::progress::ParsedEvent;
 
-#[derive(Deserialize)]
-struct StageStarted {
-    #[serde(default)]
-    kind: String,
-    #[serde(default = "one")]
-    visit: i64,
-    #[serde(default = "one")]
-    attempt: i64,
-    #[serde(default)]
-    branch: Option<String>,
-    #[serde(default)]
-    stage_dir: Option<String>,
+/// A stage visit's end, from `stage.completed` or `stage.failed`.
+struct StageEnd<'a> {
+    status: &'static str,
+    duration_ms: u64,
+    visit: u32,
+    attempts: u32,
+    notes: Option<&'a str>,
+    reason: Option<&'a str>,
+    failure_class: Option<&'static str>,
+    branch: Option<&'a str>,
+    stage_dir: Option<&'a str>,
 }
 
-#[derive(Deserialize)]
-struct StageEnded {
-    #[serde(default)]
-    status: Option<String>,
-    #[serde(default)]
-    duration_ms: Option<i64>,
-    #[serde(default = "one")]
-    visit: i64,
-    #[serde(default = "one")]
-    attempts: i64,
-    #[serde(default)]
-    notes: Option<String>,
-    #[serde(default)]
-    reason: Option<String>,
-    #[serde(default)]
-    failure_class: Option<String>,
-    #[serde(default)]
-    branch: Option<String>,
-    #[serde(default)]
-    stage_dir: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct StageRetrying {
-    #[serde(default)]
-    reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct InterviewStarted {
-    #[serde(default)]
-    question: String,
-    #[serde(default)]
-    choices: Vec<String>,
-    question_id: String,
-}
-
-#[derive(Deserialize)]
-struct InterviewAnswered {
-    #[serde(default)]
-    selected: Option<String>,
-    #[serde(default)]
-    label: Option<String>,
-    #[serde(default)]
-    text: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct InterviewTimedOut {
-    #[serde(default)]
-    default_choice: Option<String>,
-}
-
-fn one() -> i64 {
-    1
-}
-
-fn props<'a, T: Deserialize<'a>>(event: &'a ParsedEvent) -> Option<T> {
-    serde_json::from_str(event.properties.get()).ok()
+impl<'a> StageEnd<'a> {
+    fn of(event: &'a Event) -> Option<Self> {
+        match event {
+            Event::StageCompleted {
+                status,
+                duration_ms,
+                visit,
+                attempts,
+                notes,
+                branch,
+                stage_dir,
+            } => Some(StageEnd {
+                status: status.as_str(),
+                duration_ms: *duration_ms,
+                visit: *visit,
+                attempts: *attempts,
+                notes: Some(notes.as_str()).filter(|n| !n.is_empty()),
+                reason: None,
+                failure_class: None,
+                branch: branch.as_deref(),
+                stage_dir: stage_dir.as_deref(),
+            }),
+            Event::StageFailed {
+                reason,
+                failure_class,
+                duration_ms,
+                visit,
+                attempts,
+                branch,
+                stage_dir,
+            } => Some(StageEnd {
+                status: "fail",
+                duration_ms: *duration_ms,
+                visit: *visit,
+                attempts: *attempts,
+                notes: None,
+                reason: Some(reason.as_str()),
+                failure_class: failure_class.map(|c| c.as_str()),
+                branch: branch.as_deref(),
+                stage_dir: stage_dir.as_deref(),
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// The folder of a stage visit, relative to the run folder, when the event does not say.
@@ -113,7 +97,7 @@ async fn stage_row(
     run_key: i64,
     node: &str,
     visit: i64,
-    dir: Option<String>,
+    dir: Option<&str>,
 ) -> std::result::Result<(i64, String), sqlx::Error> {
     let Some(dir) = dir else {
         return Ok((visit, stage_dir(node, visit)));
@@ -139,7 +123,7 @@ async fn stage_row(
         (None, true) => found.highest.unwrap_or(visit).saturating_add(1),
         (None, false) => visit,
     };
-    Ok((visit, dir))
+    Ok((visit, dir.to_owned()))
 }
 
 /// Applies `event` to the stages and waits of run `run_key`.
@@ -149,23 +133,31 @@ pub(crate) async fn apply(
     run_key: i64,
     event: &ParsedEvent,
 ) -> Result<()> {
-    let Some(node) = event.node_id.as_deref() else {
+    let Some(node) = event.envelope.node_id.as_deref() else {
         return Ok(());
     };
     let db = |e: sqlx::Error| {
         store.err(format!(
             "deriving from event {} ({}, progress.jsonl line {}): {e}",
-            event.seq, event.event, event.line
+            event.seq,
+            event.name(),
+            event.line
         ))
     };
-    match event.event.as_str() {
-        "stage.started" => {
-            let Some(p) = props::<StageStarted>(event) else {
-                return Ok(());
-            };
-            let (visit, dir) = stage_row(conn, run_key, node, p.visit, p.stage_dir)
-                .await
-                .map_err(db)?;
+    let ts = event.envelope.ts.as_str();
+    match &event.envelope.event {
+        Event::StageStarted {
+            kind,
+            visit,
+            attempt,
+            branch,
+            stage_dir,
+        } => {
+            let (visit, dir) =
+                stage_row(conn, run_key, node, i64::from(*visit), stage_dir.as_deref())
+                    .await
+                    .map_err(db)?;
+            let attempt = i64::from(*attempt);
             sqlx::query!(
                 "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
                                      attempts, retries, started_at, stage_dir)
@@ -188,29 +180,25 @@ pub(crate) async fn apply(
                 node,
                 visit,
                 event.seq,
-                p.kind,
-                p.branch,
-                p.attempt,
-                event.ts,
+                kind,
+                branch,
+                attempt,
+                ts,
                 dir,
             )
             .execute(&mut *conn)
             .await
             .map_err(db)?;
         }
-        "stage.completed" | "stage.failed" => {
-            let Some(p) = props::<StageEnded>(event) else {
+        ended @ (Event::StageCompleted { .. } | Event::StageFailed { .. }) => {
+            let Some(p) = StageEnd::of(ended) else {
                 return Ok(());
             };
-            let failed = event.event == "stage.failed";
-            let status = if failed {
-                "fail".to_string()
-            } else {
-                p.status.unwrap_or_else(|| "success".into())
-            };
-            let (visit, dir) = stage_row(conn, run_key, node, p.visit, p.stage_dir)
+            let (visit, dir) = stage_row(conn, run_key, node, i64::from(p.visit), p.stage_dir)
                 .await
                 .map_err(db)?;
+            let attempts = i64::from(p.attempts);
+            let duration_ms = i64::try_from(p.duration_ms).unwrap_or(i64::MAX);
             sqlx::query!(
                 "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
                                      attempts, retries, started_at, ended_at, duration_ms,
@@ -230,10 +218,10 @@ pub(crate) async fn apply(
                 visit,
                 event.seq,
                 p.branch,
-                status,
-                p.attempts,
-                event.ts,
-                p.duration_ms,
+                p.status,
+                attempts,
+                ts,
+                duration_ms,
                 p.notes,
                 p.reason,
                 p.failure_class,
@@ -243,8 +231,7 @@ pub(crate) async fn apply(
             .await
             .map_err(db)?;
         }
-        "stage.retrying" => {
-            let reason = props::<StageRetrying>(event).and_then(|p| p.reason);
+        Event::StageRetrying { reason, .. } => {
             sqlx::query!(
                 "UPDATE stages SET retries = retries + 1, last_retry_reason = ?3
                  WHERE run_key = ?1 AND node_id = ?2
@@ -258,11 +245,12 @@ pub(crate) async fn apply(
             .await
             .map_err(db)?;
         }
-        "interview.started" => {
-            let Some(p) = props::<InterviewStarted>(event) else {
-                return Ok(());
-            };
-            let choices = serde_json::to_string(&p.choices).unwrap_or_else(|_| "[]".into());
+        Event::InterviewStarted {
+            question,
+            choices,
+            question_id,
+        } => {
+            let choices = serde_json::to_string(choices).unwrap_or_else(|_| "[]".into());
             sqlx::query!(
                 "INSERT INTO human_waits (run_key, question_id, node_id, visit, start_seq,
                                           question, choices, started_at)
@@ -274,25 +262,35 @@ pub(crate) async fn apply(
                  ON CONFLICT (run_key, question_id) DO UPDATE SET
                      question = excluded.question, choices = excluded.choices",
                 run_key,
-                p.question_id,
+                question_id,
                 node,
                 event.seq,
-                p.question,
+                question,
                 choices,
-                event.ts,
+                ts,
             )
             .execute(&mut *conn)
             .await
             .map_err(db)?;
         }
-        "interview.answered" | "interview.timed_out" => {
-            let (outcome, answer) = if event.event == "interview.answered" {
-                let answer = props::<InterviewAnswered>(event)
-                    .and_then(|p| p.text.filter(|t| !t.is_empty()).or(p.label).or(p.selected));
-                ("answered", answer)
-            } else {
-                let answer = props::<InterviewTimedOut>(event).and_then(|p| p.default_choice);
-                ("timed_out", answer)
+        ended @ (Event::InterviewAnswered { .. } | Event::InterviewTimedOut { .. }) => {
+            let (outcome, answer) = match ended {
+                Event::InterviewAnswered {
+                    selected,
+                    label,
+                    text,
+                } => {
+                    let answer = text
+                        .as_deref()
+                        .filter(|t| !t.is_empty())
+                        .or(label.as_deref())
+                        .or(Some(selected.as_str()));
+                    ("answered", answer)
+                }
+                Event::InterviewTimedOut { default_choice } => {
+                    ("timed_out", default_choice.as_deref())
+                }
+                _ => return Ok(()),
             };
             sqlx::query!(
                 "UPDATE human_waits SET
@@ -305,7 +303,7 @@ pub(crate) async fn apply(
                 node,
                 outcome,
                 answer,
-                event.ts,
+                ts,
             )
             .execute(&mut *conn)
             .await

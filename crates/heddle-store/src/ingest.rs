@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use heddle_engine::Event;
+
 use crate::error::{Result, StoreError};
 use crate::scan::{GitRead, Position, Scan, scan};
 use crate::types::{IngestReport, RunChange, RunStatus};
@@ -209,8 +211,8 @@ impl Store {
         let mut current_node = None;
         for event in &tail.events {
             derive::apply(&mut tx, db, run_key, event).await?;
-            if event.event == "stage.started" {
-                current_node = event.node_id.as_deref();
+            if matches!(event.envelope.event, Event::StageStarted { .. }) {
+                current_node = event.envelope.node_id.as_deref();
             }
         }
         let mut deferred = None;

@@ -1,26 +1,35 @@
 //! Reading the new part of a run's `progress.jsonl`: whole lines only from a byte offset (a
-//! half-written last line is left for next time), each checked against the event envelope.
+//! half-written last line is left for next time), each read as the engine's own
+//! [`Envelope`]. A line that is not one (torn by a crash, or an event this version does not
+//! know) is skipped and reported, never fatal.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
+use heddle_engine::Envelope;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::error::{Result, StoreError};
 
-/// One event line, checked.
+/// One event line, read.
 #[derive(Debug, Clone)]
 pub(crate) struct ParsedEvent {
     /// The line (from 1) it was read from.
     pub line: u64,
+    /// The envelope's seq, as the index stores it.
     pub seq: i64,
-    pub id: String,
-    pub ts: String,
-    pub node_id: Option<String>,
-    pub event: String,
-    /// The properties object as JSON text (`{}` when absent).
+    /// The event.
+    pub envelope: Envelope,
+    /// The properties object as the line has it, stored as written.
     pub properties: Box<RawValue>,
+}
+
+impl ParsedEvent {
+    /// The event's name (`stage.started`).
+    pub fn name(&self) -> &'static str {
+        self.envelope.event.name()
+    }
 }
 
 /// A line that is not an event.
@@ -45,17 +54,12 @@ pub(crate) struct Tail {
     pub restarted: bool,
 }
 
-/// The envelope as written (`docs/events.md`); unknown fields are ignored.
+/// The properties of a line, kept as written (the typed [`Envelope`] is read from the
+/// same line).
 #[derive(Deserialize)]
-struct Envelope<'a> {
-    id: String,
-    ts: String,
-    seq: i64,
-    #[serde(default)]
-    node_id: Option<String>,
-    event: String,
-    #[serde(default, borrow)]
-    properties: Option<&'a RawValue>,
+struct RawProperties<'a> {
+    #[serde(borrow)]
+    properties: &'a RawValue,
 }
 
 /// Reads `path` from byte `offset` (line `lines`), returning every whole new line checked.
@@ -125,28 +129,19 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
 }
 
 fn parse_line(raw: &[u8], line: u64) -> Result<ParsedEvent, String> {
-    let envelope: Envelope<'_> = serde_json::from_slice(raw).map_err(|e| e.to_string())?;
-    if envelope.seq < 1 {
-        return Err(format!("seq {} is not a position from 1", envelope.seq));
-    }
-    let properties = match envelope.properties {
-        Some(raw) if raw.get().trim_start().starts_with('{') => raw.to_owned(),
-        Some(raw) if raw.get() == "null" => empty_object(),
-        Some(raw) => return Err(format!("properties is not an object: {}", raw.get())),
-        None => empty_object(),
-    };
+    let envelope: Envelope = serde_json::from_slice(raw).map_err(|e| e.to_string())?;
+    let seq = i64::try_from(envelope.seq)
+        .ok()
+        .filter(|seq| *seq >= 1)
+        .ok_or_else(|| format!("seq {} is not a position from 1", envelope.seq))?;
+    // The envelope read, so `properties` is there and is an object.
+    let properties = serde_json::from_slice::<RawProperties<'_>>(raw)
+        .map(|p| p.properties.to_owned())
+        .map_err(|e| e.to_string())?;
     Ok(ParsedEvent {
         line,
-        seq: envelope.seq,
-        id: envelope.id,
-        ts: envelope.ts,
-        node_id: envelope.node_id,
-        event: envelope.event,
+        seq,
+        envelope,
         properties,
     })
-}
-
-fn empty_object() -> Box<RawValue> {
-    // `{}` always parses; the fallback keeps this total without a panic.
-    RawValue::from_string("{}".to_string()).unwrap_or_else(|_| RawValue::NULL.to_owned())
 }

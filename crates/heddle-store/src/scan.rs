@@ -9,7 +9,7 @@ use heddle_artifacts::{ListedArtifact, list_artifacts};
 use heddle_checkpoint::GitState;
 use heddle_checkpoint::history::{self, CheckpointEntry};
 use heddle_engine::runlock::RunLock;
-use heddle_engine::{Conclusion, Manifest, RunDir};
+use heddle_engine::{Conclusion, Event, Manifest, RunDir};
 
 use crate::error::{Result, StoreError};
 use crate::progress::{Tail, read_tail};
@@ -51,15 +51,13 @@ pub(crate) struct Scan {
     pub artifacts: Option<Vec<ListedArtifact>>,
 }
 
-/// Events after which the artifact manifests are read again.
-const ARTIFACT_TRIGGERS: &[&str] = &[
-    "artifact.captured",
-    "stage.completed",
-    "stage.failed",
-    "run.completed",
-    "run.failed",
-    "run.cancelled",
-];
+/// Whether the artifact manifests are read again after `event`.
+fn may_add_artifacts(event: &Event) -> bool {
+    matches!(
+        event,
+        Event::ArtifactCaptured { .. } | Event::StageCompleted { .. } | Event::StageFailed { .. }
+    ) || event.ends_run()
+}
 
 /// Reads `folder` from `position`; `None` when it has no manifest (yet).
 pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
@@ -84,7 +82,10 @@ pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
     let tail = read_tail(&run.progress(), offset, lines)?;
     let fresh = position.fresh || tail.restarted;
     let git_signature = signature(&GitState::path(&run));
-    let checkpoint_saved = tail.events.iter().any(|e| e.event == "checkpoint.saved");
+    let checkpoint_saved = tail
+        .events
+        .iter()
+        .any(|e| matches!(e.envelope.event, Event::CheckpointSaved { .. }));
     let git = if fresh || checkpoint_saved || git_signature != position.git_signature {
         read_checkpoints(&run, &manifest.run_id)
     } else {
@@ -93,7 +94,7 @@ pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
     let artifacts_changed = tail
         .events
         .iter()
-        .any(|e| ARTIFACT_TRIGGERS.contains(&e.event.as_str()));
+        .any(|e| may_add_artifacts(&e.envelope.event));
     let artifacts = (fresh || artifacts_changed).then(|| list_artifacts(&run));
     Ok(Some(Scan {
         manifest,

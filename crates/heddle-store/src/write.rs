@@ -123,7 +123,15 @@ pub(crate) async fn insert_events(
             if i > 0 {
                 batch.push(b',');
             }
-            let row = (e.seq, &e.id, &e.ts, &e.node_id, &e.event, &*e.properties);
+            let envelope = &e.envelope;
+            let row = (
+                e.seq,
+                &envelope.id,
+                &envelope.ts,
+                &envelope.node_id,
+                e.name(),
+                &*e.properties,
+            );
             serde_json::to_writer(&mut batch, &row).map_err(|e| db.err(e))?;
         }
         batch.push(b']');

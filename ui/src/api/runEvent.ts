@@ -1,31 +1,44 @@
 import type { ApiError } from '../generated/ApiError';
+import type { RunEvent } from '../generated/RunEvent';
+import { RUN_EVENT_NAMES } from '../generated/runEventNames';
 
 /**
- * One event of a run, as `progress.jsonl` holds it and the event stream delivers it
- * (docs/events.md lists every event and its properties).
+ * One event of a run, as `progress.jsonl` holds it and the event stream delivers it: the
+ * envelope (`id`, `ts`, `run_id`, `seq`, `node_id`) and a union tagged by `event` whose
+ * `properties` are typed per event. Generated from heddle-engine's `Envelope`; switch on
+ * `event.event` to read the properties.
  */
-export interface RunEvent {
-  /** Unique id (a ULID). */
-  id: string;
-  /** When, RFC 3339 in UTC. */
-  ts: string;
-  run_id: string;
-  /** Position in the run's stream, from 1, without gaps. */
-  seq: number;
-  /** The node it concerns; absent for run-level events. */
-  node_id?: string;
-  /** The event's name, such as `stage.completed`. */
-  event: string;
-  properties: Record<string, unknown>;
-}
+export type { RunEvent };
 
-/** True when `value` has the envelope of a run event. */
+/** An event's name, such as `stage.completed`. */
+export type RunEventName = RunEvent['event'];
+
+/** The event named `N`. */
+export type RunEventOf<N extends RunEventName> = Extract<RunEvent, { event: N }>;
+
+/** The properties of the event named `N`. */
+export type RunEventProperties<N extends RunEventName> = RunEventOf<N>['properties'];
+
+const NAMES: ReadonlySet<string> = new Set(RUN_EVENT_NAMES);
+
+/**
+ * True when `value` has the envelope of a run event with a name this version knows (the
+ * server sends only those; the properties are the engine's, as the generated type says).
+ */
 export function isRunEvent(value: unknown): value is RunEvent {
   if (typeof value !== 'object' || value === null) return false;
   const seq: unknown = Reflect.get(value, 'seq');
   const event: unknown = Reflect.get(value, 'event');
   const runId: unknown = Reflect.get(value, 'run_id');
-  return typeof seq === 'number' && typeof event === 'string' && typeof runId === 'string';
+  const properties: unknown = Reflect.get(value, 'properties');
+  return (
+    typeof seq === 'number' &&
+    typeof event === 'string' &&
+    NAMES.has(event) &&
+    typeof runId === 'string' &&
+    typeof properties === 'object' &&
+    properties !== null
+  );
 }
 
 /** What to do with a followed run's events. */

@@ -51,7 +51,7 @@ describe('createTauriApi', () => {
     );
     const channel = Channel.last;
     expect(invoke).toHaveBeenCalledWith('follow_events', { req: { run_id: 'R1', after_seq: 1 }, onEvent: channel });
-    const event = (seq: number) => ({ id: 'e', ts: 't', run_id: 'R1', seq, event: 'x', properties: {} });
+    const event = (seq: number) => ({ id: 'e', ts: 't', run_id: 'R1', seq, event: 'warning', properties: { message: 'm' } });
     channel?.onmessage(event(1));
     channel?.onmessage(event(2));
     channel?.onmessage(event(2));

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../api/runEvent';
+import type { EdgeReason } from '../generated/EdgeReason';
 
 /** How a node of a run stands, as its events tell it. */
 export type NodeRunStatus = 'pending' | 'running' | 'retrying' | 'waiting' | 'succeeded' | 'failed' | 'skipped' | 'interrupted';
@@ -18,8 +19,7 @@ export type TakenEdge = {
   to: string;
   label: string | null;
   condition: string | null;
-  /** `condition`, `label`, `suggestion`, `weight`, `retry_target`, `goal_gate`, `fan_in`. */
-  reason: string;
+  reason: EdgeReason;
   /** How many times it was followed. */
   count: number;
   /** The `seq` of the last time. */
@@ -44,14 +44,6 @@ export type RunProgress = {
 /** The key of a taken edge. */
 export function edgeKey(from: string, to: string): string {
   return `${from}->${to}`;
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function count(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
 const STATUS_OF_OUTCOME: Record<string, NodeRunStatus> = {
@@ -93,7 +85,6 @@ export class RunProgressBuilder {
     if (event.seq <= this.seq) return;
     this.seq = event.seq;
     this.lastEventAt = Date.parse(event.ts) || this.lastEventAt;
-    const props = event.properties;
     const nodeId = event.node_id ?? null;
     switch (event.event) {
       case 'run.started':
@@ -109,63 +100,59 @@ export class RunProgressBuilder {
         this.end('cancelled');
         return;
       case 'run.rolled_back':
-        this.rollBack(Array.isArray(props.completed_nodes) ? props.completed_nodes.filter((n): n is string => typeof n === 'string') : []);
+        this.rollBack(event.properties.completed_nodes);
         return;
       case 'edge.selected': {
-        const from = text(props.from);
-        const to = text(props.to);
-        if (from === null || to === null) return;
+        const { from, to, label, condition, reason } = event.properties;
         const key = edgeKey(from, to);
         const before = this.edges.get(key);
-        this.edges.set(key, {
-          from,
-          to,
-          label: text(props.label),
-          condition: text(props.condition),
-          reason: text(props.reason) ?? 'unknown',
-          count: (before?.count ?? 0) + 1,
-          lastSeq: event.seq,
-        });
+        this.edges.set(key, { from, to, label, condition, reason, count: (before?.count ?? 0) + 1, lastSeq: event.seq });
+        return;
+      }
+      case 'stage.started': {
+        if (nodeId === null) return;
+        const node = this.node(nodeId);
+        node.status = 'running';
+        node.visits = Math.max(node.visits, event.properties.visit);
+        node.outcome = null;
+        this.current = nodeId;
+        return;
+      }
+      case 'stage.retrying':
+        if (nodeId === null) return;
+        this.node(nodeId).status = 'retrying';
+        this.node(nodeId).retries += 1;
+        return;
+      case 'interview.started':
+        if (nodeId === null) return;
+        this.node(nodeId).status = 'waiting';
+        this.current = nodeId;
+        return;
+      case 'interview.answered':
+      case 'interview.timed_out': {
+        if (nodeId === null) return;
+        const node = this.node(nodeId);
+        if (node.status === 'waiting') node.status = 'running';
+        return;
+      }
+      case 'stage.completed': {
+        if (nodeId === null) return;
+        const node = this.node(nodeId);
+        node.outcome = event.properties.status;
+        node.status = statusOfOutcome(event.properties.status);
+        if (this.current === nodeId) this.current = null;
+        return;
+      }
+      case 'stage.failed': {
+        if (nodeId === null) return;
+        const node = this.node(nodeId);
+        node.outcome = 'fail';
+        node.status = event.properties.failure_class === 'cancelled' ? 'interrupted' : 'failed';
+        if (this.current === nodeId) this.current = null;
         return;
       }
       default:
-        break;
-    }
-    if (nodeId === null) return;
-    const node = this.node(nodeId);
-    switch (event.event) {
-      case 'stage.started':
-        node.status = 'running';
-        node.visits = Math.max(node.visits, count(props.visit) ?? node.visits + 1);
-        node.outcome = null;
-        this.current = nodeId;
-        break;
-      case 'stage.retrying':
-        node.status = 'retrying';
-        node.retries += 1;
-        break;
-      case 'interview.started':
-        node.status = 'waiting';
-        this.current = nodeId;
-        break;
-      case 'interview.answered':
-      case 'interview.timed_out':
-        if (node.status === 'waiting') node.status = 'running';
-        break;
-      case 'stage.completed': {
-        const outcome = text(props.status) ?? 'success';
-        node.outcome = outcome;
-        node.status = statusOfOutcome(outcome);
-        if (this.current === nodeId) this.current = null;
-        break;
-      }
-      case 'stage.failed':
-        node.outcome = 'fail';
-        node.status = text(props.failure_class) === 'cancelled' ? 'interrupted' : 'failed';
-        if (this.current === nodeId) this.current = null;
-        break;
-      default:
-        break;
+        return;
     }
   }
 

@@ -9,8 +9,7 @@ export function checkpointAt(events: readonly RunEvent[], atMs: number): Checkpo
   for (const event of events) {
     if (Date.parse(event.ts) > atMs) break;
     if (event.event !== 'checkpoint.saved') continue;
-    const sha = event.properties.git_commit_sha;
-    found = { node: event.node_id ?? '?', sha: typeof sha === 'string' ? sha : null, seq: event.seq };
+    found = { node: event.node_id ?? '?', sha: event.properties.git_commit_sha, seq: event.seq };
   }
   return found;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../api/runEvent';
+import { runEvent } from './runEvents.testdata';
 import type { TimelineStage } from '../generated/TimelineStage';
 import type { Timeline } from '../generated/Timeline';
 import { progressOf } from './runProgress';
@@ -42,9 +43,7 @@ describe('withTimelineStatuses', () => {
   });
 
   it('keeps what the events say for nodes they have reached', () => {
-    const events: RunEvent[] = [
-      { id: '01', seq: 1, ts: '2026-11-23T01:00:00Z', event: 'stage.started', run_id: 'r', node_id: 'unit', properties: {} },
-    ];
+    const events: RunEvent[] = [runEvent('stage.started', { seq: 1, ts: '2026-11-23T01:00:00Z', node: 'unit' })];
     const progress = progressOf(events, Infinity);
     expect(progress.nodes.get('unit')?.status).toBe('running');
     const shown = withTimelineStatuses(progress, timeline([stage('unit', 1, 'fail'), stage('fix', 1, 'success')]));

@@ -21,7 +21,8 @@ export type Transcript = { items: TranscriptItem[]; cutChars: number };
 /** Characters of text kept per stage visit; older text is dropped (the logs keep it all). */
 export const TRANSCRIPT_KEEP_CHARS = 200_000;
 
-function str(value: unknown): string {
+/** A tool call's arguments (any JSON value) as text: a string as it is, else indented JSON. */
+function argumentsText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
   return JSON.stringify(value, null, 2);
@@ -88,28 +89,26 @@ export class TranscriptBuilder {
   /** Applies one event; returns the visit key it changed, if any. */
   apply(event: RunEvent): string | null {
     const node = event.node_id;
-    if (node === undefined) return null;
-    const props = event.properties;
+    if (node === undefined || node === null) return null;
     switch (event.event) {
       case 'stage.started': {
-        const visit = typeof props.visit === 'number' ? props.visit : 1;
-        const stageDir = typeof props.stage_dir === 'string' ? props.stage_dir : null;
-        this.current.set(node, visitKey(node, visit, stageDir));
+        const { visit, stage_dir } = event.properties;
+        this.current.set(node, visitKey(node, visit, stage_dir));
         return this.transcriptOf(node)[0];
       }
       case 'command.output':
-        this.addText(node, props.stream === 'stderr' ? 'stderr' : 'stdout', str(props.text));
+        this.addText(node, event.properties.stream, event.properties.text);
         return this.transcriptOf(node)[0];
       case 'agent.text':
-        this.addText(node, 'agent', str(props.text));
+        this.addText(node, 'agent', event.properties.text);
         return this.transcriptOf(node)[0];
       case 'agent.tool_call.started': {
         const [key, transcript] = this.transcriptOf(node);
         transcript.items.push({
           kind: 'tool',
-          callId: str(props.call_id),
-          tool: str(props.tool),
-          arguments: str(props.arguments),
+          callId: event.properties.call_id,
+          tool: event.properties.tool,
+          arguments: argumentsText(event.properties.arguments),
           result: null,
           isError: false,
         });
@@ -117,21 +116,14 @@ export class TranscriptBuilder {
       }
       case 'agent.tool_call.completed': {
         const [key, transcript] = this.transcriptOf(node);
-        const callId = str(props.call_id);
+        const { call_id: callId, tool, result, is_error: isError } = event.properties;
         let index = transcript.items.length - 1;
         while (index >= 0) {
           const item = transcript.items[index];
           if (item !== undefined && item.kind === 'tool' && item.callId === callId) break;
           index -= 1;
         }
-        const done: TranscriptTool = {
-          kind: 'tool',
-          callId,
-          tool: str(props.tool),
-          arguments: '',
-          result: str(props.result),
-          isError: props.is_error === true,
-        };
+        const done: TranscriptTool = { kind: 'tool', callId, tool, arguments: '', result, isError };
         const started = transcript.items[index];
         if (index >= 0 && started !== undefined && started.kind === 'tool') {
           transcript.items[index] = { ...started, result: done.result, isError: done.isError };

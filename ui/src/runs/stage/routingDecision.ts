@@ -1,9 +1,10 @@
 import type { RunEvent } from '../../api/runEvent';
+import type { EdgeReason } from '../../generated/EdgeReason';
 
 /** Where a stage visit sent the run, and why. */
-export type RoutingDecision = { to: string; label: string | null; condition: string | null; reason: string };
+export type RoutingDecision = { to: string; label: string | null; condition: string | null; reason: EdgeReason };
 
-const REASON_TEXT: Record<string, string> = {
+const REASON_TEXT: Record<EdgeReason, string> = {
   condition: 'its condition held',
   label: 'it matched the preferred label',
   suggestion: 'its target was suggested',
@@ -14,8 +15,8 @@ const REASON_TEXT: Record<string, string> = {
 };
 
 /** A person's reading of an `edge.selected` reason. */
-export function describeReason(reason: string): string {
-  return REASON_TEXT[reason] ?? reason;
+export function describeReason(reason: EdgeReason): string {
+  return REASON_TEXT[reason];
 }
 
 /**
@@ -32,13 +33,8 @@ export function routingDecision(events: readonly RunEvent[], node: string, start
     }
     if (event.event === 'stage.started' && event.node_id === node && event.properties.attempt === 1) return null;
     if (event.event === 'edge.selected' && event.properties.from === node) {
-      const p = event.properties;
-      return {
-        to: typeof p.to === 'string' ? p.to : '?',
-        label: typeof p.label === 'string' ? p.label : null,
-        condition: typeof p.condition === 'string' ? p.condition : null,
-        reason: typeof p.reason === 'string' ? p.reason : 'unknown',
-      };
+      const { to, label, condition, reason } = event.properties;
+      return { to, label, condition, reason };
     }
   }
   return null;

@@ -1,0 +1,153 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EventHandlers } from '../api/runEvent';
+import type { RunRecord } from '../generated/RunRecord';
+import type { Timeline } from '../generated/Timeline';
+import { type FollowApi, type FollowState, type FollowTimers, PUBLISH_MS, REFRESH_MS, RunFollower } from './runFollower';
+import { eventStream } from './runEvents.testdata';
+
+/** Timers on setTimeout and Date.now, which vi.useFakeTimers() replaces; a frame is 16 ms. */
+const fakeableTimers: FollowTimers = {
+  now: () => Date.now(),
+  after(ms, run) {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  },
+  nextFrame(run) {
+    return fakeableTimers.after(16, run);
+  },
+};
+
+/** An API whose run loads count themselves and whose event stream the test drives. */
+function fakeApi() {
+  let handlers: EventHandlers | null = null;
+  const loads = { count: 0 };
+  const api: FollowApi = {
+    getRun: () => {
+      loads.count += 1;
+      return Promise.resolve({ id: 'R1' } as unknown as RunRecord);
+    },
+    runTimeline: () => Promise.resolve({ stages: [] } as unknown as Timeline),
+    followEvents: (_req, h) => {
+      handlers = h;
+      return () => {
+        handlers = null;
+      };
+    },
+  };
+  const stream = () => {
+    if (handlers === null) throw new Error('not following');
+    return handlers;
+  };
+  return { api, loads, stream, following: () => handlers !== null };
+}
+
+function follower() {
+  const fake = fakeApi();
+  const published: FollowState[] = [];
+  const f = new RunFollower(fake.api, 'R1', fakeableTimers, (s) => published.push(s));
+  return { ...fake, f, published };
+}
+
+describe('RunFollower', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(Date.UTC(2026, 0, 1));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('applies the events of one frame together and publishes at most every PUBLISH_MS', () => {
+    const { f, stream } = follower();
+    const { events, add } = eventStream();
+    f.follow();
+    add('stage.started', 'a');
+    add('stage.completed', 'a');
+    for (const e of events) stream().onEvent(e);
+    expect(f.current().progress.seq).toBe(0);
+    vi.advanceTimersByTime(16);
+    expect(f.current().progress.seq).toBe(2);
+    expect(f.current().progress.nodes.get('a')?.status).toBe('succeeded');
+
+    // Another event right after: held until PUBLISH_MS passed since the last publish.
+    stream().onEvent(add('stage.started', 'b'));
+    vi.advanceTimersByTime(16);
+    expect(f.current().progress.seq).toBe(2);
+    vi.advanceTimersByTime(PUBLISH_MS);
+    expect(f.current().progress.seq).toBe(3);
+    expect(f.current().progress.current).toBe('b');
+  });
+
+  it('reloads record and timeline at most once per REFRESH_MS while events change them', async () => {
+    const { f, stream, loads } = follower();
+    const { add } = eventStream();
+    f.follow();
+    stream().onEvent(add('stage.started', 'a'));
+    // The frame applies it; the refresh it asks for runs right after.
+    await vi.advanceTimersByTimeAsync(17);
+    expect(loads.count).toBe(1);
+    for (let i = 0; i < 5; i += 1) {
+      stream().onEvent(add('stage.retrying', 'a'));
+      await vi.advanceTimersByTimeAsync(200);
+    }
+    expect(loads.count).toBe(2);
+    expect(f.current().record).not.toBeNull();
+    expect(f.current().shapeVersion).toBe(2);
+  });
+
+  it('folds output into transcripts without keeping it, and counts checkpoints', () => {
+    const { f, stream } = follower();
+    const { add } = eventStream();
+    f.follow();
+    const before = f.current();
+    stream().onEvent(add('stage.started', 'a'));
+    stream().onEvent(add('command.output', 'a', { text: 'hello\n' }));
+    stream().onEvent(add('checkpoint.saved', 'a'));
+    vi.advanceTimersByTime(16);
+    const after = f.current();
+    expect(f.events.map((e) => e.event)).toEqual(['stage.started', 'checkpoint.saved']);
+    expect(after.transcriptVersion).toBe(before.transcriptVersion + 1);
+    expect(after.checkpointVersion).toBe(before.checkpointVersion + 1);
+    expect(after.artifactVersion).toBe(before.artifactVersion);
+    expect(f.transcripts.get('a', 1)?.items).toEqual([{ kind: 'text', stream: 'stdout', text: 'hello\n' }]);
+  });
+
+  it('applies what is pending when the stream ends, then loads once more', async () => {
+    const { f, stream, loads } = follower();
+    const { add } = eventStream();
+    f.follow();
+    stream().onEvent(add('warning', undefined));
+    stream().onEvent(add('run.completed', undefined));
+    stream().onEnd?.();
+    expect(f.current().ended).toBe(true);
+    expect(f.current().progress.runState).toBe('completed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads.count).toBe(1);
+  });
+
+  it('stops: no timer fires and a load answered later is ignored', async () => {
+    const { f, stream, following, published } = follower();
+    const { add } = eventStream();
+    f.follow();
+    f.load();
+    stream().onEvent(add('stage.started', 'a'));
+    f.dispose();
+    expect(following()).toBe(false);
+    const count = published.length;
+    await vi.advanceTimersByTimeAsync(REFRESH_MS * 3);
+    expect(published.length).toBe(count);
+    expect(f.current().record).toBeNull();
+  });
+
+  it('holding events back forgets them until followed again', () => {
+    const { f, stream } = follower();
+    const { add } = eventStream();
+    f.follow();
+    stream().onEvent(add('stage.started', 'a'));
+    vi.advanceTimersByTime(16);
+    f.reset();
+    expect(f.events).toEqual([]);
+    expect(f.current().progress.seq).toBe(0);
+    expect(f.current().ended).toBe(false);
+  });
+});
