@@ -11,6 +11,9 @@ mod expressions;
 mod file_watch;
 mod folder_watcher;
 mod index_ops;
+#[macro_use]
+mod operation_table;
+pub mod operations;
 mod run_file_policy;
 mod run_file_save;
 mod run_files;

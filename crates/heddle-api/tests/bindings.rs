@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use heddle_api::*;
 use ts_rs::{Config, TS};
 
+#[path = "bindings/operations.rs"]
+mod operations;
+
 fn export_roots(dir: &Path) {
     // JSON numbers arrive in JavaScript as `number`; none of ours exceed 2^53.
     let cfg = Config::new().with_out_dir(dir).with_large_int("number");
@@ -77,6 +80,8 @@ fn export_constants(dir: &Path) {
     );
     std::fs::write(dir.join("workflowExtensions.ts"), text).unwrap();
     std::fs::write(dir.join("dialectAttributes.ts"), dialect_attributes()).unwrap();
+    let cfg = Config::new().with_out_dir(dir).with_large_int("number");
+    std::fs::write(dir.join("operations.ts"), operations::operations_ts(&cfg)).unwrap();
 }
 
 /// A value type as `ui/src/editing/attributeCatalog.ts`'s `AttrValueType` spells it; an
