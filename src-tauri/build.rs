@@ -8,52 +8,38 @@ use std::path::Path;
 /// The config, relative to this crate; `frontendDist` and icon paths in it are relative to it.
 const CONFIG: &str = "../tauri.conf.json";
 
-/// The app's own commands, so tauri-build generates `allow-<command>` permissions for them.
-const COMMANDS: &[&str] = &[
-    "launch_info",
-    "open_workflow",
-    "check_workflow",
-    "list_workflows",
-    "edit_workflow",
-    "save_workflow",
-    "read_layout",
-    "save_layout",
-    "read_reference",
-    "check_expression",
-    "list_templates",
-    "create_workflow",
-    "watch_workflow",
-    "unwatch_workflow",
-    "start_run",
-    "workflow_trust",
-    "resume_run",
-    "fork_run",
-    "cancel_run",
-    "pending_gates",
-    "answer_gate",
-    "list_runs",
-    "get_run",
-    "run_timeline",
-    "recent_workflows",
-    "run_checkpoints",
-    "checkpoint_files",
-    "checkpoint_file",
-    "checkpoint_state",
-    "checkpoint_diff",
-    "rollback_run",
-    "run_artifacts",
-    "save_run_file",
-    "follow_events",
-];
+/// heddle-api's operation table, included as source: the build script learns the command
+/// names from the same list the commands are expanded from, without building heddle-api.
+const OPERATION_TABLE: &str = "../crates/heddle-api/src/operation_table.rs";
+
+include!("../crates/heddle-api/src/operation_table.rs");
+
+/// The names of the table's operations that are Tauri commands (every kind but the
+/// HTTP-only `changes` and `file`).
+macro_rules! command_names {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($req:ty)?) -> $res:ty: $kind:ident $(($($arg:tt)*))?;
+    )*) => {
+        [$((stringify!($kind), stringify!($name))),*]
+            .into_iter()
+            .filter(|(kind, _)| !matches!(*kind, "changes" | "file"))
+            .map(|(_, name)| name)
+            .collect::<Vec<&'static str>>()
+    };
+}
 
 fn main() -> Result<(), String> {
     // tauri-build watches the config file, the icons it lists and the capabilities folder;
     // the icons folder itself too, so a new or renamed icon is noticed.
     println!("cargo:rerun-if-changed=../icons");
+    println!("cargo:rerun-if-changed={OPERATION_TABLE}");
     check_ui_built()?;
+    // tauri-build wants the list for the whole program; the build script ends right after.
+    let commands: &'static [&'static str] = for_each_operation!(command_names).leak();
     let attributes = tauri_build::Attributes::new()
         .config_path(CONFIG)
-        .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS))
+        .app_manifest(tauri_build::AppManifest::new().commands(commands))
         .codegen(tauri_build::CodegenContext::new());
     tauri_build::try_build(attributes).map_err(|err| format!("tauri-build failed: {err:#}"))
 }

@@ -1,84 +1,99 @@
-//! The Tauri commands: one per heddle-api operation, each a one-line adapter. Each takes its
-//! request as the single argument `req` and returns heddle-api's result unchanged, so the UI
-//! sees the same types and error codes as over HTTP. The file-reading ones are `async` so
-//! Tauri runs them off the UI thread.
+//! The Tauri commands, expanded from heddle-api's operation table
+//! ([`heddle_api::for_each_operation!`]): one command per operation, named as the operation,
+//! taking its request as the single argument `req` and returning heddle-api's result
+//! unchanged, so the UI sees the same types and error codes as over HTTP. The kinds that need
+//! the window (streams to a channel, Downloads) are hand-written in `run_commands` and
+//! `file_watch_commands`; [`invoke_handler`] registers them all.
 
-use heddle_api::{
-    ApiError, CheckExpressionRequest, CheckWorkflowRequest, CreateWorkflowRequest,
-    EditWorkflowRequest, ExpressionProblem, LaunchInfo, ListWorkflowsRequest, OpenWorkflowRequest,
-    OpenedWorkflow, ReadReferenceRequest, ReferencedFile, SaveLayoutRequest, SaveWorkflowRequest,
-    WorkflowEntry, WorkflowLayout, WorkflowPathRequest, WorkflowTemplate,
-};
+use heddle_api::{ApiError, LaunchInfo, RunHost};
 use tauri::State;
 
-/// What the command line asked the app to show at start-up.
-#[tauri::command]
-pub fn launch_info(launch: State<'_, LaunchInfo>) -> LaunchInfo {
-    launch.inner().clone()
+/// One command of the table. Generic kinds become a one-line adapter here; the others name
+/// the module holding their hand-written command, for [`invoke_handler`].
+macro_rules! tauri_command {
+    (blocking [$f:path] $(#[$m:meta])* $name:ident($req:ty) -> $res:ty) => {
+        $(#[$m])*
+        #[tauri::command(async)]
+        fn $name(req: $req) -> Result<$res, ApiError> {
+            $f(&req)
+        }
+    };
+    (pure [$f:path] $(#[$m:meta])* $name:ident() -> $res:ty) => {
+        $(#[$m])*
+        #[tauri::command]
+        fn $name() -> $res {
+            $f()
+        }
+    };
+    (pure [$f:path] $(#[$m:meta])* $name:ident($req:ty) -> $res:ty) => {
+        $(#[$m])*
+        #[tauri::command]
+        fn $name(req: $req) -> $res {
+            $f(&req)
+        }
+    };
+    (host [$method:ident] $(#[$m:meta])* $name:ident($req:ty) -> $res:ty) => {
+        $(#[$m])*
+        #[tauri::command(async)]
+        fn $name(host: State<'_, RunHost>, req: $req) -> Result<$res, ApiError> {
+            host.$method(&req)
+        }
+    };
+    (host_async [$method:ident] $(#[$m:meta])* $name:ident($req:ty) -> $res:ty) => {
+        $(#[$m])*
+        #[tauri::command]
+        async fn $name(host: State<'_, RunHost>, req: $req) -> Result<$res, ApiError> {
+            host.$method(req).await
+        }
+    };
+    (launch [] $(#[$m:meta])* $name:ident() -> $res:ty) => {
+        $(#[$m])*
+        #[tauri::command]
+        fn $name(launch: State<'_, LaunchInfo>) -> $res {
+            launch.inner().clone()
+        }
+    };
+    // Hand-written (see `handler_list!`), or not a command (`changes`, `file`).
+    ($kind:ident [$($arg:tt)*] $($rest:tt)*) => {};
 }
 
-/// Reads, parses and validates a workflow file.
-#[tauri::command(async)]
-pub fn open_workflow(req: OpenWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
-    heddle_api::open_workflow(&req)
+macro_rules! tauri_commands {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident($($req:ty)?) -> $res:ty: $kind:ident $(($($arg:tt)*))?;
+    )*) => {
+        $(
+            tauri_command! { $kind [$($($arg)*)?] $(#[doc = $doc])* $name($($req)?) -> $res }
+        )*
+
+        /// Every command of the table, for `tauri::Builder::invoke_handler`.
+        pub(crate) fn invoke_handler() -> impl Fn(tauri::ipc::Invoke) -> bool + Send + Sync + 'static {
+            handler_list!([] $($kind $name,)*)
+        }
+    };
 }
 
-/// Parses and validates unsaved workflow text.
-#[tauri::command(async)]
-pub fn check_workflow(req: CheckWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
-    heddle_api::check_workflow(&req)
+/// Collects the commands' paths, then hands them to `tauri::generate_handler!` (which takes
+/// a plain list, so the paths are gathered first).
+macro_rules! handler_list {
+    ([$($done:tt)*]) => { tauri::generate_handler![$($done)*] };
+    ([$($done:tt)*] changes $name:ident, $($rest:tt)*) => { handler_list!([$($done)*] $($rest)*) };
+    ([$($done:tt)*] file $name:ident, $($rest:tt)*) => { handler_list!([$($done)*] $($rest)*) };
+    ([$($done:tt)*] events $name:ident, $($rest:tt)*) => {
+        handler_list!([$($done)* crate::run_commands::$name,] $($rest)*)
+    };
+    ([$($done:tt)*] download $name:ident, $($rest:tt)*) => {
+        handler_list!([$($done)* crate::run_commands::$name,] $($rest)*)
+    };
+    ([$($done:tt)*] watch $name:ident, $($rest:tt)*) => {
+        handler_list!([$($done)* crate::file_watch_commands::$name,] $($rest)*)
+    };
+    ([$($done:tt)*] unwatch $name:ident, $($rest:tt)*) => {
+        handler_list!([$($done)* crate::file_watch_commands::$name,] $($rest)*)
+    };
+    ([$($done:tt)*] $kind:ident $name:ident, $($rest:tt)*) => {
+        handler_list!([$($done)* $name,] $($rest)*)
+    };
 }
 
-/// Lists the workflow files under a folder.
-#[tauri::command(async)]
-pub fn list_workflows(req: ListWorkflowsRequest) -> Result<Vec<WorkflowEntry>, ApiError> {
-    heddle_api::list_workflows(&req)
-}
-
-/// Applies structured edits to workflow text (nothing is written).
-#[tauri::command(async)]
-pub fn edit_workflow(req: EditWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
-    heddle_api::edit_workflow(&req)
-}
-
-/// Saves workflow text to its file, refusing to overwrite a change made on disk.
-#[tauri::command(async)]
-pub fn save_workflow(req: SaveWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
-    heddle_api::save_workflow(&req)
-}
-
-/// Reads a workflow's layout sidecar (the node positions a person set).
-#[tauri::command(async)]
-pub fn read_layout(req: WorkflowPathRequest) -> Result<WorkflowLayout, ApiError> {
-    heddle_api::read_layout(&req)
-}
-
-/// Writes a workflow's layout sidecar.
-#[tauri::command(async)]
-pub fn save_layout(req: SaveLayoutRequest) -> Result<WorkflowLayout, ApiError> {
-    heddle_api::save_layout(&req)
-}
-
-/// Reads the file an `@path` value refers to, for a preview.
-#[tauri::command(async)]
-pub fn read_reference(req: ReadReferenceRequest) -> Result<ReferencedFile, ApiError> {
-    heddle_api::read_reference(&req)
-}
-
-/// Checks a condition or a model stylesheet as it is typed.
-#[tauri::command]
-pub fn check_expression(req: CheckExpressionRequest) -> Vec<ExpressionProblem> {
-    heddle_api::check_expression(&req)
-}
-
-/// The templates a new workflow can start from.
-#[tauri::command]
-pub fn list_templates() -> Vec<WorkflowTemplate> {
-    heddle_api::list_templates()
-}
-
-/// Creates a workflow file from a template, never overwriting one.
-#[tauri::command(async)]
-pub fn create_workflow(req: CreateWorkflowRequest) -> Result<OpenedWorkflow, ApiError> {
-    heddle_api::create_workflow(&req)
-}
+heddle_api::for_each_operation!(tauri_commands);

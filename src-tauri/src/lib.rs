@@ -1,7 +1,8 @@
 //! heddle-desktop owns Heddle's desktop shell: the Tauri window that hosts the web UI
 //! (`ui/dist`, embedded at compile time), the command line (`heddle-desktop [PATH]`), and one
-//! Tauri command per heddle-api operation, each a one-line adapter. It holds no application
-//! logic of its own; everything the window can do goes through heddle-api.
+//! Tauri command per heddle-api operation, expanded from heddle-api's operation table. It
+//! holds no application logic of its own; everything the window can do goes through
+//! heddle-api.
 //!
 //! The Tauri configuration is `tauri.conf.json` at the repository root (read by `build.rs`).
 
@@ -29,42 +30,7 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             run_file_protocol::SCHEME,
             run_file_protocol::handle,
         )
-        .invoke_handler(tauri::generate_handler![
-            commands::launch_info,
-            commands::open_workflow,
-            commands::check_workflow,
-            commands::list_workflows,
-            commands::edit_workflow,
-            commands::save_workflow,
-            commands::read_layout,
-            commands::save_layout,
-            commands::read_reference,
-            commands::check_expression,
-            commands::list_templates,
-            commands::create_workflow,
-            file_watch_commands::watch_workflow,
-            file_watch_commands::unwatch_workflow,
-            run_commands::start_run,
-            run_commands::workflow_trust,
-            run_commands::resume_run,
-            run_commands::fork_run,
-            run_commands::cancel_run,
-            run_commands::pending_gates,
-            run_commands::answer_gate,
-            run_commands::list_runs,
-            run_commands::get_run,
-            run_commands::run_timeline,
-            run_commands::recent_workflows,
-            run_commands::run_checkpoints,
-            run_commands::checkpoint_files,
-            run_commands::checkpoint_file,
-            run_commands::checkpoint_state,
-            run_commands::checkpoint_diff,
-            run_commands::rollback_run,
-            run_commands::run_artifacts,
-            run_commands::save_run_file,
-            run_commands::follow_events,
-        ])
+        .invoke_handler(commands::invoke_handler())
         .run(context::generated())
 }
 

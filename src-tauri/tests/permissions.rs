@@ -1,43 +1,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-//! Every command the window can invoke must be listed three times: in `generate_handler!`
-//! (src/lib.rs), in build.rs's `COMMANDS` (so tauri-build makes an `allow-` permission for
-//! it) and in the window's capability. A command missing from the last two compiles fine and
-//! then fails at run time with "not allowed" — which is how editing first failed in the
-//! desktop smoke test. This test reads the three lists and compares them.
+//! The window may invoke a command only if its capability allows it: a command missing from
+//! `capabilities/default.json` compiles fine and then fails at run time with "not allowed"
+//! (which is how editing first failed in the desktop smoke test). The commands themselves,
+//! `generate_handler!` and build.rs's permissions all come from heddle-api's operation table;
+//! the capability is kept by hand, so this test holds it to the table.
 
 use std::collections::BTreeSet;
 
+use heddle_api::operations::OPERATIONS;
+
 fn read(path: &str) -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/").to_owned() + path).unwrap()
-}
-
-/// The command names in `generate_handler![...]`.
-fn handler_commands() -> BTreeSet<String> {
-    let lib = read("src/lib.rs");
-    let start = lib
-        .find("generate_handler![")
-        .expect("lib.rs registers commands");
-    let end = start + lib[start..].find(']').unwrap();
-    lib[start..end]
-        .split(',')
-        .filter_map(|item| item.trim().rsplit("::").next())
-        .map(str::trim)
-        .filter(|name| !name.is_empty() && !name.contains('['))
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The quoted names in build.rs's `COMMANDS`.
-fn build_commands() -> BTreeSet<String> {
-    let build = read("build.rs");
-    let start = build.find("const COMMANDS").unwrap();
-    let end = start + build[start..].find("];").unwrap();
-    build[start..end]
-        .split('"')
-        .skip(1)
-        .step_by(2)
-        .map(str::to_owned)
-        .collect()
 }
 
 /// The `allow-*` permissions of the default capability, as command names.
@@ -55,17 +28,37 @@ fn allowed_commands() -> BTreeSet<String> {
 }
 
 #[test]
-fn every_registered_command_is_built_and_allowed() {
-    let registered = handler_commands();
-    assert!(registered.contains("edit_workflow"), "{registered:?}");
-    assert_eq!(
-        build_commands(),
-        registered,
-        "build.rs COMMANDS vs generate_handler!"
+fn the_capability_allows_exactly_the_commands_of_the_operation_table() {
+    let commands: BTreeSet<String> = OPERATIONS
+        .iter()
+        .filter(|op| op.tauri_command)
+        .map(|op| op.name.to_owned())
+        .collect();
+    assert!(commands.contains("edit_workflow"), "{commands:?}");
+    let allowed = allowed_commands();
+    let missing: Vec<_> = commands
+        .difference(&allowed)
+        .map(|c| format!("\"allow-{}\"", c.replace('_', "-")))
+        .collect();
+    let extra: Vec<_> = allowed.difference(&commands).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "capabilities/default.json differs from heddle-api's operation table: add {missing:?}; \
+         remove the permissions of {extra:?}"
     );
-    assert_eq!(
-        allowed_commands(),
-        registered,
-        "capabilities/default.json vs generate_handler!"
-    );
+}
+
+/// build.rs names every operation a command except the HTTP-only kinds; the table's own
+/// description of the doors must agree, or tauri-build would make permissions for commands
+/// that do not exist (or none for one that does).
+#[test]
+fn build_rs_and_the_table_agree_which_operations_are_commands() {
+    let build = read("build.rs");
+    assert!(build.contains(r#"!matches!(*kind, "changes" | "file")"#));
+    let not_commands: BTreeSet<&str> = OPERATIONS
+        .iter()
+        .filter(|op| !op.tauri_command)
+        .map(|op| op.kind)
+        .collect();
+    assert_eq!(not_commands, BTreeSet::from(["changes", "file"]));
 }

@@ -12,6 +12,9 @@ mod file_watch;
 mod folder_watcher;
 mod index_ops;
 mod maintenance_ops;
+#[macro_use]
+mod operation_table;
+pub mod operations;
 mod run_control;
 mod run_file_policy;
 mod run_file_save;

@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use heddle_api::*;
 use ts_rs::{Config, TS};
 
+#[path = "bindings/operations.rs"]
+mod operations;
+
 fn export_roots(dir: &Path) {
     // JSON numbers arrive in JavaScript as `number`; none of ours exceed 2^53.
     let cfg = Config::new().with_out_dir(dir).with_large_int("number");
@@ -90,6 +93,8 @@ fn export_constants(dir: &Path) {
         names.join(", ")
     );
     std::fs::write(dir.join("runEventNames.ts"), text).unwrap();
+    let cfg = Config::new().with_out_dir(dir).with_large_int("number");
+    std::fs::write(dir.join("operations.ts"), operations::operations_ts(&cfg)).unwrap();
 }
 
 /// A value type as `ui/src/editing/attributeCatalog.ts`'s `AttrValueType` spells it; an

@@ -30,7 +30,7 @@ pub struct EventsQuery {
 }
 
 /// The route's handler.
-pub async fn run_events(
+pub async fn follow_events(
     State(state): State<AppState>,
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,

@@ -10,11 +10,11 @@ mod auth;
 mod events;
 mod file_events;
 mod host_check;
+mod operation_routes;
 mod operations;
 mod response_headers;
 mod router;
 mod run_files;
-mod run_routes;
 mod shared_files;
 
 pub use auth::{LAUNCH_PARAM, token_cookie};

@@ -4,23 +4,17 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Json, State};
-use axum::routing::{MethodRouter, get, post};
+use axum::extract::DefaultBodyLimit;
+use axum::routing::get;
 use axum::{Router, middleware};
-use heddle_api::{ApiError, LaunchInfo, MAX_WORKFLOW_BYTES, RunHost, WorkflowWatches};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use heddle_api::{LaunchInfo, MAX_WORKFLOW_BYTES, RunHost, WorkflowWatches};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::auth::{Access, require_token};
-use crate::events::{run_changes, run_events};
-use crate::file_events::watch_workflow;
 use crate::host_check::require_loopback_host;
-use crate::operations::{ApiResponse, blocking, launch_info};
+use crate::operation_routes::operation_routes;
 use crate::response_headers::protective_headers;
-use crate::run_files::{run_file, shared_run_file};
-use crate::run_routes::{invalid, run_routes};
+use crate::run_files::shared_run_file;
 
 /// What the server serves.
 #[derive(Debug, Clone)]
@@ -75,30 +69,7 @@ pub fn router(config: ServerConfig) -> Router {
     let shared = Router::new()
         .route("/{key}/{run}/{area}/{*path}", get(shared_run_file))
         .with_state(state.clone());
-    let api = Router::new()
-        .route(
-            "/launch_info",
-            post(|State(s): State<AppState>| async move { launch_info(&s.launch) }),
-        )
-        .route("/open_workflow", operation(heddle_api::open_workflow))
-        .route("/check_workflow", operation(heddle_api::check_workflow))
-        .route("/list_workflows", operation(heddle_api::list_workflows))
-        .route("/edit_workflow", operation(heddle_api::edit_workflow))
-        .route("/save_workflow", operation(heddle_api::save_workflow))
-        .route("/read_layout", operation(heddle_api::read_layout))
-        .route("/save_layout", operation(heddle_api::save_layout))
-        .route("/read_reference", operation(heddle_api::read_reference))
-        .route("/check_expression", answer(heddle_api::check_expression))
-        .route(
-            "/list_templates",
-            post(|| async { ApiResponse(Ok(heddle_api::list_templates())) }),
-        )
-        .route("/create_workflow", operation(heddle_api::create_workflow))
-        .route("/watch_workflow", get(watch_workflow))
-        .route("/runs/{run}/{area}/{*path}", get(run_file))
-        .route("/events", get(run_events))
-        .route("/run_changes", get(run_changes))
-        .merge(run_routes())
+    let api = operation_routes()
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state);
     let mut app = Router::new().nest("/api", api).nest("/shared", shared);
@@ -115,32 +86,4 @@ pub fn router(config: ServerConfig) -> Router {
     };
     // Outermost: every answer, refusals included, carries the protective headers.
     app.layer(middleware::from_fn(protective_headers))
-}
-
-/// Adapts one blocking heddle-api operation to `POST` with a JSON body.
-fn operation<Req, Res>(op: fn(&Req) -> Result<Res, ApiError>) -> MethodRouter<AppState>
-where
-    Req: DeserializeOwned + Send + 'static,
-    Res: Serialize + Send + 'static,
-{
-    post(move |body: Result<Json<Req>, JsonRejection>| async move {
-        match body {
-            Ok(Json(req)) => blocking(move || op(&req)).await,
-            Err(rejection) => ApiResponse(Err(invalid(&rejection))),
-        }
-    })
-}
-
-/// Adapts an operation that cannot fail (and does no I/O) to `POST` with a JSON body.
-fn answer<Req, Res>(op: fn(&Req) -> Res) -> MethodRouter<AppState>
-where
-    Req: DeserializeOwned + Send + 'static,
-    Res: Serialize + Send + 'static,
-{
-    post(move |body: Result<Json<Req>, JsonRejection>| async move {
-        ApiResponse(match body {
-            Ok(Json(req)) => Ok(op(&req)),
-            Err(rejection) => Err(invalid(&rejection)),
-        })
-    })
 }

@@ -257,3 +257,43 @@ async fn paths_outside_the_ui_folder_are_not_served() {
         );
     }
 }
+
+/// Every operation heddle-api's table says the server serves answers at its route: a 404
+/// there is an `ApiError` (the operation said "not found"), never axum's empty "no route".
+#[tokio::test]
+async fn every_operation_of_the_table_has_its_route() {
+    let served: Vec<_> = heddle_api::operations::OPERATIONS
+        .iter()
+        .filter_map(|op| op.http.map(|route| (op.name, route)))
+        .collect();
+    assert!(served.len() > 30, "{served:?}");
+    for (name, (method, path)) in served {
+        let uri = format!(
+            "/api{}",
+            path.replace("{run}", "nope")
+                .replace("{area}", "artifacts")
+                .replace("{*path}", "a.txt")
+        );
+        let request = Request::builder()
+            .method(method)
+            .uri(&uri)
+            .header(header::HOST, "localhost")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .body(Body::from(if method == "POST" { "{}" } else { "" }))
+            .unwrap();
+        let response = router(config().await).oneshot(request).await.unwrap();
+        let status = response.status();
+        assert_ne!(
+            status,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{name}: {method} {uri}"
+        );
+        if status == StatusCode::NOT_FOUND {
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            let body: serde_json::Value = serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| panic!("{name}: no route at {method} {uri}"));
+            assert!(body["code"].is_string(), "{name}: {body}");
+        }
+    }
+}

@@ -1,50 +1,9 @@
-import type { CheckExpressionRequest } from '../generated/CheckExpressionRequest';
-import type { CreateWorkflowRequest } from '../generated/CreateWorkflowRequest';
-import type { ExpressionProblem } from '../generated/ExpressionProblem';
-import type { ReadReferenceRequest } from '../generated/ReadReferenceRequest';
-import type { ReferencedFile } from '../generated/ReferencedFile';
-import type { SaveLayoutRequest } from '../generated/SaveLayoutRequest';
 import type { WorkflowChanged } from '../generated/WorkflowChanged';
-import type { WorkflowLayout } from '../generated/WorkflowLayout';
-import type { WorkflowPathRequest } from '../generated/WorkflowPathRequest';
-import type { WorkflowTemplate } from '../generated/WorkflowTemplate';
 import type { ApiError } from '../generated/ApiError';
-import type { CheckWorkflowRequest } from '../generated/CheckWorkflowRequest';
-import type { LaunchInfo } from '../generated/LaunchInfo';
-import type { ListWorkflowsRequest } from '../generated/ListWorkflowsRequest';
-import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
-import type { OpenWorkflowRequest } from '../generated/OpenWorkflowRequest';
-import type { WorkflowEntry } from '../generated/WorkflowEntry';
-import type { AnswerGateRequest } from '../generated/AnswerGateRequest';
-import type { CheckpointDiff } from '../generated/CheckpointDiff';
-import type { CheckpointEntry } from '../generated/CheckpointEntry';
-import type { CheckpointFile } from '../generated/CheckpointFile';
-import type { CheckpointFileRequest } from '../generated/CheckpointFileRequest';
-import type { CheckpointRef } from '../generated/CheckpointRef';
-import type { CheckpointState } from '../generated/CheckpointState';
-import type { DiffRequest } from '../generated/DiffRequest';
 import type { EventsRequest } from '../generated/EventsRequest';
-import type { ForkRequest } from '../generated/ForkRequest';
-import type { ListedArtifact } from '../generated/ListedArtifact';
-import type { PendingGate } from '../generated/PendingGate';
-import type { RollbackReport } from '../generated/RollbackReport';
-import type { RollbackRequest } from '../generated/RollbackRequest';
-import type { RunRef } from '../generated/RunRef';
 import type { RunFileRequest } from '../generated/RunFileRequest';
-import type { RunStarted } from '../generated/RunStarted';
-import type { StartRunRequest } from '../generated/StartRunRequest';
-import type { TreeFile } from '../generated/TreeFile';
-import type { ListRunsRequest } from '../generated/ListRunsRequest';
-import type { EditWorkflowRequest } from '../generated/EditWorkflowRequest';
-import type { SaveWorkflowRequest } from '../generated/SaveWorkflowRequest';
-import type { RecentWorkflow } from '../generated/RecentWorkflow';
-import type { RecentWorkflowsRequest } from '../generated/RecentWorkflowsRequest';
-import type { RunPage } from '../generated/RunPage';
-import type { RunRecord } from '../generated/RunRecord';
 import type { SavedRunFile } from '../generated/SavedRunFile';
-import type { Timeline } from '../generated/Timeline';
-import type { WorkflowTrust } from '../generated/WorkflowTrust';
-import type { WorkflowTrustRequest } from '../generated/WorkflowTrustRequest';
+import type { OperationMember, RequestOperations } from '../generated/operations';
 import type { EventHandlers, Unsubscribe } from './runEvent';
 
 /** What to do when a watched workflow file changes. */
@@ -58,30 +17,13 @@ export interface WatchHandlers {
 /**
  * The application API as the UI sees it. Two implementations: Tauri commands in the
  * desktop window, `POST /api/{operation}` when heddle-server serves the UI to a browser.
- * Every failure rejects with an `ApiError` (see `apiError.ts`).
+ * The request/response operations come from heddle-api's operation table
+ * (`RequestOperations`, generated); the members below are the ones each door calls its own
+ * way. Every failure rejects with an `ApiError` (see `apiError.ts`).
  */
-export interface Api {
+export interface Api extends RequestOperations {
   /** Whether `pickWorkflowFile` can show a native dialog (false in a browser). */
   readonly hasFileDialog: boolean;
-  launchInfo(): Promise<LaunchInfo>;
-  openWorkflow(req: OpenWorkflowRequest): Promise<OpenedWorkflow>;
-  checkWorkflow(req: CheckWorkflowRequest): Promise<OpenedWorkflow>;
-  listWorkflows(req: ListWorkflowsRequest): Promise<WorkflowEntry[]>;
-  /** Applies structured edits to the text as minimal changes (nothing is written). */
-  editWorkflow(req: EditWorkflowRequest): Promise<OpenedWorkflow>;
-  /** Writes the text; rejects with `changed_on_disk` if the file changed since it was read. */
-  saveWorkflow(req: SaveWorkflowRequest): Promise<OpenedWorkflow>;
-  /** The workflow's layout sidecar (positions a person set); `text` null when there is none. */
-  readLayout(req: WorkflowPathRequest): Promise<WorkflowLayout>;
-  /** Writes the layout sidecar (a JSON object; anything else is refused). */
-  saveLayout(req: SaveLayoutRequest): Promise<WorkflowLayout>;
-  /** The start of the file an `@path` value refers to, resolved as a run would. */
-  readReference(req: ReadReferenceRequest): Promise<ReferencedFile>;
-  /** Problems in a condition or model stylesheet (none when it parses). */
-  checkExpression(req: CheckExpressionRequest): Promise<ExpressionProblem[]>;
-  listTemplates(): Promise<WorkflowTemplate[]>;
-  /** Writes a new workflow from a template; rejects with `already_exists` rather than overwrite. */
-  createWorkflow(req: CreateWorkflowRequest): Promise<OpenedWorkflow>;
   /**
    * Calls `onChange` whenever the file changes on disk (including the editor's own saves),
    * until the returned function is called. `onReady` once the watch is in place.
@@ -89,32 +31,6 @@ export interface Api {
   watchWorkflow(path: string, handlers: WatchHandlers): Unsubscribe;
   /** Tauri: native open dialog (null when cancelled). HTTP: always null. */
   pickWorkflowFile(): Promise<string | null>;
-
-  /** Runs from the index, newest first, filtered and paged. */
-  listRuns(req: ListRunsRequest): Promise<RunPage>;
-  getRun(req: RunRef): Promise<RunRecord>;
-  runTimeline(req: RunRef): Promise<Timeline>;
-  recentWorkflows(req: RecentWorkflowsRequest): Promise<RecentWorkflow[]>;
-  /**
-   * What running a workflow will do (its commands, agents with a shell, external agents,
-   * files outside its folder, child workflows) and whether it may run without asking.
-   */
-  workflowTrust(req: WorkflowTrustRequest): Promise<WorkflowTrust>;
-  /** Refused with `untrusted_workflow` unless the workflow is trusted or `req.trust` is set. */
-  startRun(req: StartRunRequest): Promise<RunStarted>;
-  resumeRun(req: RunRef): Promise<RunStarted>;
-  forkRun(req: ForkRequest): Promise<RunStarted>;
-  cancelRun(req: RunRef): Promise<null>;
-  pendingGates(req: RunRef): Promise<PendingGate[]>;
-  answerGate(req: AnswerGateRequest): Promise<null>;
-  runCheckpoints(req: RunRef): Promise<CheckpointEntry[]>;
-  checkpointFiles(req: CheckpointRef): Promise<TreeFile[]>;
-  checkpointFile(req: CheckpointFileRequest): Promise<CheckpointFile>;
-  /** The run's saved state at a checkpoint: next node, nodes completed, its context. */
-  checkpointState(req: CheckpointRef): Promise<CheckpointState>;
-  checkpointDiff(req: DiffRequest): Promise<CheckpointDiff>;
-  rollbackRun(req: RollbackRequest): Promise<RollbackReport>;
-  runArtifacts(req: RunRef): Promise<ListedArtifact[]>;
   /** A URL the page can load a run's file from (an image, a video, a log, a report). */
   runFileUrl(req: RunFileRequest): string;
   /**
@@ -129,3 +45,9 @@ export interface Api {
    */
   followEvents(req: EventsRequest, handlers: EventHandlers): Unsubscribe;
 }
+
+/** The table's operations the UI calls that `Api` has no member for: must stay `never`. */
+type MissingMembers = Exclude<OperationMember, keyof Api>;
+// Fails to compile, naming the member, when an operation is added without its `Api` member.
+const noMissingMembers: [MissingMembers] extends [never] ? true : MissingMembers = true;
+void noMissingMembers;

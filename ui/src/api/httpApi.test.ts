@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createHttpApi } from './httpApi';
 import { isTauri } from './selectApi';
+import { OPERATIONS, REQUEST_OPERATIONS } from '../generated/operations';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -14,6 +15,29 @@ afterEach(() => {
 });
 
 describe('createHttpApi', () => {
+  it('has a member for every operation the server serves, and posts each request operation to its route', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse(200, null));
+    vi.stubGlobal('fetch', fetchMock);
+    const api = createHttpApi('http://127.0.0.1:9');
+    for (const operation of OPERATIONS) {
+      if (operation.member !== null && operation.http !== null) {
+        expect(typeof api[operation.member], operation.name).toBe('function');
+      }
+    }
+    for (const operation of REQUEST_OPERATIONS) {
+      const method = api[operation.member] as (req?: unknown) => Promise<unknown>;
+      await method({ marker: operation.name });
+    }
+    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect(calls.map(([url, init]) => [url, init.method, init.body])).toEqual(
+      REQUEST_OPERATIONS.map((op) => [
+        `http://127.0.0.1:9/api/${op.name}`,
+        'POST',
+        JSON.stringify(op.takesRequest ? { marker: op.name } : {}),
+      ]),
+    );
+  });
+
   it('posts each operation as JSON to /api/{operation}', async () => {
     const fetchMock = vi.fn(async () => jsonResponse(200, []));
     vi.stubGlobal('fetch', fetchMock);

@@ -4,12 +4,14 @@ import { httpRunFileUrl } from './runFileUrl';
 import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
 import type { EventsRequest } from '../generated/EventsRequest';
 import type { WorkflowChanged } from '../generated/WorkflowChanged';
+import type { RequestOperation } from '../generated/operations';
+import { requestOperations } from './requestOperations';
 
-/** Calls one operation as `POST {base}/api/{operation}` with a JSON body. */
-async function post<T>(baseUrl: string, operation: string, body: unknown): Promise<T> {
+/** Calls one operation as `POST {base}{path}` (`/api/{operation}`) with a JSON body. */
+async function post(baseUrl: string, operation: RequestOperation, body: unknown): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(`${baseUrl}/api/${operation}`, {
+    response = await fetch(`${baseUrl}${operation.path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -21,11 +23,11 @@ async function post<T>(baseUrl: string, operation: string, body: unknown): Promi
   try {
     payload = await response.json();
   } catch {
-    throw toApiError(`The server answered ${operation} with ${response.status} and no JSON body.`);
+    throw toApiError(`The server answered ${operation.name} with ${response.status} and no JSON body.`);
   }
   if (!response.ok) throw toApiError(payload);
   // The body's shape is the Rust type's serde form; the generated types describe it.
-  return payload as T;
+  return payload;
 }
 
 /**
@@ -91,38 +93,10 @@ function watchOverSse(baseUrl: string, path: string, handlers: WatchHandlers): U
 export function createHttpApi(baseUrl = ''): Api {
   return {
     hasFileDialog: false,
-    launchInfo: () => post(baseUrl, 'launch_info', {}),
-    openWorkflow: (req) => post(baseUrl, 'open_workflow', req),
-    checkWorkflow: (req) => post(baseUrl, 'check_workflow', req),
-    listWorkflows: (req) => post(baseUrl, 'list_workflows', req),
-    editWorkflow: (req) => post(baseUrl, 'edit_workflow', req),
-    saveWorkflow: (req) => post(baseUrl, 'save_workflow', req),
-    readLayout: (req) => post(baseUrl, 'read_layout', req),
-    saveLayout: (req) => post(baseUrl, 'save_layout', req),
-    readReference: (req) => post(baseUrl, 'read_reference', req),
-    checkExpression: (req) => post(baseUrl, 'check_expression', req),
-    listTemplates: () => post(baseUrl, 'list_templates', null),
-    createWorkflow: (req) => post(baseUrl, 'create_workflow', req),
+    // An operation without a request is sent an empty object.
+    ...requestOperations((operation, req) => post(baseUrl, operation, operation.takesRequest ? req : {})),
     watchWorkflow: (path, handlers) => watchOverSse(baseUrl, path, handlers),
     pickWorkflowFile: () => Promise.resolve(null),
-    listRuns: (req) => post(baseUrl, 'list_runs', req),
-    getRun: (req) => post(baseUrl, 'get_run', req),
-    runTimeline: (req) => post(baseUrl, 'run_timeline', req),
-    recentWorkflows: (req) => post(baseUrl, 'recent_workflows', req),
-    workflowTrust: (req) => post(baseUrl, 'workflow_trust', req),
-    startRun: (req) => post(baseUrl, 'start_run', req),
-    resumeRun: (req) => post(baseUrl, 'resume_run', req),
-    forkRun: (req) => post(baseUrl, 'fork_run', req),
-    cancelRun: (req) => post(baseUrl, 'cancel_run', req),
-    pendingGates: (req) => post(baseUrl, 'pending_gates', req),
-    answerGate: (req) => post(baseUrl, 'answer_gate', req),
-    runCheckpoints: (req) => post(baseUrl, 'run_checkpoints', req),
-    checkpointFiles: (req) => post(baseUrl, 'checkpoint_files', req),
-    checkpointFile: (req) => post(baseUrl, 'checkpoint_file', req),
-    checkpointState: (req) => post(baseUrl, 'checkpoint_state', req),
-    checkpointDiff: (req) => post(baseUrl, 'checkpoint_diff', req),
-    rollbackRun: (req) => post(baseUrl, 'rollback_run', req),
-    runArtifacts: (req) => post(baseUrl, 'run_artifacts', req),
     followEvents: (req, handlers) => followOverSse(baseUrl, req, handlers),
     runFileUrl: (req) => httpRunFileUrl(baseUrl, req),
     saveRunFile: null,

@@ -14,6 +14,7 @@ vi.mock('@tauri-apps/api/core', () => ({ invoke, Channel }));
 vi.mock('@tauri-apps/plugin-dialog', () => ({ open }));
 
 const { createTauriApi } = await import('./tauriApi');
+const { OPERATIONS, REQUEST_OPERATIONS } = await import('../generated/operations');
 
 beforeEach(() => {
   invoke.mockReset();
@@ -21,6 +22,23 @@ beforeEach(() => {
 });
 
 describe('createTauriApi', () => {
+  it('has a member for every operation of the table, and invokes each request operation by its name', async () => {
+    invoke.mockResolvedValue(null);
+    const api = createTauriApi();
+    for (const operation of OPERATIONS) {
+      if (operation.member !== null && operation.tauriCommand) {
+        expect(typeof api[operation.member], operation.name).toBe('function');
+      }
+    }
+    for (const operation of REQUEST_OPERATIONS) {
+      const method = api[operation.member] as (req?: unknown) => Promise<unknown>;
+      await method({ marker: operation.name });
+    }
+    expect(invoke.mock.calls).toEqual(
+      REQUEST_OPERATIONS.map((op) => [op.name, op.takesRequest ? { req: { marker: op.name } } : undefined]),
+    );
+  });
+
   it('invokes the run commands with the request as `req`', async () => {
     invoke.mockResolvedValue(null);
     const api = createTauriApi();

@@ -7,6 +7,7 @@ import { type EventHandlers, isRunEvent, type Unsubscribe } from './runEvent';
 import type { EventsRequest } from '../generated/EventsRequest';
 import type { WorkflowChanged } from '../generated/WorkflowChanged';
 import { WORKFLOW_EXTENSIONS } from '../generated/workflowExtensions';
+import { requestOperations } from './requestOperations';
 
 /**
  * Follows a run's events through a Tauri channel: the `follow_events` command pushes each
@@ -76,39 +77,11 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
 export function createTauriApi(): Api {
   return {
     hasFileDialog: true,
-    launchInfo: () => call('launch_info'),
-    openWorkflow: (req) => call('open_workflow', { req }),
-    checkWorkflow: (req) => call('check_workflow', { req }),
-    listWorkflows: (req) => call('list_workflows', { req }),
-    editWorkflow: (req) => call('edit_workflow', { req }),
-    saveWorkflow: (req) => call('save_workflow', { req }),
-    listRuns: (req) => call('list_runs', { req }),
-    getRun: (req) => call('get_run', { req }),
-    runTimeline: (req) => call('run_timeline', { req }),
-    recentWorkflows: (req) => call('recent_workflows', { req }),
-    workflowTrust: (req) => call('workflow_trust', { req }),
-    startRun: (req) => call('start_run', { req }),
-    resumeRun: (req) => call('resume_run', { req }),
-    forkRun: (req) => call('fork_run', { req }),
-    cancelRun: (req) => call('cancel_run', { req }),
-    pendingGates: (req) => call('pending_gates', { req }),
-    answerGate: (req) => call('answer_gate', { req }),
-    runCheckpoints: (req) => call('run_checkpoints', { req }),
-    checkpointFiles: (req) => call('checkpoint_files', { req }),
-    checkpointFile: (req) => call('checkpoint_file', { req }),
-    checkpointState: (req) => call('checkpoint_state', { req }),
-    checkpointDiff: (req) => call('checkpoint_diff', { req }),
-    rollbackRun: (req) => call('rollback_run', { req }),
-    runArtifacts: (req) => call('run_artifacts', { req }),
+    // Each command takes its request as the argument `req`; one without a request, none.
+    ...requestOperations((operation, req) => call(operation.name, operation.takesRequest ? { req } : undefined)),
     followEvents: followOverChannel,
     runFileUrl: (req) => tauriRunFileUrl(req, navigator.userAgent),
     saveRunFile: (req) => call('save_run_file', { req }),
-    readLayout: (req) => call('read_layout', { req }),
-    saveLayout: (req) => call('save_layout', { req }),
-    readReference: (req) => call('read_reference', { req }),
-    checkExpression: (req) => call('check_expression', { req }),
-    listTemplates: () => call('list_templates'),
-    createWorkflow: (req) => call('create_workflow', { req }),
     watchWorkflow: watchOverChannel,
     async pickWorkflowFile() {
       try {
