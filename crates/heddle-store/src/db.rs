@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
 
+use nix::fcntl::{Flock, FlockArg};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
@@ -15,6 +16,24 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Reader connections.
 const READERS: u32 = 4;
+
+/// Holds an exclusive lock on `{db}.migrate.lock` (created when missing) until dropped,
+/// waiting for another process that holds it.
+async fn lock_migrations(db: &Path) -> std::io::Result<Flock<std::fs::File>> {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".migrate.lock");
+    let path = PathBuf::from(name);
+    tokio::task::spawn_blocking(move || {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)?;
+        Flock::lock(file, FlockArg::LockExclusive).map_err(|(_, errno)| errno.into())
+    })
+    .await
+    .map_err(std::io::Error::other)?
+}
 
 /// The pools of one database file.
 #[derive(Debug, Clone)]
@@ -43,6 +62,11 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(BUSY_TIMEOUT);
+        // Processes opening a new index at once (two `heddle run`s, a server and a CLI)
+        // would both create its tables: one migrates while the others wait.
+        let migrating = lock_migrations(path)
+            .await
+            .map_err(|e| open_err(format!("cannot lock the index to migrate it: {e}")))?;
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(options.clone())
@@ -52,6 +76,7 @@ impl Db {
             .run(&writer)
             .await
             .map_err(|e| open_err(format!("migration failed: {e}")))?;
+        drop(migrating);
         let reader = SqlitePoolOptions::new()
             .max_connections(READERS)
             .connect_with(options)
