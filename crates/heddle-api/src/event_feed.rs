@@ -28,6 +28,8 @@ pub struct EventFeed {
     /// Whether the last event read ends the run.
     final_seen: bool,
     ended: bool,
+    /// End after handing out what the file holds now, instead of following the run.
+    until_now: bool,
 }
 
 impl EventFeed {
@@ -40,7 +42,15 @@ impl EventFeed {
             skipped_lines: 0,
             final_seen: false,
             ended: false,
+            until_now: false,
         }
+    }
+
+    /// The feed ends once it has handed out the events written so far (`heddle events`
+    /// without `--follow`), rather than waiting for the run to end.
+    pub fn until_now(mut self) -> Self {
+        self.until_now = true;
+        self
     }
 
     /// How many lines of progress.jsonl were skipped because they were not events.
@@ -98,7 +108,7 @@ impl EventFeed {
             // has one whose process stopped without ending it (killed; resuming it starts a
             // new stream).
             let running_here = self.live.as_ref().is_some_and(|l| l.has_changed().is_ok());
-            if (self.final_seen && !running_here) || stopped {
+            if (self.final_seen && !running_here) || stopped || self.until_now {
                 self.ended = true;
             }
             if !batch.is_empty() {

@@ -209,15 +209,9 @@ fn main() -> ExitCode {
             run: id,
             follow,
             json,
-        } => with_runtime(&mut err, |env, err| {
+        } => with_library(&mut err, |library| {
             Box::pin(async move {
-                match runs::events(&id, follow, json, &env, &mut std::io::stdout()).await {
-                    Ok(()) => 0,
-                    Err(message) => {
-                        let _ = writeln!(err, "error: {message}");
-                        EXIT_ERRORS
-                    }
-                }
+                runs::events(&library, &id, follow, json, &mut std::io::stdout()).await
             })
         }),
         Command::Artifact { action } => with_library(&mut err, |library| {

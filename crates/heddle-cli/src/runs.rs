@@ -1,12 +1,12 @@
-//! `heddle ps`, `heddle events` and `heddle inspect`: reading runs from their folders.
+//! `heddle ps`, `heddle events` and `heddle inspect`: runs as heddle-api reads them (the run
+//! index, the event feed), rendered for the terminal.
 
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::time::Duration;
 
 use heddle_api::index::{PageRequest, RunFilter, RunStatus as RunState};
 use heddle_api::{ListRunsRequest, RunLibrary, RunRef};
-use heddle_engine::runs::find_run;
-use heddle_engine::{Envelope, RunDir, RunStatus};
+use heddle_engine::Envelope;
 
 use crate::live::elapsed;
 use crate::run::Environment;
@@ -98,65 +98,43 @@ pub async fn ps(
     Ok(())
 }
 
-/// `heddle events`: prints progress.jsonl, following it with `follow` until the run ends.
+/// `heddle events`: a run's events as heddle-api's feed hands them out (the same the UI
+/// streams), following the run until it ends with `follow`.
 pub async fn events(
+    library: &RunLibrary,
     run: &str,
     follow: bool,
     json: bool,
-    env: &Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let dir = find_run(&env.home.runs(), run).map_err(|e| e.to_string())?;
-    let path = dir.progress();
-    let mut offset = 0u64;
-    loop {
-        let mut file =
-            std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        file.seek(SeekFrom::Start(offset))
-            .map_err(|e| e.to_string())?;
-        let mut reader = BufReader::new(file);
-        let mut line = String::new();
-        while reader.read_line(&mut line).map_err(|e| e.to_string())? > 0 {
-            if !line.ends_with('\n') {
-                break; // a line still being written
-            }
-            offset += line.len() as u64;
-            print_event(line.trim_end(), json, out);
-            line.clear();
-        }
-        if !follow || !matches!(dir.status(), RunStatus::Running) {
-            // One last read catches events written just before the run ended.
-            if follow {
-                follow_once(&dir, offset, json, out);
-            }
-            return Ok(());
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
-fn follow_once(dir: &RunDir, offset: u64, json: bool, out: &mut dyn Write) {
-    if let Ok(mut file) = std::fs::File::open(dir.progress())
-        && file.seek(SeekFrom::Start(offset)).is_ok()
-    {
-        for line in BufReader::new(file).lines().map_while(Result::ok) {
-            print_event(&line, json, out);
+    let feed = library.events(run, 0).map_err(|e| e.message)?;
+    let mut feed = if follow { feed } else { feed.until_now() };
+    while let Some(batch) = feed.next_batch().await {
+        for event in batch.map_err(|e| e.message)? {
+            print_event(&event, json, out);
         }
     }
+    if feed.skipped_lines() > 0 {
+        let _ = writeln!(
+            out,
+            "({} line(s) of progress.jsonl were not events this version reads, and were skipped)",
+            feed.skipped_lines()
+        );
+    }
+    Ok(())
 }
 
-fn print_event(line: &str, json: bool, out: &mut dyn Write) {
+fn print_event(event: &serde_json::Value, json: bool, out: &mut dyn Write) {
     if json {
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{event}");
         return;
     }
-    match serde_json::from_str::<Envelope>(line) {
+    match serde_json::from_value::<Envelope>(event.clone()) {
         Ok(envelope) => {
             let time: String = envelope.ts.chars().skip(11).take(12).collect();
             let node = envelope.node_id.as_deref().unwrap_or("-");
-            let properties = serde_json::to_value(&envelope.event)
-                .ok()
-                .and_then(|v| v.get("properties").cloned())
+            let properties = event
+                .get("properties")
                 .map(|p| p.to_string())
                 .unwrap_or_default();
             let _ = writeln!(
@@ -168,7 +146,7 @@ fn print_event(line: &str, json: bool, out: &mut dyn Write) {
             );
         }
         Err(_) => {
-            let _ = writeln!(out, "{line}");
+            let _ = writeln!(out, "{event}");
         }
     }
 }
