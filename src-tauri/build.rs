@@ -42,6 +42,9 @@ const COMMANDS: &[&str] = &[
     "checkpoint_diff",
     "rollback_run",
     "run_artifacts",
+    "junit_report",
+    "run_patch",
+    "run_graph",
     "save_run_file",
     "follow_events",
 ];

@@ -62,6 +62,9 @@ pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
             run_commands::checkpoint_diff,
             run_commands::rollback_run,
             run_commands::run_artifacts,
+            run_commands::junit_report,
+            run_commands::run_patch,
+            run_commands::run_graph,
             run_commands::save_run_file,
             run_commands::follow_events,
         ])

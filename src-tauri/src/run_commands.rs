@@ -154,6 +154,33 @@ pub fn run_artifacts(
     host.artifacts(&req)
 }
 
+/// The parsed report of a run's JUnit XML file.
+#[tauri::command(async)]
+pub fn junit_report(
+    host: State<'_, RunHost>,
+    req: RunFileRequest,
+) -> Result<heddle_api::JUnitReport, ApiError> {
+    host.junit_report(&req)
+}
+
+/// A patch file of the run (a stage's `diff.patch`) as files and hunks.
+#[tauri::command(async)]
+pub fn run_patch(
+    host: State<'_, RunHost>,
+    req: RunFileRequest,
+) -> Result<heddle_api::checkpoint::PatchFiles, ApiError> {
+    host.run_patch(&req)
+}
+
+/// The workflow the run keeps in its folder, as the run parsed it.
+#[tauri::command(async)]
+pub fn run_graph(
+    host: State<'_, RunHost>,
+    req: RunRef,
+) -> Result<heddle_api::OpenedWorkflow, ApiError> {
+    host.run_graph(&req)
+}
+
 /// Saves a copy of a run's file into the user's Downloads folder (`$HOME/Downloads` when
 /// the desktop names none): the window's Download, since a link to another scheme would
 /// only navigate there.

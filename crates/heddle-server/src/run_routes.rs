@@ -41,6 +41,9 @@ pub fn run_routes() -> Router<AppState> {
         .route("/checkpoint_diff", host_op(|h, r| h.diff(r)))
         .route("/rollback_run", host_async!(rollback))
         .route("/run_artifacts", host_op(|h, r| h.artifacts(r)))
+        .route("/junit_report", host_op(|h, r| h.junit_report(r)))
+        .route("/run_patch", host_op(|h, r| h.run_patch(r)))
+        .route("/run_graph", host_op(|h, r| h.run_graph(r)))
 }
 
 /// Decodes the body and runs an async operation on it.

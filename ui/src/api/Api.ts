@@ -25,7 +25,9 @@ import type { CheckpointState } from '../generated/CheckpointState';
 import type { DiffRequest } from '../generated/DiffRequest';
 import type { EventsRequest } from '../generated/EventsRequest';
 import type { ForkRequest } from '../generated/ForkRequest';
+import type { JUnitReport } from '../generated/JUnitReport';
 import type { ListedArtifact } from '../generated/ListedArtifact';
+import type { PatchFiles } from '../generated/PatchFiles';
 import type { PendingGate } from '../generated/PendingGate';
 import type { RollbackReport } from '../generated/RollbackReport';
 import type { RollbackRequest } from '../generated/RollbackRequest';
@@ -115,6 +117,12 @@ export interface Api {
   checkpointDiff(req: DiffRequest): Promise<CheckpointDiff>;
   rollbackRun(req: RollbackRequest): Promise<RollbackReport>;
   runArtifacts(req: RunRef): Promise<ListedArtifact[]>;
+  /** A JUnit XML file of the run, parsed; rejects with `wrong_kind` saying where it is malformed. */
+  junitReport(req: RunFileRequest): Promise<JUnitReport>;
+  /** A patch file the run wrote (a stage's `diff.patch`) as files and hunks. */
+  runPatch(req: RunFileRequest): Promise<PatchFiles>;
+  /** The workflow the run keeps in its folder (`graph.dot`), as the run parsed it. */
+  runGraph(req: RunRef): Promise<OpenedWorkflow>;
   /** A URL the page can load a run's file from (an image, a video, a log, a report). */
   runFileUrl(req: RunFileRequest): string;
   /**
