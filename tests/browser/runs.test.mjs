@@ -63,6 +63,13 @@ describe('runs', () => {
       await detail.getByRole('tab', { name: 'stdout' }).click();
       await detail.getByTestId('log-view').waitFor();
       await shot('stage');
+      // The fix stage's diff.patch, as files and hunks the API read from it.
+      await page.locator('[data-testid="timeline-bar"][data-node="fix"]').first().click();
+      await page.locator('[data-testid="stage-detail"][data-node="fix"]').waitFor();
+      await detail.getByRole('tab', { name: 'Diff' }).click();
+      await detail.locator('[data-testid="diff-file"] .diff-line.is-add').first().waitFor({ timeout: LONG });
+      await detail.getByText('Hello, Heddle').first().waitFor();
+      await shot('stage-diff');
 
       // Scrubbing the timeline shows the graph as it was then.
       const axis = page.getByTestId('run-timeline').getByRole('slider');
@@ -104,6 +111,16 @@ describe('runs', () => {
       await shot('lightbox');
       await page.keyboard.press('Escape');
       await page.getByTestId('lightbox').waitFor({ state: 'detached' });
+
+      // The JUnit files as the API parsed them: the first unit visit's failure is open.
+      await page.locator('[data-testid="junit-table"][data-state="loaded"]').first().waitFor({ timeout: LONG });
+      const failedReport = page.locator('[data-testid="junit-table"][data-outcome="failed"]').first();
+      await failedReport.waitFor();
+      await failedReport.locator('tr.junit-case.is-failed').first().waitFor();
+      await failedReport.locator('.junit-case__details').first().waitFor();
+      assert.ok((await page.locator('[data-testid="junit-table"][data-outcome="passed"]').count()) >= 1, 'the passing visit reads as passed');
+      await failedReport.scrollIntoViewIfNeeded();
+      await shot('junit');
 
       // The Playwright report runs in a sandboxed frame, and the image it loads itself shows.
       const report = page.frameLocator('[data-testid="report-frame"]');

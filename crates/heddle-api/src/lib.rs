@@ -23,6 +23,7 @@ mod run_host;
 pub mod run_inputs;
 mod run_launch;
 mod run_library;
+mod run_parsed;
 mod run_trust;
 mod run_types;
 pub mod runs;
@@ -36,13 +37,16 @@ mod workflows;
 
 pub use error::{ApiError, ErrorCode};
 pub use event_feed::EventFeed;
-pub use heddle_artifacts::ListedArtifact;
+pub use heddle_artifacts::{CaseStatus, JUnitCase, JUnitReport, JUnitSuite, ListedArtifact};
 pub use heddle_store as index;
 
 /// The checkpoint types the run operations return (from heddle-checkpoint).
 pub mod checkpoint {
-    pub use heddle_checkpoint::diff::{CheckpointDiff, FileChange};
+    pub use heddle_checkpoint::diff::{
+        CheckpointDiff, DiffHunk, DiffLine, FileChange, FileStatus, LineKind, ModeChange,
+    };
     pub use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
+    pub use heddle_checkpoint::patch_text::PatchFiles;
     pub use heddle_checkpoint::rollback::RollbackReport;
 }
 pub use editor_types::*;
@@ -58,6 +62,7 @@ pub use run_files::{
 pub use run_host::{RunHost, blocking};
 pub use run_launch::{Executor, PreparedStart};
 pub use run_library::RunLibrary;
+pub use run_parsed::MAX_PATCH_BYTES;
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};
 pub use trust::{WorkflowTrust, WorkflowTrustRequest};

@@ -122,6 +122,13 @@ macro_rules! for_each_operation {
                 host_async(rollback);
             /// A run's captured artifacts.
             run_artifacts($crate::RunRef) -> Vec<$crate::ListedArtifact>: host(artifacts);
+            /// A JUnit XML file of the run, parsed; refused with `wrong_kind` saying where it is
+            /// malformed.
+            junit_report($crate::RunFileRequest) -> $crate::JUnitReport: host(junit_report);
+            /// A patch file the run wrote (a stage's `diff.patch`) as files and hunks.
+            run_patch($crate::RunFileRequest) -> $crate::checkpoint::PatchFiles: host(run_patch);
+            /// The workflow the run keeps in its folder (`graph.dot`), as the run parsed it.
+            run_graph($crate::RunRef) -> $crate::OpenedWorkflow: host(run_graph);
             /// Saves a copy of a run's file into the user's Downloads folder and says where.
             save_run_file($crate::RunFileRequest) -> $crate::SavedRunFile: download;
             /// Serves one of a run's files (an artifact or a stage folder's file), range requests included.

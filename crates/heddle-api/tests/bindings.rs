@@ -43,6 +43,8 @@ fn export_roots(dir: &Path) {
     checkpoint::CheckpointDiff::export_all(dir).unwrap();
     checkpoint::RollbackReport::export_all(dir).unwrap();
     heddle_artifacts::ListedArtifact::export_all(dir).unwrap();
+    JUnitReport::export_all(dir).unwrap();
+    checkpoint::PatchFiles::export_all(dir).unwrap();
     ListRunsRequest::export_all(dir).unwrap();
     EditWorkflowRequest::export_all(dir).unwrap();
     SaveWorkflowRequest::export_all(dir).unwrap();

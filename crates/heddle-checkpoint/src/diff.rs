@@ -1,33 +1,16 @@
-//! The difference between two checkpoints: files changed (with binary detection and line
-//! counts) and the patch text.
+//! The difference between two checkpoints: files changed with their hunks (see
+//! [`crate::hunks`]) and the patch text.
 
-use git2::{Delta, DiffOptions, Oid, Patch, Repository};
+use git2::{DiffOptions, Oid, Repository};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
 use crate::history::resolve;
+use crate::hunks::file_changes;
+pub use crate::hunks::{DiffHunk, DiffLine, FileChange, FileStatus, LineKind, ModeChange};
 use crate::repo::{commit, tip};
 use crate::state::GitState;
 use crate::tree_diff::{diff_trees, patch_bytes};
-
-/// One changed file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct FileChange {
-    /// Its path (the new one for renames).
-    pub path: String,
-    /// Its path before, when it moved.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub old_path: Option<String>,
-    /// `added`, `deleted`, `modified`, `renamed`, `typechange`.
-    pub status: &'static str,
-    /// Binary content (no line counts, no text patch).
-    pub binary: bool,
-    /// Lines added.
-    pub additions: usize,
-    /// Lines removed.
-    pub deletions: usize,
-}
 
 /// The diff between two checkpoints.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -37,9 +20,10 @@ pub struct CheckpointDiff {
     pub from: String,
     /// To.
     pub to: String,
-    /// Files changed.
+    /// Files changed, with their hunks.
     pub files: Vec<FileChange>,
-    /// The patch (binary files appear as "Binary files differ").
+    /// The patch text (binary files appear as "Binary files differ"), for the CLI; the
+    /// UI renders `files`.
     pub patch: String,
 }
 
@@ -78,40 +62,7 @@ pub fn diff(repo: &Repository, from: Oid, to: Oid) -> Result<CheckpointDiff> {
         });
     };
     diff.find_similar(None).map_err(|e| git(&e))?;
-    let mut files = Vec::new();
-    for i in 0..diff.deltas().len() {
-        let Some(delta) = diff.get_delta(i) else {
-            continue;
-        };
-        let patch = Patch::from_diff(&diff, i).map_err(|e| git(&e))?;
-        let binary = delta.flags().is_binary() || patch.is_none();
-        let (additions, deletions) = match &patch {
-            Some(p) if !binary => p.line_stats().map(|(_, a, d)| (a, d)).unwrap_or((0, 0)),
-            _ => (0, 0),
-        };
-        let path = |f: git2::DiffFile<'_>| f.path().map(|p| p.to_string_lossy().into_owned());
-        let new_path = path(delta.new_file());
-        let old_path = path(delta.old_file());
-        files.push(FileChange {
-            path: new_path
-                .clone()
-                .or_else(|| old_path.clone())
-                .unwrap_or_default(),
-            old_path: (delta.status() == Delta::Renamed)
-                .then_some(old_path)
-                .flatten(),
-            status: match delta.status() {
-                Delta::Added => "added",
-                Delta::Deleted => "deleted",
-                Delta::Renamed => "renamed",
-                Delta::Typechange => "typechange",
-                _ => "modified",
-            },
-            binary,
-            additions,
-            deletions,
-        });
-    }
+    let files = file_changes(&diff).map_err(|e| git(&e))?;
     let (patch, _) = patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?;
     Ok(CheckpointDiff {
         from: from.to_string(),

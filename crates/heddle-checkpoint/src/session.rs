@@ -193,9 +193,9 @@ impl Session {
         };
         let (mut patch, cut) = patch_bytes(&diff, PATCH_LIMIT).map_err(|e| git(&e))?;
         if cut {
-            patch.extend_from_slice(
-                b"\n[diff cut at 4 MB; see the checkpoint commits for the rest]\n",
-            );
+            patch.push(b'\n');
+            patch.extend_from_slice(crate::patch_text::CUT_NOTE.as_bytes());
+            patch.push(b'\n');
         }
         let path = self.run_dir.nodes_dir().join(stage).join("diff.patch");
         if let Some(parent) = path.parent() {

@@ -136,6 +136,9 @@ describe('createHttpApi run operations', () => {
     await api.checkpointDiff({ run_id: 'R1', from: 'plan', to: null });
     await api.rollbackRun({ run_id: 'R1', to: 'plan', force: false });
     await api.runArtifacts({ run_id: 'R1' });
+    await api.junitReport({ run_id: 'R1', area: 'artifacts', path: 't/retry_0/junit.xml' });
+    await api.runPatch({ run_id: 'R1', area: 'nodes', path: 't/diff.patch' });
+    await api.runGraph({ run_id: 'R1' });
     const urls = fetchMock.mock.calls.map((call: unknown[]) => call[0]);
     expect(urls).toEqual([
       '/api/list_runs',
@@ -158,6 +161,9 @@ describe('createHttpApi run operations', () => {
       '/api/checkpoint_diff',
       '/api/rollback_run',
       '/api/run_artifacts',
+      '/api/junit_report',
+      '/api/run_patch',
+      '/api/run_graph',
     ]);
     const start = fetchMock.mock.calls.find((call: unknown[]) => call[0] === '/api/start_run') as unknown as [string, RequestInit];
     expect(JSON.parse(String(start[1].body)).inputs).toEqual({ repo: 'heddle' });

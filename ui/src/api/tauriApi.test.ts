@@ -47,6 +47,9 @@ describe('createTauriApi', () => {
     await api.checkpointDiff({ run_id: 'R1', from: 'a', to: 'b' });
     await api.rollbackRun({ run_id: 'R1', to: 'a', force: true });
     await api.runArtifacts({ run_id: 'R1' });
+    await api.junitReport({ run_id: 'R1', area: 'artifacts', path: 't/retry_0/junit.xml' });
+    await api.runPatch({ run_id: 'R1', area: 'nodes', path: 't/diff.patch' });
+    await api.runGraph({ run_id: 'R1' });
     await api.saveRunFile?.({ run_id: 'R1', area: 'artifacts', path: 'b/retry_0/home.png' });
     expect(invoke.mock.calls).toEqual([
       ['workflow_trust', { req: { workflow_path: '/w/a.dot', work_dir: null } }],
@@ -54,6 +57,9 @@ describe('createTauriApi', () => {
       ['checkpoint_diff', { req: { run_id: 'R1', from: 'a', to: 'b' } }],
       ['rollback_run', { req: { run_id: 'R1', to: 'a', force: true } }],
       ['run_artifacts', { req: { run_id: 'R1' } }],
+      ['junit_report', { req: { run_id: 'R1', area: 'artifacts', path: 't/retry_0/junit.xml' } }],
+      ['run_patch', { req: { run_id: 'R1', area: 'nodes', path: 't/diff.patch' } }],
+      ['run_graph', { req: { run_id: 'R1' } }],
       ['save_run_file', { req: { run_id: 'R1', area: 'artifacts', path: 'b/retry_0/home.png' } }],
     ]);
   });

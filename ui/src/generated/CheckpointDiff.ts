@@ -14,10 +14,11 @@ from: string,
  */
 to: string, 
 /**
- * Files changed.
+ * Files changed, with their hunks.
  */
 files: Array<FileChange>, 
 /**
- * The patch (binary files appear as "Binary files differ").
+ * The patch text (binary files appear as "Binary files differ"), for the CLI; the
+ * UI renders `files`.
  */
 patch: string, };

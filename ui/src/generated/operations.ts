@@ -14,12 +14,14 @@ import type { DiffRequest } from './DiffRequest';
 import type { EditWorkflowRequest } from './EditWorkflowRequest';
 import type { ExpressionProblem } from './ExpressionProblem';
 import type { ForkRequest } from './ForkRequest';
+import type { JUnitReport } from './JUnitReport';
 import type { LaunchInfo } from './LaunchInfo';
 import type { ListRunsRequest } from './ListRunsRequest';
 import type { ListWorkflowsRequest } from './ListWorkflowsRequest';
 import type { ListedArtifact } from './ListedArtifact';
 import type { OpenWorkflowRequest } from './OpenWorkflowRequest';
 import type { OpenedWorkflow } from './OpenedWorkflow';
+import type { PatchFiles } from './PatchFiles';
 import type { PendingGate } from './PendingGate';
 import type { ReadReferenceRequest } from './ReadReferenceRequest';
 import type { RecentWorkflow } from './RecentWorkflow';
@@ -27,6 +29,7 @@ import type { RecentWorkflowsRequest } from './RecentWorkflowsRequest';
 import type { ReferencedFile } from './ReferencedFile';
 import type { RollbackReport } from './RollbackReport';
 import type { RollbackRequest } from './RollbackRequest';
+import type { RunFileRequest } from './RunFileRequest';
 import type { RunPage } from './RunPage';
 import type { RunRecord } from './RunRecord';
 import type { RunRef } from './RunRef';
@@ -105,6 +108,12 @@ export interface RequestOperations {
   rollbackRun(req: RollbackRequest): Promise<RollbackReport>;
   /** A run's captured artifacts. */
   runArtifacts(req: RunRef): Promise<Array<ListedArtifact>>;
+  /** A JUnit XML file of the run, parsed; refused with `wrong_kind` saying where it is malformed. */
+  junitReport(req: RunFileRequest): Promise<JUnitReport>;
+  /** A patch file the run wrote (a stage's `diff.patch`) as files and hunks. */
+  runPatch(req: RunFileRequest): Promise<PatchFiles>;
+  /** The workflow the run keeps in its folder (`graph.dot`), as the run parsed it. */
+  runGraph(req: RunRef): Promise<OpenedWorkflow>;
 }
 
 /** How each of them is called: the Tauri command (`name`, with `{ req }` when it takes a request) or `POST` to `path`. */
@@ -139,6 +148,9 @@ export const REQUEST_OPERATIONS = [
   { member: 'checkpointDiff', name: 'checkpoint_diff', path: '/api/checkpoint_diff', takesRequest: true },
   { member: 'rollbackRun', name: 'rollback_run', path: '/api/rollback_run', takesRequest: true },
   { member: 'runArtifacts', name: 'run_artifacts', path: '/api/run_artifacts', takesRequest: true },
+  { member: 'junitReport', name: 'junit_report', path: '/api/junit_report', takesRequest: true },
+  { member: 'runPatch', name: 'run_patch', path: '/api/run_patch', takesRequest: true },
+  { member: 'runGraph', name: 'run_graph', path: '/api/run_graph', takesRequest: true },
 ] as const;
 
 /** One of `REQUEST_OPERATIONS`. */
@@ -182,6 +194,9 @@ export const OPERATIONS = [
   { name: 'checkpoint_diff', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/checkpoint_diff' }, tauriCommand: true, member: 'checkpointDiff', request: 'DiffRequest', response: 'CheckpointDiff' },
   { name: 'rollback_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/rollback_run' }, tauriCommand: true, member: 'rollbackRun', request: 'RollbackRequest', response: 'RollbackReport' },
   { name: 'run_artifacts', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_artifacts' }, tauriCommand: true, member: 'runArtifacts', request: 'RunRef', response: 'Array<ListedArtifact>' },
+  { name: 'junit_report', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/junit_report' }, tauriCommand: true, member: 'junitReport', request: 'RunFileRequest', response: 'JUnitReport' },
+  { name: 'run_patch', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_patch' }, tauriCommand: true, member: 'runPatch', request: 'RunFileRequest', response: 'PatchFiles' },
+  { name: 'run_graph', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_graph' }, tauriCommand: true, member: 'runGraph', request: 'RunRef', response: 'OpenedWorkflow' },
   { name: 'save_run_file', kind: 'download', call: 'request', http: null, tauriCommand: true, member: 'saveRunFile', request: 'RunFileRequest', response: 'SavedRunFile' },
   { name: 'run_file', kind: 'file', call: 'file', http: { method: 'GET', path: '/api/runs/{run}/{area}/{*path}' }, tauriCommand: false, member: 'runFileUrl', request: 'RunFileRequest', response: null },
   { name: 'follow_events', kind: 'events', call: 'stream', http: { method: 'GET', path: '/api/events' }, tauriCommand: true, member: 'followEvents', request: 'EventsRequest', response: null },

@@ -2,27 +2,30 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Api } from '../api/Api';
 import { prefetchRunGraph, readRunGraph, prefetchedRunGraph } from './runGraphRead';
 
-/** An API that knows one run folder and answers `openWorkflow` with the path it was given. */
+/** An API whose `runGraph` answers with the graph of the run it was asked for. */
 function fakeApi() {
-  const getRun = vi.fn((req: { run_id: string }) => Promise.resolve({ folder: `/home/runs/${req.run_id}` }));
-  const openWorkflow = vi.fn((req: { path: string }) => Promise.resolve({ path: req.path }));
-  return { api: { getRun, openWorkflow } as unknown as Api, getRun, openWorkflow };
+  const runGraph = vi.fn((req: { run_id: string }) => Promise.resolve({ path: `/home/runs/${req.run_id}/graph.dot` }));
+  const getRun = vi.fn();
+  const openWorkflow = vi.fn();
+  return { api: { runGraph, getRun, openWorkflow } as unknown as Api, runGraph, getRun, openWorkflow };
 }
 
 describe('readRunGraph', () => {
-  it("opens the graph.dot in the run's folder", async () => {
-    const { api, openWorkflow } = fakeApi();
+  it('asks the API for the run graph in one call, building no path', async () => {
+    const { api, runGraph, getRun, openWorkflow } = fakeApi();
     await expect(readRunGraph(api, 'R1')).resolves.toEqual({ path: '/home/runs/R1/graph.dot' });
-    expect(openWorkflow).toHaveBeenCalledWith({ path: '/home/runs/R1/graph.dot' });
+    expect(runGraph).toHaveBeenCalledWith({ run_id: 'R1' });
+    expect(getRun).not.toHaveBeenCalled();
+    expect(openWorkflow).not.toHaveBeenCalled();
   });
 });
 
 describe('prefetchRunGraph', () => {
   it('starts the read once and hands the same read to every screen that asks', async () => {
-    const { api, getRun } = fakeApi();
+    const { api, runGraph } = fakeApi();
     prefetchRunGraph(api, 'R1');
     prefetchRunGraph(api, 'R1');
-    expect(getRun).toHaveBeenCalledTimes(1);
+    expect(runGraph).toHaveBeenCalledTimes(1);
     const read = prefetchedRunGraph(api, 'R1');
     expect(read).not.toBeNull();
     await expect(read).resolves.toEqual({ path: '/home/runs/R1/graph.dot' });
@@ -40,7 +43,7 @@ describe('prefetchRunGraph', () => {
 
   it('leaves a failed read to whoever takes it', async () => {
     const { api } = fakeApi();
-    vi.mocked(api.getRun).mockRejectedValueOnce({ code: 'not_found', message: 'no run R9' });
+    vi.mocked(api.runGraph).mockRejectedValueOnce({ code: 'not_found', message: 'no run R9' });
     prefetchRunGraph(api, 'R9');
     await expect(prefetchedRunGraph(api, 'R9')).rejects.toEqual({ code: 'not_found', message: 'no run R9' });
     // Dropped once failed: the next screen reads afresh.

@@ -3,7 +3,7 @@ import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 
 /** Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it). */
 export function readRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> {
-  return api.getRun({ run_id: runId }).then((record) => api.openWorkflow({ path: `${record.folder}/graph.dot` }));
+  return api.runGraph({ run_id: runId });
 }
 
 /** Reads started before the run screen's code had loaded, by run (a run's graph.dot never

@@ -13,8 +13,8 @@ export type RunGraph =
 /**
  * The workflow a run keeps in its folder (`graph.dot`, as the run parsed it), read from the
  * moment the run screen opens (or taken over from the read the app started on load, see
- * `prefetchRunGraph`): its own small look-up of the run's folder, then the file, both outside
- * React's updates, so the graph is laid out while the timeline loads rather than after it.
+ * `prefetchRunGraph`): one `run_graph` call outside React's updates, so the graph is laid
+ * out while the timeline loads rather than after it.
  */
 export function useRunGraph(runId: string): RunGraph {
   const api = useApi();

@@ -14,6 +14,11 @@
 //! - texts are trimmed and capped ([`MAX_TEXT_CHARS`], [`MAX_OUTPUT_CHARS`]);
 //! - a document that is not well-formed is a [`JUnitError::Xml`] with a line and column,
 //!   one whose root is something else is a [`JUnitError::NotJUnit`].
+//!
+//! The files come from test suites, so they are untrusted: a file over [`MAX_REPORT_BYTES`]
+//! is refused unread ([`JUnitError::TooLarge`]), no DTD is read and no entity but XML's
+//! five predefined ones and character references is expanded (others stay as written),
+//! texts are capped while they are read, and nesting is followed without recursion.
 
 mod parse;
 mod summary;
@@ -29,6 +34,8 @@ pub const MAX_TEXT_CHARS: usize = 4000;
 /// The most characters kept of a case's `<system-out>` or `<system-err>`; longer ones end
 /// in `…`.
 pub const MAX_OUTPUT_CHARS: usize = 2000;
+/// The largest JUnit file read; larger ones are [`JUnitError::TooLarge`].
+pub const MAX_REPORT_BYTES: u64 = 32 * 1024 * 1024;
 /// The most failing cases [`JUnitReport::summary`] names before `and N more`.
 pub const SUMMARY_FAILURES: usize = 3;
 /// The most characters of one failure's first line in [`JUnitReport::summary`].
@@ -36,6 +43,7 @@ pub const SUMMARY_LINE_CHARS: usize = 120;
 
 /// A parsed JUnit report: one file, or several combined with [`JUnitReport::combine`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub struct JUnitReport {
     /// The `name` of the `<testsuites>` root, when present and not empty.
@@ -50,6 +58,7 @@ pub struct JUnitReport {
 
 /// One `<testsuite>`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub struct JUnitSuite {
     /// The suite's `name`; nested suites join their ancestors' names with `" / "`.
@@ -75,6 +84,7 @@ pub struct JUnitSuite {
 
 /// One `<testcase>`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub struct JUnitCase {
     /// The `classname` attribute (a module, class or spec file), when present and not empty.
@@ -104,6 +114,7 @@ pub struct JUnitCase {
 
 /// How a case ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CaseStatus {
     /// No `<failure>`, `<error>` or `<skipped>`.
@@ -161,6 +172,16 @@ pub enum JUnitError {
         /// The root element's name as written.
         root: String,
     },
+    /// The file is larger than [`MAX_REPORT_BYTES`].
+    #[error("{} is {size} bytes, over the {} MiB a JUnit report may have", path.display(), limit / (1024 * 1024))]
+    TooLarge {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its size in bytes.
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The document has no root element (it is empty, or only text and comments).
     #[error("not a JUnit report (no root element)")]
     NoRoot,
@@ -214,17 +235,42 @@ impl JUnitReport {
         parse::parse(xml)
     }
 
-    /// Reads and parses a JUnit XML file. UTF-8 (with or without a byte-order mark) and
-    /// UTF-16 with a byte-order mark are read; invalid UTF-8 is replaced, not refused.
+    /// Reads and parses a JUnit XML file of at most [`MAX_REPORT_BYTES`]. UTF-8 (with or
+    /// without a byte-order mark) and UTF-16 with a byte-order mark are read; invalid
+    /// UTF-8 is replaced, not refused.
     ///
     /// # Errors
     ///
-    /// [`JUnitError::Io`] when the file cannot be read, otherwise as [`JUnitReport::parse`].
+    /// [`JUnitError::Io`] when the file cannot be read, [`JUnitError::TooLarge`] when it is
+    /// over the limit, otherwise as [`JUnitReport::parse`].
     pub fn parse_file(path: &Path) -> Result<JUnitReport, JUnitError> {
-        let bytes = std::fs::read(path).map_err(|error| JUnitError::Io {
+        Self::parse_file_limited(path, MAX_REPORT_BYTES)
+    }
+
+    /// [`JUnitReport::parse_file`] with another size limit in bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`JUnitReport::parse_file`].
+    pub fn parse_file_limited(path: &Path, limit: u64) -> Result<JUnitReport, JUnitError> {
+        let io = |error: std::io::Error| JUnitError::Io {
             path: path.to_path_buf(),
             message: error.to_string(),
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        // Read one byte past the limit: a file that grew after a size check is still caught.
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, limit + 1), &mut bytes)
+            .map_err(io)?;
+        let read = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+        if read > limit {
+            let size = std::fs::metadata(path).map_or(read, |m| m.len().max(read));
+            return Err(JUnitError::TooLarge {
+                path: path.to_path_buf(),
+                size,
+                limit,
+            });
+        }
         parse::parse(&text::decode(&bytes))
     }
 

@@ -25,10 +25,12 @@ type Overlay =
 const ALL_STAGES = '';
 
 function Sections({
+  runId,
   artifacts,
   everything,
   urlOf,
 }: {
+  runId: string;
   /** What to show (one stage, or all). */
   artifacts: readonly ListedArtifact[];
   /** Every artifact of the run (comparisons reach across stages). */
@@ -69,7 +71,7 @@ function Sections({
                   <DownloadLink url={urlOf(file)} artifact={file} />
                 </div>
               </header>
-              <JunitTable url={urlOf(file)} />
+              <JunitTable runId={runId} path={file.path} />
             </article>
           ))}
         </ArtifactSection>
@@ -187,7 +189,7 @@ export function ArtifactsView({
           </p>
         ) : (
           <ArtifactRunContext.Provider value={runId}>
-            <Sections key={stage} artifacts={shown} everything={everything} urlOf={urlOf} />
+            <Sections key={stage} runId={runId} artifacts={shown} everything={everything} urlOf={urlOf} />
           </ArtifactRunContext.Provider>
         )}
       </div>

@@ -1,36 +1,15 @@
-import { useMemo } from 'react';
-import { formatSeconds, hasProblems, JunitFormatError, parseJunit, type JunitCounts, type JunitReport } from './junit';
+import type { Api } from '../../api/Api';
+import type { JUnitReport } from '../../generated/JUnitReport';
+import type { RunFileRequest } from '../../generated/RunFileRequest';
+import { type ApiResult, useApiResult } from '../checkpoints/useApiResult';
+import { countsSummary, hasProblems, reportCounts, suiteCounts } from './junit';
 import { JunitCaseRows } from './JunitCaseRows';
-import { useFetchedText } from './useFetchedText';
 import './junit-table.css';
 
-type Parsed = { ok: true; report: JunitReport } | { ok: false; message: string };
+const loadJunitReport = (api: Api, req: RunFileRequest) => api.junitReport(req);
 
-function parse(text: string): Parsed {
-  try {
-    return { ok: true, report: parseJunit(text) };
-  } catch (error) {
-    if (error instanceof JunitFormatError) return { ok: false, message: error.message };
-    throw error;
-  }
-}
-
-/** "3 tests: 2 passed, 1 failed · 0.42 s" (counts that are zero left out). */
-function summary(counts: JunitCounts): string {
-  const passed = counts.tests - counts.failures - counts.errors - counts.skipped;
-  const parts = [
-    [passed, 'passed'],
-    [counts.failures, 'failed'],
-    [counts.errors, counts.errors === 1 ? 'error' : 'errors'],
-    [counts.skipped, 'skipped'],
-  ] as const;
-  const listed = parts.filter(([n]) => n > 0).map(([n, word]) => `${n} ${word}`);
-  const head = `${counts.tests} ${counts.tests === 1 ? 'test' : 'tests'}${listed.length > 0 ? `: ${listed.join(', ')}` : ''}`;
-  const time = formatSeconds(counts.time);
-  return time === '' ? head : `${head} · ${time}`;
-}
-
-function ReportTables({ report }: { report: JunitReport }) {
+/** A parsed report as tables of its suites and cases. */
+export function JunitReportTables({ report }: { report: JUnitReport }) {
   if (report.suites.length === 0) return <p className="muted">The file lists no test suites.</p>;
   return (
     <>
@@ -38,7 +17,9 @@ function ReportTables({ report }: { report: JunitReport }) {
         <table key={`${suite.name}-${i}`} className="junit-suite">
           <caption>
             <span className="junit-suite__name">{suite.name || 'Test suite'}</span>
-            <span className={`junit-suite__counts${hasProblems(suite) ? ' has-problems' : ''}`}>{summary(suite)}</span>
+            <span className={`junit-suite__counts${hasProblems(suite) ? ' has-problems' : ''}`}>
+              {countsSummary(suiteCounts(suite))}
+            </span>
           </caption>
           <thead>
             <tr>
@@ -59,7 +40,9 @@ function ReportTables({ report }: { report: JunitReport }) {
                 </td>
               </tr>
             ) : (
-              suite.cases.map((testCase, j) => <JunitCaseRows key={`${testCase.classname}.${testCase.name}-${j}`} testCase={testCase} />)
+              suite.cases.map((testCase, j) => (
+                <JunitCaseRows key={`${testCase.classname ?? ''}.${testCase.name}-${j}`} testCase={testCase} />
+              ))
             )}
           </tbody>
         </table>
@@ -68,31 +51,35 @@ function ReportTables({ report }: { report: JunitReport }) {
   );
 }
 
-/** A JUnit XML file fetched from `url`, as tables of its suites and cases. */
-export function JunitTable({ url }: { url: string }) {
-  const file = useFetchedText(url);
-  const parsed = useMemo(() => (file.status === 'loaded' ? parse(file.text) : null), [file]);
-  const outcome = parsed?.ok ? (hasProblems(parsed.report) ? 'failed' : 'passed') : undefined;
+/** A run's JUnit file as loaded so far: its report, or why there is none (shown as an alert). */
+export function JunitResult({ result }: { result: ApiResult<JUnitReport> }) {
+  const outcome =
+    result.status === 'loaded' ? (hasProblems(reportCounts(result.value)) ? 'failed' : 'passed') : undefined;
+  const counts = result.status === 'loaded' ? reportCounts(result.value) : null;
   return (
-    <div className="junit-table" data-testid="junit-table" data-state={file.status} data-outcome={outcome}>
-      {file.status === 'loading' ? (
+    <div className="junit-table" data-testid="junit-table" data-state={result.status} data-outcome={outcome}>
+      {result.status === 'loading' ? (
         <p className="muted" role="status">
           <span className="spinner" aria-hidden="true" /> Reading the test results…
         </p>
-      ) : file.status === 'failed' ? (
+      ) : result.status === 'failed' ? (
         <p className="junit-table__error" role="alert">
-          {file.message}
-        </p>
-      ) : parsed === null ? null : !parsed.ok ? (
-        <p className="junit-table__error" role="alert">
-          {parsed.message}
+          {result.error.message}
         </p>
       ) : (
         <>
-          <p className={`junit-table__summary${outcome === 'failed' ? ' has-problems' : ''}`}>{summary(parsed.report)}</p>
-          <ReportTables report={parsed.report} />
+          <p className={`junit-table__summary${outcome === 'failed' ? ' has-problems' : ''}`}>
+            {counts === null ? null : countsSummary(counts)}
+          </p>
+          <JunitReportTables report={result.value} />
         </>
       )}
     </div>
   );
+}
+
+/** A JUnit XML file of a run (`path` under its artifacts), as the API parsed it. */
+export function JunitTable({ runId, path }: { runId: string; path: string }) {
+  const result = useApiResult({ run_id: runId, area: 'artifacts', path } satisfies RunFileRequest, loadJunitReport);
+  return <JunitResult result={result} />;
 }

@@ -1,86 +1,129 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { formatSeconds, hasProblems, JunitFormatError, parseJunit } from './junit';
+import type { JUnitCase } from '../../generated/JUnitCase';
+import type { JUnitReport } from '../../generated/JUnitReport';
+import type { JUnitSuite } from '../../generated/JUnitSuite';
+import type { ApiResult } from '../checkpoints/useApiResult';
+import { countsSummary, formatSeconds, hasProblems, reportCounts } from './junit';
+import { JunitResult } from './JunitTable';
 
-// What examples/browser-check/unit_check.py writes on the first, failing pass.
-const UNIT_FAILING = `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="unit" tests="2" failures="1">
-  <testsuite name="fixture.page" tests="2" failures="1">
-    <testcase classname="fixture.page" name="check_title" time="0.0001"></testcase>
-    <testcase classname="fixture.page" name="check_greeting" time="0.0002"><failure message="expected the greeting 'Hello, Heddle', found 'Hello, world'">expected the greeting 'Hello, Heddle', found 'Hello, world'</failure></testcase>
-  </testsuite>
-</testsuites>
-`;
+const render = (result: ApiResult<JUnitReport>) => renderToStaticMarkup(createElement(JunitResult, { result }));
 
-describe('parseJunit', () => {
-  it('reads the example unit report', () => {
-    const report = parseJunit(UNIT_FAILING);
-    expect(report.name).toBe('unit');
-    expect(report).toMatchObject({ tests: 2, failures: 1, errors: 0, skipped: 0 });
-    expect(report.time).toBeCloseTo(0.0003);
-    expect(hasProblems(report)).toBe(true);
-    const [suite] = report.suites;
-    expect(suite?.name).toBe('fixture.page');
-    expect(suite?.cases.map((c) => [c.name, c.status])).toEqual([
-      ['check_title', 'passed'],
-      ['check_greeting', 'failed'],
-    ]);
-    expect(suite?.cases[1]).toMatchObject({
-      classname: 'fixture.page',
-      time: 0.0002,
-      message: "expected the greeting 'Hello, Heddle', found 'Hello, world'",
-      details: "expected the greeting 'Hello, Heddle', found 'Hello, world'",
-    });
+function testCase(name: string, fields: Partial<JUnitCase> = {}): JUnitCase {
+  return {
+    classname: 'fixture.page',
+    name,
+    time: null,
+    status: 'passed',
+    message: null,
+    failure_type: null,
+    text: null,
+    system_out: null,
+    system_err: null,
+    attachments: [],
+    ...fields,
+  };
+}
+
+function suite(name: string, cases: JUnitCase[], fields: Partial<JUnitSuite> = {}): JUnitSuite {
+  const count = (status: JUnitCase['status']) => cases.filter((c) => c.status === status).length;
+  return {
+    name,
+    tests: cases.length,
+    failures: count('failed'),
+    errors: count('errored'),
+    skipped: count('skipped'),
+    time: null,
+    timestamp: null,
+    counts_from_attributes: false,
+    cases,
+    ...fields,
+  };
+}
+
+// What heddle-artifacts reports for examples/browser-check/unit_check.py's failing pass.
+const UNIT_FAILING: JUnitReport = {
+  name: 'unit',
+  time: 0.0003,
+  suites: [
+    suite('fixture.page', [
+      testCase('check_title', { time: 0.0001 }),
+      testCase('check_greeting', {
+        time: 0.0002,
+        status: 'failed',
+        message: "expected the greeting 'Hello, Heddle', found 'Hello, world'",
+        text: "expected the greeting 'Hello, Heddle', found 'Hello, world'",
+      }),
+    ]),
+  ],
+};
+
+describe('JunitResult', () => {
+  it('renders the suites, cases and an open failure of a parsed report', () => {
+    const html = render({ status: 'loaded', value: UNIT_FAILING });
+    expect(html).toContain('data-outcome="failed"');
+    expect(html).toContain('2 tests: 1 passed, 1 failed · &lt;1 ms');
+    expect(html).toContain('fixture.page');
+    expect(html).toContain('data-status="passed"');
+    expect(html).toContain('data-status="failed"');
+    // A failure starts expanded; its text equals its message, so it is shown once.
+    expect(html).toContain('aria-expanded="true"');
+    expect(html.match(/found &#x27;Hello, world&#x27;/g)).toHaveLength(1);
   });
 
-  it('reads errors, skips, CDATA details and output', () => {
-    const report = parseJunit(`<testsuite name="s" time="1,234.5">
-      <testcase classname="c" name="errs" time="0.5"><error message="boom" type="TypeError"><![CDATA[
-TypeError: boom
-    at x (a.js:1:2)
-]]></error><system-out>log line</system-out><system-err>warned</system-err></testcase>
-      <testcase classname="c" name="skips"><skipped message="not on CI"/></testcase>
-      <testcase class="k" name="passes" time="oops"/>
-    </testsuite>`);
-    expect(report).toMatchObject({ tests: 3, failures: 0, errors: 1, skipped: 1, time: 1234.5 });
-    const cases = report.suites[0]?.cases ?? [];
-    expect(cases[0]).toMatchObject({
-      status: 'error',
+  it('shows the type, the trace and the output of an errored case', () => {
+    const errored = testCase('errs', {
+      classname: null,
+      status: 'errored',
       message: 'boom',
-      type: 'TypeError',
-      details: 'TypeError: boom\n    at x (a.js:1:2)',
-      systemOut: 'log line',
-      systemErr: 'warned',
+      failure_type: 'TypeError',
+      text: 'TypeError: boom\n    at x (a.js:1:2)',
+      system_out: 'log line',
+      system_err: 'warned',
     });
-    expect(cases[1]).toMatchObject({ status: 'skipped', message: 'not on CI', details: '', time: null });
-    expect(cases[2]).toMatchObject({ status: 'passed', classname: 'k', time: null });
+    const html = render({
+      status: 'loaded',
+      value: { name: null, time: 1234.5, suites: [suite('s', [errored, testCase('skips', { status: 'skipped' })])] },
+    });
+    expect(html).toContain('data-status="error"');
+    expect(html).toContain('<code>TypeError</code> boom');
+    expect(html).toContain('at x (a.js:1:2)');
+    expect(html).toContain('Standard output');
+    expect(html).toContain('Standard error');
+    expect(html).toContain('2 tests: 1 error, 1 skipped · 20 min 35 s');
   });
 
-  it('lists nested suites on their own and uses attribute counts for a suite without cases', () => {
-    const report = parseJunit(`<testsuites>
-      <testsuite name="outer">
-        <testsuite name="inner-a"><testcase name="a"/></testsuite>
-        <testsuite name="inner-b" tests="4" failures="1" errors="1" skipped="1" disabled="1" time="2"/>
-      </testsuite>
-      <testsuite name="flat"><testcase name="f"><failure/></testcase></testsuite>
-    </testsuites>`);
-    expect(report.suites.map((s) => s.name)).toEqual(['inner-a', 'inner-b', 'flat']);
-    expect(report.suites[1]).toMatchObject({ tests: 4, failures: 1, errors: 1, skipped: 2, time: 2, cases: [] });
-    expect(report).toMatchObject({ tests: 6, failures: 2, errors: 1, skipped: 2 });
+  it('keeps the attribute counts of a suite without cases', () => {
+    const html = render({
+      status: 'loaded',
+      value: {
+        name: null,
+        time: 2,
+        suites: [suite('inner-b', [], { tests: 4, failures: 1, errors: 1, skipped: 1, time: 2, counts_from_attributes: true })],
+      },
+    });
+    expect(html).toContain('4 tests: 1 passed, 1 failed, 1 error, 1 skipped · 2.00 s');
+    expect(html).toContain('No test cases are listed in this suite.');
   });
 
-  it('lets a failure outrank a skip', () => {
-    const report = parseJunit('<testsuite><testcase name="x"><skipped/><failure message="m"/></testcase></testsuite>');
-    expect(report.suites[0]?.cases[0]).toMatchObject({ status: 'failed', message: 'm' });
+  it("shows the API's message for a malformed file as an alert", () => {
+    const html = render({
+      status: 'failed',
+      error: { code: 'wrong_kind', message: 'b/retry_0/junit.xml: not well-formed XML at line 3, column 5: unexpected end' },
+    });
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('not well-formed XML at line 3, column 5');
+    expect(html).toContain('data-state="failed"');
   });
+});
 
-  it('refuses files that are not JUnit', () => {
-    expect(() => parseJunit('<html><body/></html>')).toThrow(JunitFormatError);
-    expect(() => parseJunit('<html><body/></html>')).toThrow('root element is <html>');
-    expect(() => parseJunit('<testsuite>')).toThrow('Not readable as XML');
-  });
-
-  it('reads an empty report', () => {
-    expect(parseJunit('<testsuites/>')).toMatchObject({ suites: [], tests: 0, time: null });
+describe('reportCounts', () => {
+  it("sums the suites' counts and keeps the report's own time", () => {
+    const counts = reportCounts(UNIT_FAILING);
+    expect(counts).toEqual({ tests: 2, failures: 1, errors: 0, skipped: 0, time: 0.0003 });
+    expect(hasProblems(counts)).toBe(true);
+    expect(countsSummary({ tests: 1, failures: 0, errors: 0, skipped: 0, time: null })).toBe('1 test: 1 passed');
   });
 });
 

@@ -67,7 +67,7 @@ export function CheckpointDiffPanel({
           <span>{result.error.message}</span>
         </div>
       ) : (
-        <DiffView key={`${from}..${entry.sha}`} patch={result.value.patch} />
+        <DiffView key={`${from}..${entry.sha}`} files={result.value.files} />
       )}
     </div>
   );

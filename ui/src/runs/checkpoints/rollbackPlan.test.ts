@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckpointEntry } from '../../generated/CheckpointEntry';
 import type { FileChange } from '../../generated/FileChange';
+import type { FileStatus } from '../../generated/FileStatus';
 import { changedOutsideFiles, nodeRunAfter, rollbackPlan } from './rollbackPlan';
 
-const change = (path: string, status: string, old_path: string | null = null): FileChange => ({
+const change = (path: string, status: FileStatus, old_path: string | null = null): FileChange => ({
   path,
   old_path,
   status,
+  mode_change: null,
   binary: false,
+  too_large: false,
   additions: 1,
   deletions: 1,
+  hunks: [],
 });
 
 describe('rollbackPlan', () => {

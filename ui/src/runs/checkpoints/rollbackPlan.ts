@@ -29,8 +29,11 @@ export function rollbackPlan(changes: FileChange[]): RollbackPlan {
         break;
       case 'renamed':
         plan.deleted.push(change.path);
-        // `old_path` is left out of the JSON when absent.
-        if (typeof change.old_path === 'string') plan.restored.push(change.old_path);
+        if (change.old_path !== null) plan.restored.push(change.old_path);
+        break;
+      case 'copied':
+        // The copy goes; its source was not touched.
+        plan.deleted.push(change.path);
         break;
       default:
         plan.rewritten.push(change.path);

@@ -1,14 +1,15 @@
 import { useId, useState } from 'react';
-import type { DiffFile } from './parsePatch';
+import type { FileChange } from '../../generated/FileChange';
 import { DiffHunkTable } from './DiffHunkTable';
-import { FOLD_LINES, SHOW_STEP, visibleHunks } from './visibleHunks';
+import { FOLD_LINES, lineCount, SHOW_STEP, visibleHunks } from './visibleHunks';
 
-function FileNotes({ file }: { file: DiffFile }) {
+function FileNotes({ file }: { file: FileChange }) {
   const notes: string[] = [];
-  if (file.modeChange !== null) notes.push(`Mode changed from ${file.modeChange.from} to ${file.modeChange.to}.`);
+  if (file.mode_change !== null) notes.push(`Mode changed from ${file.mode_change.from} to ${file.mode_change.to}.`);
   if (file.binary) notes.push('Binary file: its contents are not shown.');
+  else if (file.too_large) notes.push('This file changed too much to show its lines here.');
   else if (file.hunks.length === 0 && file.status === 'renamed') notes.push('Moved without changes.');
-  else if (file.hunks.length === 0 && file.modeChange === null) notes.push('No lines changed.');
+  else if (file.hunks.length === 0 && file.mode_change === null) notes.push('No lines changed.');
   return (
     <>
       {notes.map((note) => (
@@ -24,11 +25,12 @@ function FileNotes({ file }: { file: DiffFile }) {
  * One file of a diff: a header (status, path, +/- counts) that folds it, then its lines.
  * A file over `FOLD_LINES` lines starts folded behind "Show" and is revealed in steps.
  */
-export function DiffFileSection({ file }: { file: DiffFile }) {
+export function DiffFileSection({ file }: { file: FileChange }) {
+  const lines = lineCount(file);
   const [open, setOpen] = useState(true);
-  const [limit, setLimit] = useState(file.lineCount > FOLD_LINES ? 0 : Number.POSITIVE_INFINITY);
+  const [limit, setLimit] = useState(lines > FOLD_LINES ? 0 : Number.POSITIVE_INFINITY);
   const bodyId = useId();
-  const hidden = Math.max(0, file.lineCount - limit);
+  const hidden = Math.max(0, lines - limit);
   return (
     <section className="diff-file" data-testid="diff-file" data-path={file.path}>
       <button
@@ -43,9 +45,9 @@ export function DiffFileSection({ file }: { file: DiffFile }) {
         </span>
         <span className={`diff-file__status is-${file.status}`}>{file.status}</span>
         <span className="diff-file__path" title={file.path}>
-          {file.oldPath !== null && file.newPath !== null && file.oldPath !== file.newPath ? (
+          {file.old_path !== null && file.old_path !== file.path ? (
             <>
-              {file.oldPath} <span aria-label="moved to">→</span> {file.newPath}
+              {file.old_path} <span aria-label={file.status === 'copied' ? 'copied to' : 'moved to'}>→</span> {file.path}
             </>
           ) : (
             file.path
@@ -64,7 +66,7 @@ export function DiffFileSection({ file }: { file: DiffFile }) {
           <FileNotes file={file} />
           {limit === 0 ? (
             <p className="diff-file__folded">
-              <span>This file's diff has {file.lineCount.toLocaleString()} lines.</span>
+              <span>This file's diff has {lines.toLocaleString()} lines.</span>
               <button type="button" className="button is-small" onClick={() => setLimit(SHOW_STEP)}>
                 Show
               </button>

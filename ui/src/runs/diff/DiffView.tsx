@@ -1,22 +1,26 @@
-import { useMemo } from 'react';
+import type { FileChange } from '../../generated/FileChange';
 import { DiffFileSection } from './DiffFileSection';
-import { parsePatch } from './parsePatch';
 import './diff.css';
 
 /**
- * A unified diff (a checkpoint diff, a stage's `diff.patch`) as one foldable section per
- * file with line numbers and added/removed colouring. Large files start folded.
+ * A diff as Rust computed it (a checkpoint diff, a stage's `diff.patch`): one foldable
+ * section per file with line numbers and added/removed colouring. Large files start folded.
+ * `cut`: the patch was cut at its size limit, so files are missing at the end.
  */
-export function DiffView({ patch }: { patch: string }) {
-  const parsed = useMemo(() => parsePatch(patch), [patch]);
-  const { files, preamble } = parsed;
+export function DiffView({ files, cut = false }: { files: FileChange[]; cut?: boolean }) {
   const additions = files.reduce((sum, f) => sum + f.additions, 0);
   const deletions = files.reduce((sum, f) => sum + f.deletions, 0);
-  if (files.length === 0 && preamble.every((line) => line.trim() === '')) {
+  const cutNote = cut ? (
+    <p className="diff-view__cut" role="note">
+      This diff was cut at its size limit; the checkpoint commits hold the rest.
+    </p>
+  ) : null;
+  if (files.length === 0) {
     return (
-      <p className="diff-view__empty" data-testid="diff-view">
-        No changes.
-      </p>
+      <div data-testid="diff-view">
+        <p className="diff-view__empty">No changes.</p>
+        {cutNote}
+      </div>
     );
   }
   return (
@@ -30,10 +34,10 @@ export function DiffView({ patch }: { patch: string }) {
           </>
         ) : null}
       </p>
-      {preamble.length > 0 ? <pre className="diff-view__preamble">{preamble.join('\n')}</pre> : null}
       {files.map((file, i) => (
         <DiffFileSection key={`${i}:${file.path}`} file={file} />
       ))}
+      {cutNote}
     </div>
   );
 }

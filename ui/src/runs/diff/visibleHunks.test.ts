@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { DiffHunk, DiffLine } from './parsePatch';
+import type { DiffHunk } from '../../generated/DiffHunk';
+import type { DiffLine } from '../../generated/DiffLine';
 import { visibleHunks } from './visibleHunks';
 
-const line = (n: number): DiffLine => ({ kind: 'context', text: `l${n}`, oldLine: n, newLine: n });
+const line = (n: number): DiffLine => ({ kind: 'context', text: `l${n}`, old_line: n, new_line: n });
 const hunk = (from: number, count: number): DiffHunk => ({
   header: `@@ -${from},${count} +${from},${count} @@`,
-  oldStart: from,
-  oldCount: count,
-  newStart: from,
-  newCount: count,
-  section: '',
+  old_start: from,
+  old_count: count,
+  new_start: from,
+  new_count: count,
   lines: Array.from({ length: count }, (_, i) => line(from + i)),
 });
 

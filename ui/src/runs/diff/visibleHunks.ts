@@ -1,10 +1,16 @@
-import type { DiffHunk } from './parsePatch';
+import type { DiffHunk } from '../../generated/DiffHunk';
+import type { FileChange } from '../../generated/FileChange';
 
 /** Files with more lines than this start folded behind a "Show" button. */
 export const FOLD_LINES = 400;
 
 /** Lines revealed per "Show" / "Show more" click. */
 export const SHOW_STEP = 2000;
+
+/** Lines in all of a file's hunks (what rendering the file costs). */
+export function lineCount(file: FileChange): number {
+  return file.hunks.reduce((sum, hunk) => sum + hunk.lines.length, 0);
+}
 
 /** The first `limit` lines of `hunks`, hunk by hunk (the last one cut short when needed). */
 export function visibleHunks(hunks: DiffHunk[], limit: number): DiffHunk[] {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { RunEvent } from '../../api/runEvent';
 import type { TimelineStage } from '../../generated/TimelineStage';
 import type { TranscriptBuilder } from '../transcript';
+import { RunPatchView } from '../diff/RunPatchView';
 import { StageFileView } from './StageFileView';
 import { StageOverview } from './StageOverview';
 import { TranscriptView } from './TranscriptView';
@@ -94,7 +95,7 @@ export function StageDetail({
           <StageFileView runId={runId} stageFolder={folder} name="stderr.log" mode="log" version={version} empty="Nothing on stderr." />
         ) : null}
         {shown === 'diff' ? (
-          <StageFileView runId={runId} stageFolder={folder} name="diff.patch" mode="diff" version={version} empty="This stage changed no files." />
+          <RunPatchView runId={runId} path={`${folder}/diff.patch`} version={version} empty="This stage changed no files." />
         ) : null}
       </div>
     </section>

@@ -1,12 +1,11 @@
 import { MarkdownView } from '../../markdown/MarkdownView';
-import { DiffView } from '../diff/DiffView';
 import { LogView } from './LogView';
 import { useStageFile } from './useStageFile';
 
 /** How a stage file is shown. */
-export type StageFileMode = 'markdown' | 'log' | 'diff';
+export type StageFileMode = 'markdown' | 'log';
 
-/** One file of a stage folder, rendered as Markdown, a coloured log or a highlighted diff. */
+/** One file of a stage folder, rendered as Markdown or a coloured log (diffs: `RunPatchView`). */
 export function StageFileView({
   runId,
   stageFolder,
@@ -41,6 +40,5 @@ export function StageFileView({
   }
   if (file.text === '') return <p className="muted stage-file__empty">{name} is empty.</p>;
   if (mode === 'markdown') return <MarkdownView source={file.text} className="stage-file__markdown" />;
-  if (mode === 'diff') return <DiffView patch={file.text} />;
   return <LogView text={file.text} label={name} />;
 }
