@@ -170,13 +170,10 @@ impl RunDir {
         if let Some(conclusion) = self.read_conclusion() {
             return conclusion.status;
         }
-        if !self.pid().exists() {
-            return RunStatus::Interrupted;
-        }
-        if crate::runlock::RunLock::is_held(self) {
+        if self.pid().exists() && crate::runlock::RunLock::is_held(self) {
             RunStatus::Running
         } else {
-            RunStatus::Crashed
+            RunStatus::Interrupted
         }
     }
 }
@@ -204,11 +201,13 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T, sync: bool) -> Result<()
     atomic_write(path, &bytes, sync)
 }
 
-/// How a run stands.
+/// How a run stands: the one status every part of Heddle (the engine, the run index, the
+/// CLI and the UI) uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
-    /// Its process is alive.
+    /// No conclusion yet and a process holds the run's lock.
     Running,
     /// It reached an exit.
     Success,
@@ -216,22 +215,32 @@ pub enum RunStatus {
     Fail,
     /// It was cancelled.
     Cancelled,
-    /// Its process died without concluding (run.pid left behind, unlocked).
-    Crashed,
-    /// It stopped without a pid file or a conclusion.
+    /// No conclusion and no live process: it crashed, was killed or was stopped; it can be
+    /// resumed. (Older Heddles wrote `crashed` for a run whose process died.)
+    #[serde(alias = "crashed")]
     Interrupted,
 }
 
 impl RunStatus {
-    /// The snake_case name.
+    /// The snake_case name (also what the run index stores).
     pub fn as_str(self) -> &'static str {
         match self {
             RunStatus::Running => "running",
             RunStatus::Success => "success",
             RunStatus::Fail => "fail",
             RunStatus::Cancelled => "cancelled",
-            RunStatus::Crashed => "crashed",
             RunStatus::Interrupted => "interrupted",
+        }
+    }
+
+    /// The status a stored name stands for (unknown names read as interrupted).
+    pub fn parse(name: &str) -> RunStatus {
+        match name {
+            "running" => RunStatus::Running,
+            "success" => RunStatus::Success,
+            "fail" => RunStatus::Fail,
+            "cancelled" => RunStatus::Cancelled,
+            _ => RunStatus::Interrupted,
         }
     }
 }
@@ -308,7 +317,7 @@ pub struct Conclusion {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    use super::RunDir;
+    use super::{RunDir, RunStatus};
 
     fn finished(dir: &RunDir, name: &str, status: &str) {
         std::fs::create_dir_all(dir.root().join(name)).unwrap();
@@ -359,5 +368,24 @@ mod tests {
             dir.choose_stage_dir("unit", 2),
             "nodes/unit-visit_2-rerun_2"
         );
+    }
+
+    /// Events and conclusions older Heddles wrote with `crashed` still read, as interrupted,
+    /// and every status names itself as it serializes.
+    #[test]
+    fn one_status_reads_old_names_and_round_trips() {
+        let old: RunStatus = serde_json::from_str("\"crashed\"").unwrap();
+        assert_eq!(old, RunStatus::Interrupted);
+        for status in [
+            RunStatus::Running,
+            RunStatus::Success,
+            RunStatus::Fail,
+            RunStatus::Cancelled,
+            RunStatus::Interrupted,
+        ] {
+            let json = serde_json::to_string(&status).unwrap();
+            assert_eq!(json, format!("\"{}\"", status.as_str()));
+            assert_eq!(RunStatus::parse(status.as_str()), status);
+        }
     }
 }

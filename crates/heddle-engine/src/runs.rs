@@ -1,81 +1,10 @@
-//! Finding runs on disk: listing a runs folder and resolving an id or unique prefix.
+//! Finding runs on disk: resolving an id or unique prefix to a run folder, and linking a run
+//! kept elsewhere into the runs folder. (Listing runs is the run index's job.)
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use crate::error::EngineError;
-use crate::rundir::{RunDir, RunStatus};
-
-/// One run, as `heddle ps` shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RunSummary {
-    /// The run id.
-    pub run_id: String,
-    /// Its folder.
-    pub dir: PathBuf,
-    /// The workflow's name.
-    pub workflow_name: String,
-    /// The workflow file.
-    pub workflow_path: String,
-    /// Where it stands.
-    pub status: RunStatus,
-    /// Start (RFC 3339).
-    pub start_time: String,
-    /// Duration, once concluded.
-    pub duration_ms: Option<u64>,
-    /// Why it failed.
-    pub failure_reason: Option<String>,
-    /// Labels.
-    pub labels: BTreeMap<String, String>,
-    /// Simulated LLM stages.
-    pub dry_run: bool,
-}
-
-impl RunSummary {
-    /// Reads the summary of the run in `dir` (`None` when it has no readable manifest).
-    pub fn read(dir: &Path) -> Option<RunSummary> {
-        let run = RunDir::at(dir);
-        let manifest = run.read_manifest().ok()?;
-        let conclusion = run.read_conclusion();
-        // The conclusion read once serves both its fields and the status.
-        let status = conclusion
-            .as_ref()
-            .map_or_else(|| run.status(), |c| c.status);
-        Some(RunSummary {
-            run_id: manifest.run_id,
-            dir: dir.to_path_buf(),
-            workflow_name: manifest.workflow_name,
-            workflow_path: manifest.workflow_path,
-            status,
-            start_time: manifest.start_time,
-            duration_ms: conclusion.as_ref().map(|c| c.duration_ms),
-            failure_reason: conclusion.and_then(|c| c.failure_reason),
-            labels: manifest.labels,
-            dry_run: manifest.dry_run,
-        })
-    }
-}
-
-/// Every run under `runs_root`, newest first (folders without a manifest are skipped).
-pub fn list_runs(runs_root: &Path) -> Vec<RunSummary> {
-    let Ok(entries) = std::fs::read_dir(runs_root) else {
-        return Vec::new();
-    };
-    let mut runs: Vec<RunSummary> = entries
-        .filter_map(Result::ok)
-        // A run kept elsewhere is listed through its link (see [`link_outside_run`]).
-        .filter(|e| e.path().is_dir())
-        .filter_map(|e| RunSummary::read(&e.path()))
-        .collect();
-    runs.sort_by(|a, b| {
-        b.start_time
-            .cmp(&a.start_time)
-            .then_with(|| b.run_id.cmp(&a.run_id))
-    });
-    runs
-}
+use crate::rundir::RunDir;
 
 /// Links the run folder `run_dir`, kept outside `runs_root` (`heddle run --run-dir`), from
 /// `runs_root/{folder_name}`, so lookups by id, listings and the run index find it like any

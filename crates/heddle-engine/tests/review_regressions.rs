@@ -172,9 +172,9 @@ async fn a_run_being_executed_is_locked_against_a_second_resume() {
     // Given up before executing: the lock and the run.pid it created go away.
     drop(prepared);
     assert_eq!(run_dir.status(), RunStatus::Interrupted);
-    // A process that dies leaves its run.pid behind, unlocked: crashed.
+    // A process that dies leaves its run.pid behind, unlocked: interrupted too.
     std::fs::write(run_dir.pid(), "4194304\n").unwrap();
-    assert_eq!(run_dir.status(), RunStatus::Crashed);
+    assert_eq!(run_dir.status(), RunStatus::Interrupted);
     let conclusion = h.engine().resume(&run_dir).unwrap().execute().await;
     assert_eq!(conclusion.status, RunStatus::Success);
     assert!(!run_dir.pid().exists());

@@ -113,27 +113,15 @@ pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
 /// before concluding).
 pub(crate) fn status_of(run: &RunDir) -> (RunStatus, Option<Conclusion>) {
     if let Some(conclusion) = run.read_conclusion() {
-        return (concluded(&conclusion), Some(conclusion));
+        return (conclusion.status, Some(conclusion));
     }
     if run.pid().exists() && RunLock::is_held(run) {
         return (RunStatus::Running, None);
     }
     // It may have concluded between the two reads.
     match run.read_conclusion() {
-        Some(conclusion) => (concluded(&conclusion), Some(conclusion)),
+        Some(conclusion) => (conclusion.status, Some(conclusion)),
         None => (RunStatus::Interrupted, None),
-    }
-}
-
-fn concluded(conclusion: &Conclusion) -> RunStatus {
-    match conclusion.status {
-        heddle_engine::RunStatus::Success => RunStatus::Success,
-        heddle_engine::RunStatus::Fail => RunStatus::Fail,
-        heddle_engine::RunStatus::Cancelled => RunStatus::Cancelled,
-        heddle_engine::RunStatus::Running => RunStatus::Running,
-        heddle_engine::RunStatus::Crashed | heddle_engine::RunStatus::Interrupted => {
-            RunStatus::Interrupted
-        }
     }
 }
 

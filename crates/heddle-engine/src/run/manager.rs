@@ -142,7 +142,7 @@ pub(crate) async fn run_manager(
         };
         let status = match &finished {
             Some(Ok(conclusion)) => conclusion.status,
-            Some(Err(_)) => RunStatus::Crashed,
+            Some(Err(_)) => RunStatus::Interrupted,
             None => RunStatus::Running,
         };
         events.emit(Event::ManagerCycle {

@@ -4,46 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// Where a run stands, as the index sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    /// No conclusion yet and a process holds the run's lock.
-    Running,
-    /// It reached an exit.
-    Success,
-    /// It failed.
-    Fail,
-    /// It was cancelled.
-    Cancelled,
-    /// No conclusion and no live process: it crashed or was stopped; it can be resumed.
-    Interrupted,
-}
-
-impl RunStatus {
-    /// The snake_case name (also what the database stores).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Running => "running",
-            RunStatus::Success => "success",
-            RunStatus::Fail => "fail",
-            RunStatus::Cancelled => "cancelled",
-            RunStatus::Interrupted => "interrupted",
-        }
-    }
-
-    /// The status a stored name stands for (unknown names read as interrupted).
-    pub fn parse(name: &str) -> RunStatus {
-        match name {
-            "running" => RunStatus::Running,
-            "success" => RunStatus::Success,
-            "fail" => RunStatus::Fail,
-            "cancelled" => RunStatus::Cancelled,
-            _ => RunStatus::Interrupted,
-        }
-    }
-}
+/// Where a run stands: the engine's own status.
+pub use heddle_engine::RunStatus;
 
 /// One indexed run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
