@@ -52,7 +52,6 @@ fn export_roots(dir: &Path) {
     index::RunPage::export_all(dir).unwrap();
     index::Timeline::export_all(dir).unwrap();
     index::RecentWorkflow::export_all(dir).unwrap();
-    heddle_dot::Edit::export_all(dir).unwrap();
     WorkflowPathRequest::export_all(dir).unwrap();
     WorkflowLayout::export_all(dir).unwrap();
     SaveLayoutRequest::export_all(dir).unwrap();
