@@ -11,20 +11,6 @@ use std::time::Duration;
 
 use sandbox::{Sandbox, describe, exit_code_within, json, run_id, text, wait_for, wait_for_stage};
 
-const GATE: &str = r#"digraph Gate {
-    start  [shape=Mdiamond];
-    exit   [shape=Msquare];
-    review [shape=hexagon, label="Ship it?"];
-    yes    [shape=parallelogram, script="echo approved > verdict.txt"];
-    no     [shape=parallelogram, script="echo rejected > verdict.txt"];
-    start -> review;
-    review -> yes [label="[A] Approve"];
-    review -> no  [label="[R] Reject"];
-    yes -> exit;
-    no -> exit;
-}
-"#;
-
 /// `heddle run` of `flow` with a terminal that stays open and silent (its gate waits).
 fn run_in_terminal(sandbox: &Sandbox, flow: &Path) -> Child {
     let log = |name: &str| std::fs::File::create(sandbox.path().join(name)).unwrap();
@@ -55,7 +41,7 @@ fn waiting_gate(sandbox: &Sandbox, run: &str) -> String {
 #[test]
 fn a_gate_of_a_terminal_run_is_answered_from_another_process() {
     let sandbox = Sandbox::new();
-    let flow = sandbox.write_flow("gate.dot", GATE);
+    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
     let mut child = run_in_terminal(&sandbox, &flow);
     let run = wait_for_stage(&sandbox, &mut child, "review");
     let id = run_id(&run);
@@ -101,7 +87,7 @@ fn a_gate_of_a_terminal_run_is_answered_from_another_process() {
 #[test]
 fn a_terminal_run_is_cancelled_from_another_process_at_its_checkpoint() {
     let sandbox = Sandbox::new();
-    let flow = sandbox.write_flow("gate.dot", GATE);
+    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
     let mut child = run_in_terminal(&sandbox, &flow);
     let run = wait_for_stage(&sandbox, &mut child, "review");
     let id = run_id(&run);

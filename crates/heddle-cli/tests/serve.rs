@@ -188,20 +188,6 @@ fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
     );
 }
 
-const GATE: &str = r#"digraph Gate {
-    start  [shape=Mdiamond];
-    exit   [shape=Msquare];
-    review [shape=hexagon, label="Ship it?"];
-    yes    [shape=parallelogram, script="echo approved > verdict.txt"];
-    no     [shape=parallelogram, script="echo rejected > verdict.txt"];
-    start -> review;
-    review -> yes [label="[A] Approve"];
-    review -> no  [label="[R] Reject"];
-    yes -> exit;
-    no -> exit;
-}
-"#;
-
 /// The gates `server` lists for `run`, once it lists one.
 fn pending_through(server: &Served, run: &str) -> Value {
     let mut gates = Value::Null;
@@ -216,7 +202,7 @@ fn pending_through(server: &Served, run: &str) -> Value {
 #[test]
 fn a_run_the_server_executes_is_answered_from_a_terminal() {
     let sandbox = Sandbox::new();
-    let flow = sandbox.write_flow("gate.dot", GATE);
+    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
     let server = serve(&sandbox, 1);
     let started = server.ok(
         "start_run",
@@ -249,7 +235,7 @@ fn a_run_the_server_executes_is_answered_from_a_terminal() {
 #[test]
 fn the_server_answers_and_cancels_runs_executing_in_terminals() {
     let sandbox = Sandbox::new();
-    let flow = sandbox.write_flow("gate.dot", GATE);
+    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
     let server = serve(&sandbox, 1);
     let terminal = |n: u32| {
         let log = |name: String| std::fs::File::create(sandbox.path().join(name)).unwrap();

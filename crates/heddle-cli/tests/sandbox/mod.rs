@@ -245,3 +245,19 @@ pub fn wait_for_stage(sandbox: &Sandbox, child: &mut Child, node: &str) -> PathB
     }
     run.unwrap()
 }
+
+/// A workflow whose one human gate, `review`, chooses between `[A] Approve` (writes
+/// `approved` to verdict.txt) and `[R] Reject` (writes `rejected`).
+pub const GATE_FLOW: &str = r#"digraph Gate {
+    start  [shape=Mdiamond];
+    exit   [shape=Msquare];
+    review [shape=hexagon, label="Ship it?"];
+    yes    [shape=parallelogram, script="echo approved > verdict.txt"];
+    no     [shape=parallelogram, script="echo rejected > verdict.txt"];
+    start -> review;
+    review -> yes [label="[A] Approve"];
+    review -> no  [label="[R] Reject"];
+    yes -> exit;
+    no -> exit;
+}
+"#;
