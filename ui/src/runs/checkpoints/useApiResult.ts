@@ -33,9 +33,9 @@ export function useApiResult<Req, T>(
   const [previous, setPrevious] = useState<T | null>(null);
 
   useEffect(() => {
-    if (key === null || request === null) return;
+    if (key === null) return;
     let live = true;
-    call(api, request).then(
+    call(api, JSON.parse(key) as Req).then(
       (value) => {
         if (!live) return;
         setAnswer({ key, refresh, outcome: { ok: true, value } });
@@ -48,7 +48,6 @@ export function useApiResult<Req, T>(
     return () => {
       live = false;
     };
-    // `request` is what `key` spells, so depending on `key` covers it.
   }, [api, call, key, refresh]);
 
   if (answer === null || answer.key !== key || !Object.is(answer.refresh, refresh)) {
