@@ -23,8 +23,8 @@ if [ "${HEDDLE_SKIP_INSTALL:-0}" != 1 ]; then
   scripts/install-deps.sh
 fi
 
-step "UI: typecheck and build (the desktop crate embeds ui/dist)"
-(cd ui && npm run typecheck && npm run build)
+step "UI: typecheck, lint and build (the desktop crate embeds ui/dist)"
+(cd ui && npm run typecheck && npm run lint && npm run build)
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

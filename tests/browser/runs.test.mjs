@@ -113,7 +113,7 @@ describe('runs', () => {
       await page.getByTestId('lightbox').waitFor({ state: 'detached' });
 
       // The JUnit files as the API parsed them: the first unit visit's failure is open.
-      await page.locator('[data-testid="junit-table"][data-state="loaded"]').first().waitFor({ timeout: LONG });
+      await page.locator('[data-testid="junit-table"][data-state="ready"]').first().waitFor({ timeout: LONG });
       const failedReport = page.locator('[data-testid="junit-table"][data-outcome="failed"]').first();
       await failedReport.waitFor();
       await failedReport.locator('tr.junit-case.is-failed').first().waitFor();

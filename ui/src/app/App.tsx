@@ -36,12 +36,12 @@ const loadingRuns = (
 /** The whole app: top bar, then the open workflow or the open panel. */
 export function App() {
   const api = useApi();
-  const launch = useLaunchInfo(api);
+  const launch = useLaunchInfo();
   const session = useWorkflowSession(api);
   const [dialogOpen, setDialogOpen] = useState(false);
   const started = useRef(false);
   const { open, opened, pendingPath, failure, dismissFailure, replace } = session;
-  const listing = useWorkspaceWorkflows(api, launch?.workspace_dir ?? null, `${String(dialogOpen)}:${opened?.path ?? ''}`);
+  const listing = useWorkspaceWorkflows(launch?.workspace_dir ?? null, `${String(dialogOpen)}:${opened?.path ?? ''}`);
   const editing = useWorkflowEditing(api, opened, replace);
   const diskWatch = useDiskWatch(api, opened?.path ?? null, editing);
   const sidecar = useLayoutSidecar(api, opened?.path ?? null);

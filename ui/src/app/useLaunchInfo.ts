@@ -1,23 +1,12 @@
-import { useEffect, useState } from 'react';
 import type { Api } from '../api/Api';
+import { useApiRead } from '../api/useApiRead';
 import type { LaunchInfo } from '../generated/LaunchInfo';
 
+const readLaunchInfo = (api: Api) => api.launchInfo();
+
 /** What the app was launched with; `undefined` while loading, null when it could not be read. */
-export function useLaunchInfo(api: Api): LaunchInfo | null | undefined {
-  const [launch, setLaunch] = useState<LaunchInfo | null | undefined>(undefined);
-  useEffect(() => {
-    let current = true;
-    api.launchInfo().then(
-      (info) => {
-        if (current) setLaunch(info);
-      },
-      () => {
-        if (current) setLaunch(null);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [api]);
-  return launch;
+export function useLaunchInfo(): LaunchInfo | null | undefined {
+  const read = useApiRead({}, readLaunchInfo);
+  if (read.state === 'loading') return undefined;
+  return read.state === 'ready' ? read.value : null;
 }

@@ -1,12 +1,16 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { Api } from '../api/Api';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
+import { useApiRead } from '../api/useApiRead';
 import { MessageText } from '../diagnostics/MessageText';
 import type { ApiError } from '../generated/ApiError';
 import { defaultFileName, newWorkflowPath } from './newWorkflowPath';
 import { TemplatePicker } from './TemplatePicker';
-import { useTemplates } from './useTemplates';
 import './new-workflow.css';
+
+/** The templates a new workflow can start from. */
+const listTemplates = (api: Api) => api.listTemplates();
 
 /**
  * "New workflow": a template, a file name (in the workspace folder, or a full path without
@@ -23,13 +27,13 @@ export function NewWorkflowForm({
   onCancel: () => void;
 }) {
   const api = useApi();
-  const listing = useTemplates(api);
+  const listing = useApiRead({}, listTemplates);
   const [chosen, setChosen] = useState<string | null>(null);
   const [typedName, setTypedName] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ApiError | null>(null);
 
-  const templates = listing.status === 'loaded' ? listing.templates : [];
+  const templates = listing.state === 'ready' ? listing.value : [];
   const template = templates.find((t) => t.name === chosen) ?? templates[0];
   const name = typedName ?? defaultFileName(template?.name ?? '');
   const target = newWorkflowPath(name, workspaceDir);
@@ -65,12 +69,12 @@ export function NewWorkflowForm({
       onKeyDown={onKeyDown}
     >
       <h2 className="new-workflow__title">New workflow</h2>
-      {listing.status === 'loading' ? (
+      {listing.state === 'loading' ? (
         <p className="new-workflow__hint" role="status">
           <span className="spinner" aria-hidden="true" /> Loading templates…
         </p>
       ) : null}
-      {listing.status === 'failed' ? (
+      {listing.state === 'failed' ? (
         <p className="banner is-error" role="alert">
           <strong>Could not list the templates</strong>
           <span>{listing.error.message}</span>

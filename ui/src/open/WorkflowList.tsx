@@ -1,6 +1,7 @@
 import { FileGraphIcon } from '../icons/appIcons';
 import type { WorkspaceListing } from './useWorkspaceWorkflows';
 import { relativeTime, splitEntryPath } from './workflowListing';
+import { shownValue } from '../api/useApiRead';
 
 /** The workspace's workflows; clicking one opens it. */
 export function WorkflowList({
@@ -13,6 +14,8 @@ export function WorkflowList({
   onOpen: (path: string) => void;
 }) {
   const now = Date.now();
+  // The list read before stays up while it is read again.
+  const entries = shownValue(listing);
   return (
     <section className="workflow-list" aria-label="Workflows in the workspace">
       <header className="workflow-list__header">
@@ -21,16 +24,16 @@ export function WorkflowList({
           {dir}
         </code>
       </header>
-      {listing.status === 'loading' ? <p className="workflow-list__note">Looking for workflows…</p> : null}
-      {listing.status === 'failed' ? (
+      {listing.state === 'loading' && entries === null ? <p className="workflow-list__note">Looking for workflows…</p> : null}
+      {listing.state === 'failed' ? (
         <p className="workflow-list__note is-error">{listing.error.message}</p>
       ) : null}
-      {listing.status === 'loaded' && listing.entries.length === 0 ? (
+      {entries !== null && entries.length === 0 ? (
         <p className="workflow-list__note">No .dot or .fabro workflows in this folder yet.</p>
       ) : null}
-      {listing.status === 'loaded' && listing.entries.length > 0 ? (
+      {entries !== null && entries.length > 0 ? (
         <ul className="workflow-list__items">
-          {listing.entries.map((entry) => {
+          {entries.map((entry) => {
             const { name, folder } = splitEntryPath(entry.relative_path);
             return (
               <li key={entry.path}>

@@ -1,9 +1,14 @@
 import { useEffect, useState } from 'react';
+import type { Api } from '../api/Api';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
+import { shownValue, useApiRead } from '../api/useApiRead';
 import { inTextField } from '../app/useEditingShortcuts';
-import type { PendingGate } from '../generated/PendingGate';
+import type { RunRef } from '../generated/RunRef';
 
+const pendingGates = (api: Api, request: RunRef) => api.pendingGates(request);
+/** The gate may be registered a moment after the event that announced it: ask again this often until it is there. */
+const ASK_AGAIN_MS = 1500;
 
 /**
  * The human gates a run waits at: the question, its choices with their accelerator keys
@@ -11,52 +16,41 @@ import type { PendingGate } from '../generated/PendingGate';
  */
 export function GateDock({ runId, waiting, onAnswered }: { runId: string; waiting: boolean; onAnswered: () => void }) {
   const api = useApi();
-  const [gates, setGates] = useState<PendingGate[]>([]);
+  const pending = useApiRead(waiting ? { run_id: runId } : null, pendingGates);
+  // Gates answered here, hidden before the list is read again.
+  const [answered, setAnswered] = useState<readonly string[]>([]);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
+  const [answerError, setAnswerError] = useState<string | null>(null);
+  const gates = waiting ? (shownValue(pending) ?? []).filter((g) => !answered.includes(g.question_id)) : [];
+  const error = answerError ?? (pending.state === 'failed' ? pending.error.message : null);
 
+  // Ask again until a gate is there (not while one is shown).
+  const noneYet = waiting && pending.state === 'ready' && pending.value.length === 0;
+  const { reload } = pending;
   useEffect(() => {
-    if (!waiting) {
-      setGates([]);
-      return;
-    }
-    let live = true;
-    let again: ReturnType<typeof setTimeout> | undefined;
-    api.pendingGates({ run_id: runId }).then(
-      (found) => {
-        if (!live) return;
-        setGates(found);
-        // The gate may be registered a moment after the event that announced it: ask again
-        // until it is there (not while one is shown).
-        if (found.length === 0) again = setTimeout(() => setTick((t) => t + 1), 1500);
-      },
-      (reason: unknown) => live && setError(toApiError(reason).message),
-    );
-    return () => {
-      live = false;
-      clearTimeout(again);
-    };
-  }, [api, runId, waiting, tick]);
+    if (!noneYet) return;
+    const again = setTimeout(reload, ASK_AGAIN_MS);
+    return () => clearTimeout(again);
+  }, [noneYet, reload, pending]);
 
   const gate = gates[0];
   const answer = (value: string, freeform: boolean) => {
     if (gate === undefined || busy) return;
     setBusy(true);
-    setError(null);
+    setAnswerError(null);
     api.answerGate({ run_id: runId, question_id: gate.question_id, answer: value, freeform }).then(
       () => {
         setBusy(false);
         setText('');
-        setGates((all) => all.filter((g) => g.question_id !== gate.question_id));
+        setAnswered((all) => [...all, gate.question_id]);
         // Another gate (a parallel branch) may be waiting already.
-        setTick((t) => t + 1);
+        reload();
         onAnswered();
       },
       (reason: unknown) => {
         setBusy(false);
-        setError(toApiError(reason).message);
+        setAnswerError(toApiError(reason).message);
       },
     );
   };

@@ -76,17 +76,17 @@ export function LiveGraph({
   /** Called once the graph has been drawn (or its layout failed). */
   onDrawn: () => void;
 }) {
-  if (graph.status === 'failed') {
+  if (graph.state === 'failed') {
     return (
       <div className="canvas-message" role="alert">
         <div className="canvas-message__card is-error">
           <h2>The run's workflow could not be read</h2>
-          <p>{graph.message}</p>
+          <p>{graph.error.message}</p>
         </div>
       </div>
     );
   }
-  if (graph.status === 'loading' || graph.opened.workflow === null) {
+  if (graph.state === 'loading' || graph.value.workflow === null) {
     return (
       <div className="canvas-message" role="status">
         <span className="spinner" aria-hidden="true" /> Reading the run's workflow…
@@ -96,8 +96,8 @@ export function LiveGraph({
   return (
     <ReactFlowProvider>
       <LaidOutRun
-        opened={graph.opened}
-        workflow={graph.opened.workflow}
+        opened={graph.value}
+        workflow={graph.value.workflow}
         progress={progress}
         selectedNode={selectedNode}
         onSelectNode={onSelectNode}

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useApi } from '../api/ApiContext';
-import { toApiError } from '../api/apiError';
-import type { ApiError } from '../generated/ApiError';
+import type { Api } from '../api/Api';
+import { shownValue, useApiRead } from '../api/useApiRead';
+import type { ListRunsRequest } from '../generated/ListRunsRequest';
 import type { RunRecord } from '../generated/RunRecord';
 import type { RunStatus } from '../generated/RunStatus';
 import { RUN_STATUS_LABEL, formatDuration, formatStarted } from './runFormat';
@@ -12,51 +12,40 @@ const STATUSES: RunStatus[] = ['running', 'success', 'fail', 'cancelled', 'inter
 /** While a listed run is running, the list is read again this often. */
 const POLL_MS = 2000;
 
+const listRuns = (api: Api, request: ListRunsRequest) => api.listRuns(request);
+
 /** Every run, newest first: status, workflow, start, duration, labels; searchable. */
 export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => void; now: number }) {
-  const api = useApi();
-  const [runs, setRuns] = useState<RunRecord[] | null>(null);
-  const [total, setTotal] = useState(0);
-  const [error, setError] = useState<ApiError | null>(null);
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<RunStatus | 'all'>('all');
-  const [tick, setTick] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    api
-      .listRuns({
-        filter: {
-          status: status === 'all' ? [] : [status],
-          workflow: null,
-          labels: {},
-          since: null,
-          until: null,
-          parent_run_id: null,
-          include_children: false,
-        },
-        page: { limit: 500, after: null },
-      })
-      .then(
-        (page) => {
-          if (!live) return;
-          setRuns(page.items);
-          setTotal(page.total);
-          setError(null);
-        },
-        (reason: unknown) => live && setError(toApiError(reason)),
-      );
-    return () => {
-      live = false;
-    };
-  }, [api, status, tick]);
+  const listed = useApiRead(
+    {
+      filter: {
+        status: status === 'all' ? [] : [status],
+        workflow: null,
+        labels: {},
+        since: null,
+        until: null,
+        parent_run_id: null,
+        include_children: false,
+      },
+      page: { limit: 500, after: null },
+    } satisfies ListRunsRequest,
+    listRuns,
+  );
+  // The list read before stays up while it is read again.
+  const page = shownValue(listed);
+  const runs: RunRecord[] | null = page?.items ?? null;
+  const total = page?.total ?? 0;
+  const error = listed.state === 'failed' ? listed.error : null;
+  const { reload } = listed;
 
   const anyRunning = runs?.some((r) => r.status === 'running') ?? false;
   useEffect(() => {
     if (!anyRunning) return;
-    const timer = setTimeout(() => setTick((t) => t + 1), POLL_MS);
+    const timer = setTimeout(reload, POLL_MS);
     return () => clearTimeout(timer);
-  }, [anyRunning, runs]);
+  }, [anyRunning, page, reload]);
 
   const shown = useMemo(() => (runs ?? []).filter((run) => matchesSearch(run, query)), [runs, query]);
 
@@ -80,7 +69,7 @@ export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => voi
             </option>
           ))}
         </select>
-        <button type="button" className="button is-small" onClick={() => setTick((t) => t + 1)}>
+        <button type="button" className="button is-small" onClick={reload}>
           Refresh
         </button>
       </header>

@@ -1,6 +1,6 @@
 import { loadCheckpointState } from './checkpoints/apiCalls';
 import { ContextValues } from './checkpoints/ContextValues';
-import { useApiResult } from './checkpoints/useApiResult';
+import { useApiRead } from '../api/useApiRead';
 import type { CheckpointMoment } from './scrubContext';
 
 /**
@@ -20,7 +20,7 @@ export function ScrubNote({
   onBack: () => void;
 }) {
   const sha = checkpoint?.sha ?? null;
-  const saved = useApiResult(sha === null ? null : { run_id: runId, at: sha }, loadCheckpointState);
+  const saved = useApiRead(sha === null ? null : { run_id: runId, at: sha }, loadCheckpointState);
   return (
     <div className="run-scrub-note" data-testid="scrub-note">
       <div className="run-scrub-note__line">

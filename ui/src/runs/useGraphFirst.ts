@@ -10,7 +10,7 @@ export const GRAPH_FIRST_MAX_MS = 2000;
  */
 export function graphStillToDraw(graphShown: boolean, graph: RunGraph, drawn: boolean): boolean {
   if (!graphShown || drawn) return false;
-  return graph.status === 'loading' || (graph.status === 'read' && graph.opened.workflow !== null);
+  return graph.state === 'loading' || (graph.state === 'ready' && graph.value.workflow !== null);
 }
 
 /**

@@ -1,14 +1,13 @@
-import { useEffect, useState } from 'react';
-import { useApi } from '../api/ApiContext';
-import { toApiError } from '../api/apiError';
+import type { Api } from '../api/Api';
+import { type ApiRead, useApiRead } from '../api/useApiRead';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import { readRunGraph, prefetchedRunGraph } from './runGraphRead';
 
-/** The run's own `graph.dot` as read so far: loading, read, or why it could not be. */
-export type RunGraph =
-  | { status: 'loading' }
-  | { status: 'read'; opened: OpenedWorkflow }
-  | { status: 'failed'; message: string };
+/** The run's own `graph.dot` as read so far. */
+export type RunGraph = ApiRead<OpenedWorkflow>;
+
+/** Takes over the read the app started on load, or reads the graph now. */
+const readGraph = (api: Api, { runId }: { runId: string }) => prefetchedRunGraph(api, runId) ?? readRunGraph(api, runId);
 
 /**
  * The workflow a run keeps in its folder (`graph.dot`, as the run parsed it), read from the
@@ -17,17 +16,5 @@ export type RunGraph =
  * out while the timeline loads rather than after it.
  */
 export function useRunGraph(runId: string): RunGraph {
-  const api = useApi();
-  const [graph, setGraph] = useState<{ runId: string; graph: RunGraph } | null>(null);
-  useEffect(() => {
-    let live = true;
-    (prefetchedRunGraph(api, runId) ?? readRunGraph(api, runId)).then(
-        (opened) => live && setGraph({ runId, graph: { status: 'read', opened } }),
-        (reason: unknown) => live && setGraph({ runId, graph: { status: 'failed', message: toApiError(reason).message } }),
-      );
-    return () => {
-      live = false;
-    };
-  }, [api, runId]);
-  return graph !== null && graph.runId === runId ? graph.graph : { status: 'loading' };
+  return useApiRead({ runId }, readGraph);
 }

@@ -110,6 +110,7 @@ export function SourceView({
       view.current = null;
     };
     // The editor is created once; later sources arrive through the effect below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {

@@ -13,6 +13,7 @@ import { ReportFrame } from './ReportFrame';
 import { ScreenshotCompare } from './ScreenshotCompare';
 import { ScreenshotGallery } from './ScreenshotGallery';
 import { useRunArtifacts } from './useRunArtifacts';
+import { shownValue } from '../../api/useApiRead';
 import { VideoList } from './VideoList';
 import './artifacts.css';
 
@@ -140,7 +141,9 @@ export function ArtifactsView({
     (artifact: ListedArtifact) => api.runFileUrl({ run_id: runId, area: 'artifacts', path: artifact.path }),
     [api, runId],
   );
-  const everything = useMemo(() => (state.status === 'loaded' ? state.artifacts : []), [state]);
+  // While the list is read again, the one read before stays shown.
+  const listed = shownValue(state);
+  const everything = useMemo(() => listed ?? [], [listed]);
   const stages = useMemo(() => groupByStage(everything), [everything]);
   const shown = useMemo(
     () => (stage === ALL_STAGES ? everything : everything.filter((a) => a.stage === stage)),
@@ -149,10 +152,10 @@ export function ArtifactsView({
   const stageKnown = stage === ALL_STAGES || stages.some((g) => g.stage === stage);
 
   return (
-    <div className="artifacts-view" data-testid="artifacts-view" data-state={state.status}>
+    <div className="artifacts-view" data-testid="artifacts-view" data-state={state.state}>
       <header className="artifacts-view__header">
         <h2>Artifacts</h2>
-        {state.status === 'loaded' ? <span className="artifacts-view__count">{shown.length}</span> : null}
+        {listed !== null ? <span className="artifacts-view__count">{shown.length}</span> : null}
         {stages.length > 0 ? (
           <label className="artifacts-view__stage" htmlFor={stageSelectId}>
             Stage
@@ -169,11 +172,11 @@ export function ArtifactsView({
         ) : null}
       </header>
       <div className="artifacts-view__body">
-        {state.status === 'loading' ? (
+        {state.state === 'loading' && listed === null ? (
           <p className="muted" role="status">
             <span className="spinner" aria-hidden="true" /> Listing the artifacts…
           </p>
-        ) : state.status === 'failed' ? (
+        ) : state.state === 'failed' ? (
           <div className="banner is-error" role="alert">
             <strong>The artifacts could not be listed</strong>
             <span>{state.error.message}</span>

@@ -1,7 +1,7 @@
 import type { Api } from '../../api/Api';
 import type { JUnitReport } from '../../generated/JUnitReport';
 import type { RunFileRequest } from '../../generated/RunFileRequest';
-import { type ApiResult, useApiResult } from '../checkpoints/useApiResult';
+import { type ApiRead, useApiRead } from '../../api/useApiRead';
 import { countsSummary, hasProblems, reportCounts, suiteCounts } from './junit';
 import { JunitCaseRows } from './JunitCaseRows';
 import './junit-table.css';
@@ -52,17 +52,17 @@ export function JunitReportTables({ report }: { report: JUnitReport }) {
 }
 
 /** A run's JUnit file as loaded so far: its report, or why there is none (shown as an alert). */
-export function JunitResult({ result }: { result: ApiResult<JUnitReport> }) {
+export function JunitResult({ result }: { result: ApiRead<JUnitReport> }) {
   const outcome =
-    result.status === 'loaded' ? (hasProblems(reportCounts(result.value)) ? 'failed' : 'passed') : undefined;
-  const counts = result.status === 'loaded' ? reportCounts(result.value) : null;
+    result.state === 'ready' ? (hasProblems(reportCounts(result.value)) ? 'failed' : 'passed') : undefined;
+  const counts = result.state === 'ready' ? reportCounts(result.value) : null;
   return (
-    <div className="junit-table" data-testid="junit-table" data-state={result.status} data-outcome={outcome}>
-      {result.status === 'loading' ? (
+    <div className="junit-table" data-testid="junit-table" data-state={result.state} data-outcome={outcome}>
+      {result.state === 'loading' ? (
         <p className="muted" role="status">
           <span className="spinner" aria-hidden="true" /> Reading the test results…
         </p>
-      ) : result.status === 'failed' ? (
+      ) : result.state === 'failed' ? (
         <p className="junit-table__error" role="alert">
           {result.error.message}
         </p>
@@ -80,6 +80,6 @@ export function JunitResult({ result }: { result: ApiResult<JUnitReport> }) {
 
 /** A JUnit XML file of a run (`path` under its artifacts), as the API parsed it. */
 export function JunitTable({ runId, path }: { runId: string; path: string }) {
-  const result = useApiResult({ run_id: runId, area: 'artifacts', path } satisfies RunFileRequest, loadJunitReport);
+  const result = useApiRead({ run_id: runId, area: 'artifacts', path } satisfies RunFileRequest, loadJunitReport);
   return <JunitResult result={result} />;
 }

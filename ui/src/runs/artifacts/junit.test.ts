@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { JUnitCase } from '../../generated/JUnitCase';
 import type { JUnitReport } from '../../generated/JUnitReport';
 import type { JUnitSuite } from '../../generated/JUnitSuite';
-import type { ApiResult } from '../checkpoints/useApiResult';
+import type { ApiRead } from '../../api/useApiRead';
 import { countsSummary, formatSeconds, hasProblems, reportCounts } from './junit';
 import { JunitResult } from './JunitTable';
 
-const render = (result: ApiResult<JUnitReport>) => renderToStaticMarkup(createElement(JunitResult, { result }));
+const render = (result: ApiRead<JUnitReport>) => renderToStaticMarkup(createElement(JunitResult, { result }));
 
 function testCase(name: string, fields: Partial<JUnitCase> = {}): JUnitCase {
   return {
@@ -61,7 +61,7 @@ const UNIT_FAILING: JUnitReport = {
 
 describe('JunitResult', () => {
   it('renders the suites, cases and an open failure of a parsed report', () => {
-    const html = render({ status: 'loaded', value: UNIT_FAILING });
+    const html = render({ state: 'ready', value: UNIT_FAILING });
     expect(html).toContain('data-outcome="failed"');
     expect(html).toContain('2 tests: 1 passed, 1 failed · &lt;1 ms');
     expect(html).toContain('fixture.page');
@@ -83,7 +83,7 @@ describe('JunitResult', () => {
       system_err: 'warned',
     });
     const html = render({
-      status: 'loaded',
+      state: 'ready',
       value: { name: null, time: 1234.5, suites: [suite('s', [errored, testCase('skips', { status: 'skipped' })])] },
     });
     expect(html).toContain('data-status="error"');
@@ -96,7 +96,7 @@ describe('JunitResult', () => {
 
   it('keeps the attribute counts of a suite without cases', () => {
     const html = render({
-      status: 'loaded',
+      state: 'ready',
       value: {
         name: null,
         time: 2,
@@ -109,7 +109,7 @@ describe('JunitResult', () => {
 
   it("shows the API's message for a malformed file as an alert", () => {
     const html = render({
-      status: 'failed',
+      state: 'failed',
       error: { code: 'wrong_kind', message: 'b/retry_0/junit.xml: not well-formed XML at line 3, column 5: unexpected end' },
     });
     expect(html).toContain('role="alert"');

@@ -1,37 +1,11 @@
-import { useEffect, useState } from 'react';
-import { useApi } from '../../api/ApiContext';
-import { toApiError } from '../../api/apiError';
-import type { ApiError } from '../../generated/ApiError';
+import type { Api } from '../../api/Api';
+import { type ApiRead, useApiRead } from '../../api/useApiRead';
 import type { ListedArtifact } from '../../generated/ListedArtifact';
+import type { RunRef } from '../../generated/RunRef';
 
-/** A run's artifact list, as loaded so far. */
-export type RunArtifacts =
-  | { status: 'loading' }
-  | { status: 'loaded'; artifacts: ListedArtifact[] }
-  | { status: 'failed'; error: ApiError };
+const listArtifacts = (api: Api, request: RunRef) => api.runArtifacts(request);
 
-type Answer = { runId: string; result: RunArtifacts };
-
-/**
- * Lists the run's artifacts, again whenever `refreshKey` changes; while a refresh is under
- * way the previous list of the same run stays shown.
- */
-export function useRunArtifacts(runId: string, refreshKey: unknown): RunArtifacts {
-  const api = useApi();
-  const [answer, setAnswer] = useState<Answer | null>(null);
-  useEffect(() => {
-    let live = true;
-    api.runArtifacts({ run_id: runId }).then(
-      (artifacts) => {
-        if (live) setAnswer({ runId, result: { status: 'loaded', artifacts } });
-      },
-      (reason: unknown) => {
-        if (live) setAnswer({ runId, result: { status: 'failed', error: toApiError(reason) } });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, runId, refreshKey]);
-  return answer !== null && answer.runId === runId ? answer.result : { status: 'loading' };
+/** Lists the run's artifacts, again whenever `refreshKey` changes. */
+export function useRunArtifacts(runId: string, refreshKey: unknown): ApiRead<ListedArtifact[]> {
+  return useApiRead({ run_id: runId }, listArtifacts, refreshKey);
 }

@@ -5,7 +5,7 @@ import { loadCheckpoints } from './apiCalls';
 import { CheckpointPane } from './CheckpointPane';
 import { CommitGraph } from './CommitGraph';
 import { currentTip, layoutCommitGraph } from './graphLayout';
-import { useApiResult } from './useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 import './checkpoints.css';
 
 /** What the checkpoint browser needs from the run screen. */
@@ -23,8 +23,8 @@ export interface CheckpointBrowserProps {
 function Browser({ runId, runStatus, refreshKey, onRunStarted, onRolledBack }: CheckpointBrowserProps) {
   const [reloads, setReloads] = useState(0);
   const refresh = useMemo(() => [refreshKey, reloads], [refreshKey, reloads]);
-  const list = useApiResult({ run_id: runId }, loadCheckpoints, refresh);
-  const entries = list.status === 'loaded' ? list.value : list.status === 'loading' ? list.previous : null;
+  const list = useApiRead({ run_id: runId }, loadCheckpoints, refresh);
+  const entries = list.state === 'ready' ? list.value : list.state === 'loading' ? list.previous : null;
   const graph = useMemo(() => layoutCommitGraph(entries ?? []), [entries]);
   const [selectedSha, setSelectedSha] = useState<string | null>(null);
   const tip = entries === null ? null : currentTip(entries);
@@ -41,9 +41,9 @@ function Browser({ runId, runStatus, refreshKey, onRunStarted, onRolledBack }: C
         <div className="checkpoint-browser__title">
           <h2>Checkpoints</h2>
           {entries !== null ? <span className="muted">{entries.length}</span> : null}
-          {list.status === 'loading' ? <span className="spinner" role="status" aria-label="Loading checkpoints" /> : null}
+          {list.state === 'loading' ? <span className="spinner" role="status" aria-label="Loading checkpoints" /> : null}
         </div>
-        {list.status === 'failed' ? (
+        {list.state === 'failed' ? (
           <div className="banner is-error" role="alert">
             <strong>Could not list the checkpoints</strong>
             <span>{list.error.message}</span>
@@ -65,7 +65,7 @@ function Browser({ runId, runStatus, refreshKey, onRunStarted, onRolledBack }: C
             onRunStarted={onRunStarted}
             onRolledBack={rolledBack}
           />
-        ) : list.status === 'loading' ? (
+        ) : list.state === 'loading' ? (
           <p className="checkpoint-pane__note" role="status">
             <span className="spinner" aria-hidden="true" /> Reading the run's history…
           </p>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { CheckpointEntry } from '../../generated/CheckpointEntry';
 import { loadCheckpointState } from './apiCalls';
 import { ContextValues } from './ContextValues';
-import { useApiResult } from './useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 import { checkpointLabel, formatTime, shortSha } from './format';
 import { nodeRunAfter } from './rollbackPlan';
 
@@ -22,8 +22,8 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 export function CheckpointContext({ runId, entry, entries }: { runId: string; entry: CheckpointEntry; entries: CheckpointEntry[] }) {
   const parent = entries.find((e) => e.sha === entry.parent) ?? null;
   const after = nodeRunAfter(entries, entry.sha);
-  const saved = useApiResult({ run_id: runId, at: entry.sha }, loadCheckpointState);
-  const next = saved.status === 'loaded' ? saved.value.next_node_id : undefined;
+  const saved = useApiRead({ run_id: runId, at: entry.sha }, loadCheckpointState);
+  const next = saved.state === 'ready' ? saved.value.next_node_id : undefined;
   return (
     <div className="checkpoint-context" data-testid="checkpoint-context">
       <dl className="checkpoint-facts">

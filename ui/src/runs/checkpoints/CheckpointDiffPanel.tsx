@@ -3,7 +3,7 @@ import type { CheckpointEntry } from '../../generated/CheckpointEntry';
 import { DiffView } from '../diff/DiffView';
 import { loadCheckpointDiff } from './apiCalls';
 import { checkpointLabel, shortSha } from './format';
-import { useApiResult } from './useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 
 /** The choice meaning "the checkpoint before this one". */
 const PREVIOUS = '';
@@ -29,7 +29,7 @@ export function CheckpointDiffPanel({
   const selectId = useId();
   const other = compareWith !== null && compareWith !== entry.sha ? compareWith : null;
   const from = other ?? entry.parent;
-  const result = useApiResult(from === null ? null : { run_id: runId, from, to: entry.sha }, loadCheckpointDiff);
+  const result = useApiRead(from === null ? null : { run_id: runId, from, to: entry.sha }, loadCheckpointDiff);
   const parent = entries.find((e) => e.sha === entry.parent) ?? null;
   const previousLabel =
     parent !== null
@@ -57,11 +57,11 @@ export function CheckpointDiffPanel({
       </div>
       {from === null ? (
         <p className="checkpoint-pane__note">This checkpoint has nothing before it to compare with.</p>
-      ) : result.status === 'loading' ? (
+      ) : result.state === 'loading' ? (
         <p className="checkpoint-pane__note" role="status">
           <span className="spinner" aria-hidden="true" /> Comparing…
         </p>
-      ) : result.status === 'failed' ? (
+      ) : result.state === 'failed' ? (
         <div className="banner is-error" role="alert">
           <strong>Could not compare the checkpoints</strong>
           <span>{result.error.message}</span>

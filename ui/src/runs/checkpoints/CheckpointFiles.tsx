@@ -3,7 +3,7 @@ import { loadCheckpointFiles } from './apiCalls';
 import { buildFileTree, parentFolders } from './fileTree';
 import { FileTreeList } from './FileTreeList';
 import { FileViewer } from './FileViewer';
-import { useApiResult } from './useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 import './checkpoint-files.css';
 
 /**
@@ -11,10 +11,10 @@ import './checkpoint-files.css';
  * chosen path stays chosen when another checkpoint is selected, to compare it across them.
  */
 export function CheckpointFiles({ runId, sha }: { runId: string; sha: string }) {
-  const result = useApiResult({ run_id: runId, at: sha }, loadCheckpointFiles);
+  const result = useApiRead({ run_id: runId, at: sha }, loadCheckpointFiles);
   const [selectedPath, setSelectedPath] = useState<string | null>(null);
   const [openFolders, setOpenFolders] = useState<ReadonlySet<string>>(new Set());
-  const files = result.status === 'loaded' ? result.value : null;
+  const files = result.state === 'ready' ? result.value : null;
   const tree = useMemo(() => buildFileTree(files ?? []), [files]);
   const selected = files?.find((f) => f.path === selectedPath) ?? null;
 
@@ -29,14 +29,14 @@ export function CheckpointFiles({ runId, sha }: { runId: string; sha: string }) 
     setOpenFolders((open) => new Set([...open, ...parentFolders(path)]));
   };
 
-  if (result.status === 'loading') {
+  if (result.state === 'loading') {
     return (
       <p className="checkpoint-pane__note" role="status">
         <span className="spinner" aria-hidden="true" /> Listing the files…
       </p>
     );
   }
-  if (result.status === 'failed') {
+  if (result.state === 'failed') {
     return (
       <div className="banner is-error" role="alert">
         <strong>Could not list the files at this checkpoint</strong>

@@ -1,5 +1,5 @@
 import type { CheckpointState } from '../../generated/CheckpointState';
-import type { ApiResult } from './useApiResult';
+import type { ApiRead } from '../../api/useApiRead';
 
 function shown(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -7,15 +7,15 @@ function shown(value: unknown): string {
 }
 
 /** The context a checkpoint saved: every key with its value, internal keys last. */
-export function ContextValues({ saved }: { saved: ApiResult<CheckpointState> }) {
-  if (saved.status === 'loading') {
+export function ContextValues({ saved }: { saved: ApiRead<CheckpointState> }) {
+  if (saved.state === 'loading') {
     return (
       <p className="muted" role="status">
         <span className="spinner" aria-hidden="true" /> Reading the saved state…
       </p>
     );
   }
-  if (saved.status === 'failed') {
+  if (saved.state === 'failed') {
     return (
       <p className="banner is-error" role="alert">
         The saved state could not be read: {saved.error.message}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { TreeFile } from '../../generated/TreeFile';
 import { loadCheckpointFile } from './apiCalls';
 import { formatSize } from './format';
-import { useApiResult } from './useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 
 /** Lines shown before "Show all" (long files render slowly). */
 const FIRST_LINES = 5000;
@@ -38,7 +38,7 @@ function NumberedText({ text }: { text: string }) {
 
 /** One file as it was at a checkpoint: text with line numbers, or a note for binary files. */
 export function FileViewer({ runId, sha, file }: { runId: string; sha: string; file: TreeFile }) {
-  const result = useApiResult({ run_id: runId, at: sha, path: file.path }, loadCheckpointFile);
+  const result = useApiRead({ run_id: runId, at: sha, path: file.path }, loadCheckpointFile);
   return (
     <div className="file-viewer" data-testid="file-viewer">
       <div className="file-viewer__header">
@@ -50,11 +50,11 @@ export function FileViewer({ runId, sha, file }: { runId: string; sha: string; f
           {file.kind === 'executable' ? ' · executable' : file.kind === 'link' ? ' · symbolic link' : ''}
         </span>
       </div>
-      {result.status === 'loading' ? (
+      {result.state === 'loading' ? (
         <p className="file-viewer__note" role="status">
           <span className="spinner" aria-hidden="true" /> Reading the file…
         </p>
-      ) : result.status === 'failed' ? (
+      ) : result.state === 'failed' ? (
         <div className="banner is-error" role="alert">
           <strong>Could not read {file.path}</strong>
           <span>{result.error.message}</span>

@@ -3,7 +3,7 @@ import type { CheckpointEntry } from '../../generated/CheckpointEntry';
 import { loadRun } from './apiCalls';
 import { ConfirmDialog } from './ConfirmDialog';
 import { formatTime, nodesCompleted, shortSha } from './format';
-import { useApiResult } from './useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 import { useStartRun } from './useStartRun';
 
 /** What forking does to files, which depends on how the run keeps its checkpoints. */
@@ -44,9 +44,9 @@ export function ForkDialog({
   onClose: () => void;
 }) {
   const api = useApi();
-  const run = useApiResult({ run_id: runId }, loadRun);
+  const run = useApiRead({ run_id: runId }, loadRun);
   const { busy, error, go: fork } = useStartRun(() => api.forkRun({ run_id: runId, from: from.sha }), onClose, onRunStarted);
-  const record = run.status === 'loaded' ? run.value : null;
+  const record = run.state === 'ready' ? run.value : null;
   return (
     <ConfirmDialog
       title={`Fork a new run from ${from.node_id}?`}

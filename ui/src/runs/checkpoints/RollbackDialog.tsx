@@ -11,7 +11,7 @@ import { PathList } from './PathList';
 import { changedOutsideFiles, nodeRunAfter } from './rollbackPlan';
 import { RollbackPlanView } from './RollbackPlanView';
 import { RollbackReportView } from './RollbackReportView';
-import { useApiResult } from './useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 
 type Step =
   | { kind: 'confirm' }
@@ -68,8 +68,8 @@ export function RollbackDialog({
 }) {
   const api = useApi();
   const [step, setStep] = useState<Step>({ kind: 'confirm' });
-  const diff = useApiResult({ run_id: runId, from: target.sha, to: tip?.sha ?? null }, loadCheckpointDiff);
-  const run = useApiResult({ run_id: runId }, loadRun);
+  const diff = useApiRead({ run_id: runId, from: target.sha, to: tip?.sha ?? null }, loadCheckpointDiff);
+  const run = useApiRead({ run_id: runId }, loadRun);
   const after = nodeRunAfter(entries, target.sha);
 
   const rollBack = (force: boolean) => {
@@ -100,8 +100,8 @@ export function RollbackDialog({
   const forced = step.kind === 'changed-outside' || (step.kind === 'working' && step.force);
   const confirm: ConfirmAction = forced
     ? { label: 'Roll back anyway', onConfirm: () => rollBack(true), danger: true }
-    : { label: 'Roll back', onConfirm: () => rollBack(false), danger: true, disabled: diff.status === 'loading' };
-  const workFolder = run.status === 'loaded' ? <code>{run.value.work_dir}</code> : "the run's work folder";
+    : { label: 'Roll back', onConfirm: () => rollBack(false), danger: true, disabled: diff.state === 'loading' };
+  const workFolder = run.state === 'ready' ? <code>{run.value.work_dir}</code> : "the run's work folder";
 
   return (
     <ConfirmDialog

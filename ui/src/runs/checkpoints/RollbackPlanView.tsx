@@ -1,18 +1,18 @@
 import type { CheckpointDiff } from '../../generated/CheckpointDiff';
-import type { ApiResult } from './useApiResult';
+import type { ApiRead } from '../../api/useApiRead';
 import { PathList } from './PathList';
 import { rollbackPlan } from './rollbackPlan';
 
 /** The files a rollback will rewrite, restore or delete, from the diff target → current tip. */
-export function RollbackPlanView({ diff }: { diff: ApiResult<CheckpointDiff> }) {
-  if (diff.status === 'loading') {
+export function RollbackPlanView({ diff }: { diff: ApiRead<CheckpointDiff> }) {
+  if (diff.state === 'loading') {
     return (
       <p className="confirm-dialog__note" role="status">
         <span className="spinner" aria-hidden="true" /> Working out which files change…
       </p>
     );
   }
-  if (diff.status === 'failed') {
+  if (diff.state === 'failed') {
     return (
       <div className="banner is-error" role="alert">
         <strong>Could not work out which files change</strong>

@@ -4,7 +4,7 @@ import type { CheckpointRef } from '../../generated/CheckpointRef';
 import type { DiffRequest } from '../../generated/DiffRequest';
 import type { RunRef } from '../../generated/RunRef';
 
-// The reads the checkpoint browser makes, as stable functions for `useApiResult`.
+// The reads the checkpoint browser makes, as stable readers for `useApiRead`.
 
 /** Every checkpoint of a run, across its timelines. */
 export const loadCheckpoints = (api: Api, req: RunRef) => api.runCheckpoints(req);

@@ -1,6 +1,6 @@
 import type { Api } from '../../api/Api';
 import type { RunFileRequest } from '../../generated/RunFileRequest';
-import { useApiResult } from '../checkpoints/useApiResult';
+import { useApiRead } from '../../api/useApiRead';
 import { DiffView } from './DiffView';
 
 const loadRunPatch = (api: Api, req: RunFileRequest) => api.runPatch(req);
@@ -10,8 +10,8 @@ const loadRunPatch = (api: Api, req: RunFileRequest) => api.runPatch(req);
  * `version` reads it again when it changes; `empty` is what to say when there is no patch.
  */
 export function RunPatchView({ runId, path, version, empty }: { runId: string; path: string; version: unknown; empty: string }) {
-  const result = useApiResult({ run_id: runId, area: 'nodes', path } satisfies RunFileRequest, loadRunPatch, version);
-  if (result.status === 'loading') {
+  const result = useApiRead({ run_id: runId, area: 'nodes', path } satisfies RunFileRequest, loadRunPatch, version);
+  if (result.state === 'loading') {
     if (result.previous !== null) return <DiffView files={result.previous.files} cut={result.previous.cut} />;
     return (
       <p className="muted" role="status">
@@ -19,7 +19,7 @@ export function RunPatchView({ runId, path, version, empty }: { runId: string; p
       </p>
     );
   }
-  if (result.status === 'failed') {
+  if (result.state === 'failed') {
     if (result.error.code === 'not_found') return <p className="muted stage-file__empty">{empty}</p>;
     return (
       <div className="banner is-error" role="alert">

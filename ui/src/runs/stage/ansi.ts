@@ -58,6 +58,8 @@ function applySgr(style: Style, params: number[]): Style {
 }
 
 // ESC [ params letter: SGR when the letter is `m`; other CSI sequences (cursor moves) are dropped.
+// Matching the ESC control character is the point of this pattern.
+// eslint-disable-next-line no-control-regex
 const CSI = /\u001b\[([0-9;?]*)([A-Za-z])/g;
 
 /**
