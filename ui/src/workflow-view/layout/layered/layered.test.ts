@@ -150,6 +150,9 @@ describe('layered layout', () => {
     expect(overlap(outer, boxOf(flow, 'd'))).toBe(false);
   });
 
+  // 40 random graphs laid out per direction: about 3 s on an idle machine, so Vitest's 5 s
+  // default fails it on a loaded one without anything being wrong.
+  const RANDOM_GRAPHS_TIMEOUT_MS = 30_000;
   for (const rankdir of ['TB', 'LR', 'BT', 'RL']) {
     it(`never overlaps nodes, labels or foreign boxes on random graphs (${rankdir})`, () => {
       for (let seed = 1; seed <= 40; seed++) {
@@ -178,6 +181,6 @@ describe('layered layout', () => {
           }
         }
       }
-    });
+    }, RANDOM_GRAPHS_TIMEOUT_MS);
   }
 });
