@@ -73,11 +73,6 @@ impl RunHost {
         })
     }
 
-    /// The runs, without the executor.
-    pub fn library(&self) -> &RunLibrary {
-        &self.library
-    }
-
     fn active(&self, run_id: &str) -> Option<ActiveRun> {
         self.active
             .lock()
@@ -154,11 +149,8 @@ impl RunHost {
             .insert(started.run_id.clone(), active);
         let registry = self.active.clone();
         let run_id = started.run_id.clone();
-        let index = self.index().clone();
-        let folder = prepared.run_dir().root().to_path_buf();
+        let library = self.library.clone();
         tokio::spawn(async move {
-            // Listed at once, without waiting for the watcher.
-            let _ = index.ingest_run(&folder).await;
             let forward = async move {
                 loop {
                     match events.recv().await {
@@ -171,14 +163,14 @@ impl RunHost {
                 }
             };
             let forwarder = tokio::spawn(forward);
-            let _conclusion = prepared.execute().await;
+            // Listed at once and as ended once it returns, without waiting for the watcher.
+            let _conclusion = library.execute(prepared).await;
             registry
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .remove(&run_id);
             // The run's emitter is gone with `prepared`, so the forwarder ends.
             let _ = forwarder.await;
-            let _ = index.ingest_run(&folder).await;
             drop(feed_open);
         });
         started
