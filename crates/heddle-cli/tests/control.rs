@@ -5,23 +5,9 @@
 
 mod sandbox;
 
-use std::path::Path;
-use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use sandbox::{Sandbox, describe, exit_code_within, json, run_id, text, wait_for, wait_for_stage};
-
-/// `heddle run` of `flow` with a terminal that stays open and silent (its gate waits).
-fn run_in_terminal(sandbox: &Sandbox, flow: &Path) -> Child {
-    let log = |name: &str| std::fs::File::create(sandbox.path().join(name)).unwrap();
-    sandbox
-        .command(&["run", flow.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(log("spawned.out"))
-        .stderr(log("spawned.err"))
-        .spawn()
-        .unwrap()
-}
 
 /// Waits until `heddle answer RUN` lists a waiting gate; its output.
 fn waiting_gate(sandbox: &Sandbox, run: &str) -> String {
@@ -42,7 +28,7 @@ fn waiting_gate(sandbox: &Sandbox, run: &str) -> String {
 fn a_gate_of_a_terminal_run_is_answered_from_another_process() {
     let sandbox = Sandbox::new();
     let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
-    let mut child = run_in_terminal(&sandbox, &flow);
+    let mut child = sandbox.run_in_terminal(&flow);
     let run = wait_for_stage(&sandbox, &mut child, "review");
     let id = run_id(&run);
     let listed = waiting_gate(&sandbox, &id);
@@ -88,7 +74,7 @@ fn a_gate_of_a_terminal_run_is_answered_from_another_process() {
 fn a_terminal_run_is_cancelled_from_another_process_at_its_checkpoint() {
     let sandbox = Sandbox::new();
     let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
-    let mut child = run_in_terminal(&sandbox, &flow);
+    let mut child = sandbox.run_in_terminal(&flow);
     let run = wait_for_stage(&sandbox, &mut child, "review");
     let id = run_id(&run);
     waiting_gate(&sandbox, &id);

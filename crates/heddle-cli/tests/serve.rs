@@ -88,6 +88,18 @@ impl Served {
         (status, serde_json::from_str(payload).unwrap_or(Value::Null))
     }
 
+    /// Starts `flow` through the server, trusted, in the sandbox's work folder without git
+    /// checkpoints; the `RunStarted` answer.
+    fn start(&self, sandbox: &Sandbox, flow: &std::path::Path) -> Value {
+        self.ok(
+            "start_run",
+            &json!({ "trust": true,
+                     "workflow_path": flow.display().to_string(),
+                     "work_dir": sandbox.work().display().to_string(),
+                     "checkpoints": "none" }),
+        )
+    }
+
     fn ok(&self, op: &str, body: &Value) -> Value {
         let (status, value) = self.call(op, body);
         assert_eq!(status, 200, "{op}: {value}");
@@ -137,13 +149,7 @@ fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
         }"#,
     );
     let server = serve(&sandbox, 1);
-    let started = server.ok(
-        "start_run",
-        &json!({ "trust": true,
-                    "workflow_path": flow.display().to_string(),
-                 "work_dir": sandbox.work().display().to_string(),
-                 "checkpoints": "none" }),
-    );
+    let started = server.start(&sandbox, &flow);
     let run = started["run_id"].as_str().unwrap().to_string();
     let progress =
         std::path::Path::new(started["run_dir"].as_str().unwrap()).join("progress.jsonl");
@@ -204,13 +210,7 @@ fn a_run_the_server_executes_is_answered_from_a_terminal() {
     let sandbox = Sandbox::new();
     let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
     let server = serve(&sandbox, 1);
-    let started = server.ok(
-        "start_run",
-        &json!({ "trust": true,
-                 "workflow_path": flow.display().to_string(),
-                 "work_dir": sandbox.work().display().to_string(),
-                 "checkpoints": "none" }),
-    );
+    let started = server.start(&sandbox, &flow);
     let run = started["run_id"].as_str().unwrap().to_string();
     pending_through(&server, &run);
 
@@ -237,16 +237,6 @@ fn the_server_answers_and_cancels_runs_executing_in_terminals() {
     let sandbox = Sandbox::new();
     let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
     let server = serve(&sandbox, 1);
-    let terminal = |n: u32| {
-        let log = |name: String| std::fs::File::create(sandbox.path().join(name)).unwrap();
-        sandbox
-            .command(&["run", flow.to_str().unwrap()])
-            .stdin(std::process::Stdio::piped())
-            .stdout(log(format!("run-{n}.out")))
-            .stderr(log(format!("run-{n}.err")))
-            .spawn()
-            .unwrap()
-    };
     // The running run that is not `seen` (the index may still list an ended one as running
     // for a moment).
     let run_of = |child: &Child, seen: Option<&str>| {
@@ -264,7 +254,7 @@ fn the_server_answers_and_cancels_runs_executing_in_terminals() {
         id.unwrap()
     };
 
-    let mut first = terminal(1);
+    let mut first = sandbox.run_in_terminal(&flow);
     let run = run_of(&first, None);
     let gates = pending_through(&server, &run);
     let question = gates[0]["question_id"].as_str().unwrap();
@@ -283,7 +273,7 @@ fn the_server_answers_and_cancels_runs_executing_in_terminals() {
     let verdict = std::fs::read_to_string(sandbox.work().join("verdict.txt")).unwrap();
     assert_eq!(verdict.trim(), "approved");
 
-    let mut second = terminal(2);
+    let mut second = sandbox.run_in_terminal(&flow);
     let run = run_of(&second, Some(&run));
     pending_through(&server, &run);
     server.ok("cancel_run", &json!({ "run_id": run }));

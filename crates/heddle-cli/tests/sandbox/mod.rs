@@ -78,6 +78,18 @@ impl Sandbox {
             .unwrap()
     }
 
+    /// `heddle run FLOW` as from a terminal that stays open and silent, so its gates wait
+    /// for answers from elsewhere; logs like [`Sandbox::spawn`].
+    pub fn run_in_terminal(&self, flow: &Path) -> Child {
+        let log = |name: &str| std::fs::File::create(self.dir.path().join(name)).unwrap();
+        self.command(&["run", flow.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(log("spawned.out"))
+            .stderr(log("spawned.err"))
+            .spawn()
+            .unwrap()
+    }
+
     pub fn spawned_output(&self) -> String {
         let read = |name: &str| std::fs::read_to_string(self.dir.path().join(name));
         format!(
