@@ -2,6 +2,7 @@
 //! process (the API's doors) or from another through the control channel.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -79,23 +80,19 @@ impl GateBoard {
     /// Answers the waiting gate `question_id`. Errs, and the gate keeps waiting, when no such
     /// gate waits or `answer` is none of its choices.
     pub fn answer(&self, question_id: &str, answer: Answer) -> Result<(), String> {
-        let waiting = {
+        let gate = {
             let mut waiting = self.lock();
-            let gate = waiting.get(question_id).ok_or_else(|| {
-                format!("no gate with question `{question_id}` is waiting for an answer")
-            })?;
-            resolve_answer(&gate.question, &answer)?;
-            waiting.remove(question_id)
+            let Entry::Occupied(gate) = waiting.entry(question_id.to_string()) else {
+                return Err(format!(
+                    "no gate with question `{question_id}` is waiting for an answer"
+                ));
+            };
+            resolve_answer(&gate.get().question, &answer)?;
+            gate.remove()
         };
-        match waiting {
-            Some(gate) => gate
-                .reply
-                .send(answer)
-                .map_err(|_| format!("the gate with question `{question_id}` stopped waiting")),
-            None => Err(format!(
-                "the gate with question `{question_id}` stopped waiting"
-            )),
-        }
+        gate.reply
+            .send(answer)
+            .map_err(|_| format!("the gate with question `{question_id}` stopped waiting"))
     }
 }
 

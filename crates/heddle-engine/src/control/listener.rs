@@ -5,9 +5,6 @@ use crate::rundir::{RunDir, read_json};
 
 use super::{ControlRequest, GateBoard, POLL, json_files, requests_dir};
 
-/// What a request could not do, for the run's events.
-pub(crate) type Refusal = String;
-
 /// Takes requests for `run` every [`POLL`] until dropped (the run ended): answers go to
 /// `board`, a cancel to `cancel`. Requests written before it started are dropped first:
 /// nothing waits for them now. `refused` hears of requests that could not be applied.
@@ -15,7 +12,7 @@ pub(crate) async fn listen(
     run: RunDir,
     board: GateBoard,
     cancel: impl Fn(&str),
-    refused: impl Fn(Refusal),
+    refused: impl Fn(String),
 ) {
     for stale in json_files(&requests_dir(&run)) {
         let _ = std::fs::remove_file(stale);
