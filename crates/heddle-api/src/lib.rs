@@ -61,7 +61,7 @@ pub use run_files::{
 };
 pub use run_host::{RunHost, blocking};
 pub use run_launch::{Executor, PreparedStart};
-pub use run_library::RunLibrary;
+pub use run_library::{RunLibrary, run_readers};
 pub use run_parsed::MAX_PATCH_BYTES;
 pub use run_types::*;
 pub use templates::{create_workflow, list_templates};

@@ -8,11 +8,22 @@
 
 use heddle_engine::RunDir;
 use heddle_engine::runs::find_run;
-use heddle_store::Store;
+use std::sync::Arc;
+
+use heddle_store::{RunReaders, Store};
 
 use crate::error::ApiError;
 use crate::event_feed::EventFeed;
 use crate::runs::HeddleHome;
+
+/// The readers the index uses for run folders: git checkpoint histories and artifact
+/// manifests.
+pub fn run_readers() -> RunReaders {
+    RunReaders {
+        checkpoints: Arc::new(heddle_checkpoint::GitHistory),
+        artifacts: Arc::new(heddle_artifacts::ArtifactManifests),
+    }
+}
 
 /// The runs in one Heddle data folder and their index.
 #[derive(Debug, Clone)]
@@ -24,7 +35,7 @@ pub struct RunLibrary {
 impl RunLibrary {
     /// The runs of `home`, with its index opened (created when missing).
     pub async fn open(home: HeddleHome) -> Result<Self, ApiError> {
-        let index = Store::open(&home.index()).await?;
+        let index = Store::open(&home.index(), run_readers()).await?;
         Ok(RunLibrary { home, index })
     }
 

@@ -25,5 +25,7 @@ pub use capture::{
 pub use dump::{DumpError, DumpReport, dump_run};
 pub use hook::CaptureHook;
 pub use junit::{CaseStatus, JUnitCase, JUnitError, JUnitReport, JUnitSuite};
-pub use listing::{ListedArtifact, artifact_file, list_artifacts, node_of_stage};
+pub use listing::{
+    ArtifactManifests, ListedArtifact, artifact_file, list_artifacts, node_of_stage,
+};
 pub use references::referenced_blobs;

@@ -4,32 +4,19 @@
 use std::path::{Component, Path, PathBuf};
 
 use heddle_engine::RunDir;
-use serde::Serialize;
+use heddle_engine::run_records::ArtifactListing;
+pub use heddle_engine::run_records::ListedArtifact;
 
-use crate::capture::{ArtifactKind, CaptureReport, MANIFEST_FILE};
+use crate::capture::{CaptureReport, MANIFEST_FILE};
 
-/// One captured file of a run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ListedArtifact {
-    /// The stage folder (`test`, `test-visit_2`).
-    pub stage: String,
-    /// The node (the stage folder without its visit suffix).
-    pub node: String,
-    /// The attempt (`retry_{n}`).
-    pub retry: u32,
-    /// Path to give `heddle artifact cp`, relative to the run's `artifacts/` folder.
-    pub path: String,
-    /// The path in the work folder it was captured from.
-    pub source: String,
-    /// Size in bytes.
-    pub size: u64,
-    /// SHA-256 of the content (hex).
-    pub sha256: String,
-    /// Media type.
-    pub media_type: String,
-    /// What kind of artifact it is.
-    pub kind: ArtifactKind,
+/// Lists artifacts from the manifests a run's captures wrote (what the run index reads).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ArtifactManifests;
+
+impl ArtifactListing for ArtifactManifests {
+    fn list(&self, run: &RunDir) -> Vec<ListedArtifact> {
+        list_artifacts(run)
+    }
 }
 
 /// Every captured artifact of `run`, by stage folder, attempt and path.

@@ -16,31 +16,7 @@ use crate::metadata::read_file;
 use crate::repo::{commit, tip};
 use crate::state::GitState;
 
-/// One checkpoint commit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct CheckpointEntry {
-    /// Its commit.
-    pub sha: String,
-    /// The node it followed.
-    pub node_id: String,
-    /// That node's status.
-    pub status: String,
-    /// Nodes completed by then.
-    pub completed: usize,
-    /// The metadata commit holding its checkpoint.json.
-    pub metadata_sha: String,
-    /// When (RFC 3339, from the commit).
-    pub time: String,
-    /// Its parent commit.
-    pub parent: Option<String>,
-    /// The timeline it was first made on (1 is the first).
-    pub timeline: usize,
-    /// Every timeline branch that contains it (short names).
-    pub branches: Vec<String>,
-    /// It is the tip of the timeline the run continues on.
-    pub current: bool,
-}
+pub use heddle_engine::run_records::CheckpointEntry;
 
 /// Every checkpoint of the run, timeline by timeline, oldest first within each; a commit
 /// shared by several timelines is listed once, under the first.

@@ -20,6 +20,7 @@ pub mod fork;
 pub mod from_ref;
 pub mod full_scan;
 pub mod history;
+pub mod history_reader;
 pub mod hook;
 pub mod hunks;
 pub mod index_tree;
@@ -44,6 +45,7 @@ pub mod tree_diff;
 
 pub use error::CheckpointError;
 pub use git2;
+pub use history_reader::GitHistory;
 pub use hook::GitCheckpoints;
 pub use setup::ModeChoice;
 pub use state::{GitState, Mode};

@@ -69,7 +69,7 @@ pub struct GitState {
 impl GitState {
     /// Where the state lives in `run_dir`.
     pub fn path(run_dir: &RunDir) -> PathBuf {
-        run_dir.root().join("git.json")
+        run_dir.git_state()
     }
 
     /// Reads the run's state; `None` when the run has no git checkpoints.

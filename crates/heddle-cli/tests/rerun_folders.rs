@@ -48,7 +48,7 @@ fn stage_dirs(events: &[Value], event: &str, node: &str) -> Vec<String> {
 
 /// `(node, visit, stage_dir)` of the index's timeline of the run, in order.
 async fn indexed(db: &Path, run: &Path, id: &str) -> Vec<(String, u32, String)> {
-    let store = Store::open(db).await.unwrap();
+    let store = Store::open(db, heddle_api::run_readers()).await.unwrap();
     store.ingest_run(run).await.unwrap();
     let timeline = store.timeline(id).await.unwrap();
     timeline

@@ -31,6 +31,7 @@ pub mod preamble;
 pub mod retry;
 pub mod routing;
 pub mod run;
+pub mod run_records;
 pub mod rundir;
 pub mod runlock;
 pub mod runs;

@@ -87,6 +87,11 @@ impl RunDir {
         self.root.join("final.patch")
     }
 
+    /// `git.json`: where the run's git checkpoints live (absent without them).
+    pub fn git_state(&self) -> PathBuf {
+        self.root.join("git.json")
+    }
+
     /// `worktree/`.
     pub fn worktree(&self) -> PathBuf {
         self.root.join("worktree")

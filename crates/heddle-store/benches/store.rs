@@ -204,7 +204,7 @@ fn ingest(c: &mut Criterion) {
             for _ in 0..iters {
                 n += 1;
                 let db = dir.path().join(format!("ingest{n}.db"));
-                let store = rt.block_on(Store::open(&db)).unwrap();
+                let store = rt.block_on(Store::open(&db, readers())).unwrap();
                 let started = Instant::now();
                 let report = rt.block_on(store.ingest_run(&folder)).unwrap();
                 total += started.elapsed();
@@ -228,7 +228,7 @@ fn list_runs(c: &mut Criterion) {
         write_run(&runs, n, 6);
     }
     let store = rt
-        .block_on(Store::open(&dir.path().join("heddle.db")))
+        .block_on(Store::open(&dir.path().join("heddle.db"), readers()))
         .unwrap();
     let report = rt.block_on(store.reindex(&runs)).unwrap();
     assert_eq!(report.runs, 10_000);
@@ -264,7 +264,7 @@ fn timeline(c: &mut Criterion) {
     let runs = dir.path().join("runs");
     write_run(&runs, 1, 10_000);
     let store = rt
-        .block_on(Store::open(&dir.path().join("heddle.db")))
+        .block_on(Store::open(&dir.path().join("heddle.db"), readers()))
         .unwrap();
     rt.block_on(store.reindex(&runs)).unwrap();
     let id = run_id(1);
@@ -281,3 +281,11 @@ fn timeline(c: &mut Criterion) {
 
 criterion_group!(benches, ingest, list_runs, timeline);
 criterion_main!(benches);
+
+/// The real checkpoint and artifact readers, as heddle-api wires them.
+fn readers() -> heddle_store::RunReaders {
+    heddle_store::RunReaders {
+        checkpoints: std::sync::Arc::new(heddle_checkpoint::GitHistory),
+        artifacts: std::sync::Arc::new(heddle_artifacts::ArtifactManifests),
+    }
+}

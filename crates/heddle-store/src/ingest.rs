@@ -70,7 +70,8 @@ impl Store {
             };
             let scanned = {
                 let reading = folder.clone();
-                tokio::task::spawn_blocking(move || scan(&reading, &position))
+                let readers = self.inner.readers.clone();
+                tokio::task::spawn_blocking(move || scan(&reading, &position, &readers))
                     .await
                     .map_err(|e| StoreError::Io {
                         path: folder.clone(),

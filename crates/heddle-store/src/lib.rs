@@ -3,7 +3,10 @@
 //! waits, events, checkpoints, artifacts and recently opened workflows.
 //!
 //! The run folders under `runs/` stay the source of truth; everything but the recent
-//! workflows is derived from them and can be rebuilt at any time ([`Store::reindex`]).
+//! workflows is derived from them and can be rebuilt at any time ([`Store::reindex`]). It
+//! reads git checkpoints and captured artifacts through the readers it is opened with
+//! ([`RunReaders`], the engine's traits), so it knows neither heddle-checkpoint nor
+//! heddle-artifacts.
 //! [`Store::ingest_run`] brings one run up to date incrementally (it tails progress.jsonl
 //! from where it stopped), and [`Store::watch`] keeps the whole runs folder indexed as runs
 //! started anywhere (another CLI, another window) write to it, announcing each changed run
@@ -18,6 +21,7 @@ mod error;
 mod ingest;
 mod progress;
 mod queries;
+mod readers;
 mod reindex;
 mod scan;
 mod timeline;
@@ -32,6 +36,7 @@ use std::sync::Arc;
 use tokio::sync::{Mutex, broadcast};
 
 pub use error::{Result, StoreError};
+pub use readers::RunReaders;
 pub use types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, IngestFailure, IngestReport,
     PageRequest, RecentWorkflow, ReindexReport, RunChange, RunCursor, RunFilter, RunPage,
@@ -51,6 +56,8 @@ pub struct Store {
 #[derive(Debug)]
 struct Inner {
     db: db::Db,
+    /// Reads checkpoints and artifacts from run folders.
+    readers: RunReaders,
     /// One ingest at a time in this process (a second process is detected by position).
     ingest: Mutex<()>,
     changes: broadcast::Sender<RunChange>,
@@ -58,13 +65,15 @@ struct Inner {
 
 impl Store {
     /// Opens the index at `path` (usually `$HEDDLE_HOME/heddle.db`), creating the file and
-    /// its folder when missing and bringing its schema up to date.
-    pub async fn open(path: &Path) -> Result<Store> {
+    /// its folder when missing and bringing its schema up to date; run folders' checkpoints
+    /// and artifacts are read through `readers`.
+    pub async fn open(path: &Path, readers: RunReaders) -> Result<Store> {
         let db = db::Db::open(path).await?;
         let (changes, _) = broadcast::channel(CHANGES_CAPACITY);
         Ok(Store {
             inner: Arc::new(Inner {
                 db,
+                readers,
                 ingest: Mutex::new(()),
                 changes,
             }),

@@ -5,14 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use heddle_artifacts::{ListedArtifact, list_artifacts};
-use heddle_checkpoint::GitState;
-use heddle_checkpoint::history::{self, CheckpointEntry};
+use heddle_engine::run_records::{CheckpointEntry, ListedArtifact};
 use heddle_engine::runlock::RunLock;
 use heddle_engine::{Conclusion, Event, Manifest, RunDir};
 
 use crate::error::{Result, StoreError};
 use crate::progress::{Tail, read_tail};
+use crate::readers::RunReaders;
 use crate::types::RunStatus;
 
 /// Where the previous ingest of the folder stopped.
@@ -60,7 +59,11 @@ fn may_add_artifacts(event: &Event) -> bool {
 }
 
 /// Reads `folder` from `position`; `None` when it has no manifest (yet).
-pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
+pub(crate) fn scan(
+    folder: &Path,
+    position: &Position,
+    readers: &RunReaders,
+) -> Result<Option<Scan>> {
     let run = RunDir::at(folder);
     let manifest_path = run.manifest();
     if !manifest_path.is_file() {
@@ -81,13 +84,16 @@ pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
     };
     let tail = read_tail(&run.progress(), offset, lines)?;
     let fresh = position.fresh || tail.restarted;
-    let git_signature = signature(&GitState::path(&run));
+    let git_signature = signature(&run.git_state());
     let checkpoint_saved = tail
         .events
         .iter()
         .any(|e| matches!(e.envelope.event, Event::CheckpointSaved { .. }));
     let git = if fresh || checkpoint_saved || git_signature != position.git_signature {
-        read_checkpoints(&run, &manifest.run_id)
+        match readers.checkpoints.list(&run) {
+            Ok(entries) => GitRead::Read(entries),
+            Err(e) => GitRead::Failed(format!("run {}: {e}", manifest.run_id)),
+        }
     } else {
         GitRead::Unchanged
     };
@@ -95,7 +101,7 @@ pub(crate) fn scan(folder: &Path, position: &Position) -> Result<Option<Scan>> {
         .events
         .iter()
         .any(|e| may_add_artifacts(&e.envelope.event));
-    let artifacts = (fresh || artifacts_changed).then(|| list_artifacts(&run));
+    let artifacts = (fresh || artifacts_changed).then(|| readers.artifacts.list(&run));
     Ok(Some(Scan {
         manifest,
         conclusion,
@@ -139,23 +145,6 @@ fn signature(path: &Path) -> Option<String> {
         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
         .map_or(0, |d| d.as_nanos());
     Some(format!("{}:{modified}", meta.len()))
-}
-
-fn read_checkpoints(run: &RunDir, run_id: &str) -> GitRead {
-    let failed = |message: String| GitRead::Failed(format!("run {run_id}: {message}"));
-    let state = match GitState::load(run) {
-        Ok(Some(state)) => state,
-        Ok(None) => return GitRead::Read(Vec::new()),
-        Err(e) => return failed(e.to_string()),
-    };
-    let repo = match heddle_checkpoint::repo::open(&state) {
-        Ok(repo) => repo,
-        Err(e) => return failed(e.to_string()),
-    };
-    match history::list(&repo, &state) {
-        Ok(entries) => GitRead::Read(entries),
-        Err(e) => failed(e.to_string()),
-    }
 }
 
 /// Run folders directly under `runs_root` (those with a manifest, and those still being

@@ -1,8 +1,7 @@
 //! The writes of one ingest, inside its transaction: the run row, its labels, events (in
 //! batches through `json_each`, one statement per batch), checkpoints and artifacts.
 
-use heddle_artifacts::ListedArtifact;
-use heddle_checkpoint::history::CheckpointEntry;
+use heddle_engine::run_records::{CheckpointEntry, ListedArtifact};
 use heddle_engine::{Conclusion, Manifest};
 use sqlx::SqliteConnection;
 

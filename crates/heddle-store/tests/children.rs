@@ -4,7 +4,7 @@
 
 mod support;
 
-use heddle_store::{PageRequest, RunFilter, RunStatus, Store};
+use heddle_store::{PageRequest, RunFilter, RunStatus};
 use support::{Home, dump, eventually, run};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -27,7 +27,7 @@ async fn child_runs_are_indexed_with_their_parent() {
             start -> supervise -> exit;
         }"#,
     );
-    let live = Store::open(&home.db("live.db")).await.unwrap();
+    let live = home.store("live.db").await;
     let watcher = live.watch(&home.runs()).unwrap();
     let (dir, conclusion) = run(&home.plain_engine(), home.request(&parent, &home.work())).await;
     assert_eq!(
@@ -89,7 +89,7 @@ async fn child_runs_are_indexed_with_their_parent() {
         .collect();
     assert_eq!(stages, ["start", "work", "exit"]);
 
-    let rebuilt = Store::open(&home.db("rebuilt.db")).await.unwrap();
+    let rebuilt = home.store("rebuilt.db").await;
     let report = rebuilt.reindex(&home.runs()).await.unwrap();
     assert_eq!(report.runs, 2);
     assert_eq!(dump(&rebuilt).await, dump(&live).await);

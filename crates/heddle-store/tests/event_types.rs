@@ -9,7 +9,7 @@ mod support;
 
 use heddle_engine::event::EVENT_NAMES;
 use heddle_engine::{Event, StageStatus};
-use heddle_store::{StageState, Store, StoreError};
+use heddle_store::{StageState, StoreError};
 use support::{Home, append, line, manifest, synthetic_run};
 
 const RUN: &str = "01EVENTTYPES00000000000000";
@@ -28,7 +28,7 @@ async fn every_engine_event_is_indexed_as_written() {
         .map(|(i, event)| line(RUN, i as u64 + 1, Some("a"), event.clone()))
         .collect();
     append(&folder, &text);
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     let report = store.ingest_run(&folder).await.unwrap();
     assert_eq!(report.new_events, samples.len() as i64);
 
@@ -60,7 +60,7 @@ async fn a_line_from_an_older_run_still_reads() {
             "\n",
         ),
     );
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     store.ingest_run(&folder).await.unwrap();
     let timeline = store.timeline(RUN).await.unwrap();
     let [stage] = timeline.stages.as_slice() else {
@@ -99,7 +99,7 @@ async fn an_event_this_version_does_not_know_is_skipped_and_named() {
     };
     let unknown = r#"{"id":"01X","ts":"2026-01-01T00:00:02.000Z","run_id":"01EVENTTYPES00000000000000","seq":2,"node_id":"a","event":"stage.paused","properties":{"why":"later"}}"#;
     append(&folder, &format!("{}{unknown}\n{}", stage(1), stage(3)));
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     let error = store.ingest_run(&folder).await.unwrap_err();
     let StoreError::CorruptEvent { line, .. } = &error else {
         panic!("{error}");

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use heddle_checkpoint::history;
 use heddle_checkpoint::{GitState, ModeChoice};
 use heddle_engine::interviewer::AutoApprove;
-use heddle_store::{RunStatus, Store};
+use heddle_store::RunStatus;
 use support::{Home, Scripted, dump, git_repo};
 
 const WORKFLOW: &str = r#"digraph Tested {
@@ -60,7 +60,7 @@ async fn checkpoints_across_timelines_and_captured_artifacts() {
         conclusion.failure_reason
     );
 
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     store.ingest_run(&folder).await.unwrap();
     let run = store.run(&run_id).await.unwrap();
     assert_eq!(run.checkpoint_mode, "worktree");
@@ -181,7 +181,7 @@ async fn checkpoints_across_timelines_and_captured_artifacts() {
     assert_eq!(rerun.started_at, last_start.ts);
     assert_eq!(last_start.properties["stage_dir"], "nodes/after-rerun_2");
 
-    let rebuilt = Store::open(&home.db("rebuilt.db")).await.unwrap();
+    let rebuilt = home.store("rebuilt.db").await;
     rebuilt.reindex(&home.runs()).await.unwrap();
     assert_eq!(dump(&rebuilt).await, dump(&store).await);
 }

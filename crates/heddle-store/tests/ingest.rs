@@ -6,7 +6,7 @@
 mod support;
 
 use heddle_engine::{Event, StageStatus};
-use heddle_store::{RunStatus, StageState, Store, StoreError};
+use heddle_store::{RunStatus, StageState, StoreError};
 use support::{Home, append, conclude, line, manifest, synthetic_run};
 
 const RUN: &str = "01HALFLINE0000000000000000";
@@ -66,7 +66,7 @@ async fn a_half_written_line_waits_and_ingest_is_idempotent() {
         &home.runs(),
         &manifest(RUN, "W", "2026-01-01T00:00:00.000Z", &[]),
     );
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
 
     let third = started(3, "b");
     let (head, rest) = third.split_at(25);
@@ -127,7 +127,7 @@ async fn a_corrupt_line_is_named_and_loses_nothing_around_it() {
         &home.runs(),
         &manifest(RUN, "W", "2026-01-01T00:00:00.000Z", &[]),
     );
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     append(
         &folder,
         &format!(
@@ -169,7 +169,7 @@ async fn a_corrupt_line_is_named_and_loses_nothing_around_it() {
     assert!(store.run(RUN).await.unwrap().ingest_error.is_some());
 
     // A rebuild meets the same line and the same events.
-    let rebuilt = Store::open(&home.db("rebuilt.db")).await.unwrap();
+    let rebuilt = home.store("rebuilt.db").await;
     let report = rebuilt.reindex(&home.runs()).await.unwrap();
     assert_eq!(report.failures.len(), 1);
     assert!(report.failures[0].error.contains(":3:"));
@@ -179,7 +179,7 @@ async fn a_corrupt_line_is_named_and_loses_nothing_around_it() {
 #[tokio::test]
 async fn folders_without_a_manifest_wait_and_removed_folders_leave_the_index() {
     let home = Home::new();
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     let empty = home.runs().join("20260101-01EMPTY");
     std::fs::create_dir_all(&empty).unwrap();
     let report = store.ingest_run(&empty).await.unwrap();

@@ -15,7 +15,7 @@ use support::{Home, conclude, manifest, synthetic_run};
 /// (odd), statuses cycling success, fail, cancelled, interrupted; label `env` = `prod` on
 /// every third run.
 async fn thirty_runs(home: &Home) -> Store {
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     for i in 0..30u32 {
         let id = format!("01RUN{i:02}AAAAAAAAAAAAAAAAAAA");
         let start = format!("2026-03-01T10:{i:02}:00.000Z");
@@ -226,7 +226,7 @@ async fn runs_are_found_by_id_prefix_or_folder() {
 #[tokio::test]
 async fn a_run_without_conclusion_is_running_while_locked_else_interrupted() {
     let home = Home::new();
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     let id = "01LOCKED000000000000000000";
     let folder = synthetic_run(
         &home.runs(),
@@ -262,7 +262,7 @@ async fn a_run_without_conclusion_is_running_while_locked_else_interrupted() {
 #[tokio::test]
 async fn recent_workflows_newest_first() {
     let home = Home::new();
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     let a = home.root().join("a.dot");
     let b = home.root().join("b.dot");
     store

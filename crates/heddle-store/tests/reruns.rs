@@ -148,13 +148,13 @@ async fn a_rerun_in_a_new_folder_keeps_the_old_timelines_stage() {
         .completed("unit", 2, Some("nodes/unit-visit_2"));
 
     // Ingested as the watcher does (the first timeline, then the rest) and all at once.
-    let live = Store::open(&home.db("live.db")).await.unwrap();
+    let live = home.store("live.db").await;
     append(&folder, &first.lines.concat());
     live.ingest_run(&folder).await.unwrap();
     append(&folder, &second.lines[first.lines.len()..].concat());
     conclude(&folder, RUN, "success", "2026-01-01T00:01:00.000Z");
     live.ingest_run(&folder).await.unwrap();
-    let whole = Store::open(&home.db("whole.db")).await.unwrap();
+    let whole = home.store("whole.db").await;
     whole.ingest_run(&folder).await.unwrap();
 
     let expected = vec![

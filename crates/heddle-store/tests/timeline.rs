@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use heddle_checkpoint::ModeChoice;
 use heddle_engine::interviewer::{Answer, QueueInterviewer};
-use heddle_store::{RunStatus, StageState, Store, WaitOutcome};
+use heddle_store::{RunStatus, StageState, WaitOutcome};
 use support::{Home, Scripted, dump, run};
 
 const WORKFLOW: &str = r#"digraph Timeline {
@@ -42,7 +42,7 @@ async fn timeline_shows_retries_lanes_and_a_human_wait() {
     let run_id = prepared.run_id().to_string();
     let task = tokio::spawn(prepared.execute());
 
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     // Wait for the gate's question, ingest while it waits: the wait is open.
     let question = loop {
         if let Some(pending) = queue.pending().into_iter().next() {
@@ -121,7 +121,7 @@ async fn timeline_shows_retries_lanes_and_a_human_wait() {
     assert_eq!(gate.stage_dir, "nodes/gate");
 
     // The same run indexed from scratch gives the same answers.
-    let rebuilt = Store::open(&home.db("rebuilt.db")).await.unwrap();
+    let rebuilt = home.store("rebuilt.db").await;
     rebuilt.reindex(&home.runs()).await.unwrap();
     assert_eq!(dump(&store).await, dump(&rebuilt).await);
 }
@@ -130,7 +130,7 @@ async fn timeline_shows_retries_lanes_and_a_human_wait() {
 async fn index_ingested_while_runs_execute_equals_a_rebuilt_one() {
     let home = Home::new();
     let work = home.work();
-    let live = Store::open(&home.db("live.db")).await.unwrap();
+    let live = home.store("live.db").await;
     // Ingest every run folder again and again while the runs execute.
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let poller = {
@@ -179,7 +179,7 @@ async fn index_ingested_while_runs_execute_equals_a_rebuilt_one() {
         live.ingest_run(&entry.path()).await.unwrap();
     }
 
-    let rebuilt = Store::open(&home.db("rebuilt.db")).await.unwrap();
+    let rebuilt = home.store("rebuilt.db").await;
     let report = rebuilt.reindex(&home.runs()).await.unwrap();
     assert_eq!(report.runs, 2);
     assert!(report.failures.is_empty(), "{:?}", report.failures);

@@ -32,7 +32,7 @@ async fn all_runs(store: &Store) -> heddle_store::RunPage {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twenty_runs_at_once_are_all_indexed_by_the_watcher() {
     let home = Home::new();
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     let watcher = store.watch(&home.runs()).unwrap();
     let mut changes = watcher.subscribe();
     let engine = home.plain_engine();
@@ -80,7 +80,7 @@ async fn twenty_runs_at_once_are_all_indexed_by_the_watcher() {
             .collect();
         assert_eq!(nodes, ["start", "one", "two", "exit"]);
     }
-    let rebuilt = Store::open(&home.db("rebuilt.db")).await.unwrap();
+    let rebuilt = home.store("rebuilt.db").await;
     rebuilt.reindex(&home.runs()).await.unwrap();
     assert_eq!(dump(&store).await, dump(&rebuilt).await);
 
@@ -98,7 +98,7 @@ async fn twenty_runs_at_once_are_all_indexed_by_the_watcher() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_watcher_sees_folders_come_and_go_and_stops_when_dropped() {
     let home = Home::new();
-    let store = Store::open(&home.db("heddle.db")).await.unwrap();
+    let store = home.store("heddle.db").await;
     // A run that was there before the watcher started is indexed by its first scan.
     let before = "01BEFORE000000000000000000";
     synthetic_run(

@@ -1,41 +1,7 @@
 //! Classifying captured files: the [`ArtifactKind`] of a stored path, its media type from the
 //! extension, and JUnit detection by the XML root element.
 
-use serde::{Deserialize, Serialize};
-
-/// What kind of artifact a captured file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "snake_case")]
-pub enum ArtifactKind {
-    /// An image (png, jpeg, gif, webp, svg, bmp), wherever it was found.
-    Screenshot,
-    /// A video (webm, mp4, mov, mkv, avi).
-    Video,
-    /// A JUnit XML report: `junit*.xml`, or an XML file whose root element is `<testsuites>`
-    /// or `<testsuite>`.
-    Junit,
-    /// Any other file under a `playwright-report/` folder (the HTML report and its assets).
-    PlaywrightReport,
-    /// A Playwright trace: `*.trace.zip` or `trace.zip`.
-    Trace,
-    /// Anything else found in an artifact folder.
-    Other,
-}
-
-impl ArtifactKind {
-    /// The snake_case name used in manifests and events.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Screenshot => "screenshot",
-            Self::Video => "video",
-            Self::Junit => "junit",
-            Self::PlaywrightReport => "playwright_report",
-            Self::Trace => "trace",
-            Self::Other => "other",
-        }
-    }
-}
+pub use heddle_engine::run_records::ArtifactKind;
 
 /// The lower-cased extension of the last segment of `path` (without the dot), if any.
 fn extension(path: &str) -> Option<String> {

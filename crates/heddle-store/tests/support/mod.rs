@@ -23,7 +23,7 @@ use heddle_engine::{
     Conclusion, Engine, EngineEnv, Envelope, Event, Manifest, OsEntropy, RunDir, RunRequest,
     Services, SystemClock,
 };
-use heddle_store::{PageRequest, RunFilter, Store};
+use heddle_store::{PageRequest, RunFilter, RunReaders, Store};
 use serde_json::{Value as Json, json};
 use tokio_util::sync::CancellationToken;
 
@@ -49,6 +49,12 @@ impl Home {
 
     pub fn db(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
+    }
+
+    /// Opens the index `name` in the home, reading checkpoints and artifacts with the real
+    /// readers.
+    pub async fn store(&self, name: &str) -> Store {
+        Store::open(&self.db(name), readers()).await.unwrap()
     }
 
     /// A work folder (plain, not a repository).
@@ -314,5 +320,13 @@ where
             "timed out waiting for {what}"
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// The real checkpoint and artifact readers, as heddle-api wires them.
+pub fn readers() -> RunReaders {
+    RunReaders {
+        checkpoints: Arc::new(heddle_checkpoint::GitHistory),
+        artifacts: Arc::new(heddle_artifacts::ArtifactManifests),
     }
 }

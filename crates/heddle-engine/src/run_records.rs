@@ -1,0 +1,112 @@
+//! What the run index reads back from a run folder that other crates wrote: the checkpoint
+//! history (heddle-checkpoint keeps it in git) and the captured artifacts (heddle-artifacts
+//! keeps manifests beside them). The record types and the traits that read them live here so
+//! the index (heddle-store) and the writers stay unaware of each other; heddle-api hands the
+//! real readers to the index.
+
+use std::fmt::Debug;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rundir::RunDir;
+
+/// Why a run's checkpoint history could not be read (an unreadable repository or git.json).
+pub type HistoryReadError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Reads a run's checkpoint history.
+pub trait CheckpointHistory: Send + Sync + Debug {
+    /// Every checkpoint of the run in `run`, timeline by timeline, oldest first within each;
+    /// empty when the run keeps no git checkpoints.
+    fn list(&self, run: &RunDir) -> Result<Vec<CheckpointEntry>, HistoryReadError>;
+}
+
+/// Lists what a run captured.
+pub trait ArtifactListing: Send + Sync + Debug {
+    /// Every artifact captured in `run`, by stage folder, attempt and path; unreadable
+    /// manifests are skipped.
+    fn list(&self, run: &RunDir) -> Vec<ListedArtifact>;
+}
+
+/// One checkpoint commit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CheckpointEntry {
+    /// Its commit.
+    pub sha: String,
+    /// The node it followed.
+    pub node_id: String,
+    /// That node's status.
+    pub status: String,
+    /// Nodes completed by then.
+    pub completed: usize,
+    /// The metadata commit holding its checkpoint.json.
+    pub metadata_sha: String,
+    /// When (RFC 3339, from the commit).
+    pub time: String,
+    /// Its parent commit.
+    pub parent: Option<String>,
+    /// The timeline it was first made on (1 is the first).
+    pub timeline: usize,
+    /// Every timeline branch that contains it (short names).
+    pub branches: Vec<String>,
+    /// It is the tip of the timeline the run continues on.
+    pub current: bool,
+}
+
+/// One captured file of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ListedArtifact {
+    /// The stage folder (`test`, `test-visit_2`).
+    pub stage: String,
+    /// The node (the stage folder without its visit suffix).
+    pub node: String,
+    /// The attempt (`retry_{n}`).
+    pub retry: u32,
+    /// Path to give `heddle artifact cp`, relative to the run's `artifacts/` folder.
+    pub path: String,
+    /// The path in the work folder it was captured from.
+    pub source: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// SHA-256 of the content (hex).
+    pub sha256: String,
+    /// Media type.
+    pub media_type: String,
+    /// What kind of artifact it is.
+    pub kind: ArtifactKind,
+}
+
+/// What kind of artifact a captured file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ArtifactKind {
+    /// An image (png, jpeg, gif, webp, svg, bmp), wherever it was found.
+    Screenshot,
+    /// A video (webm, mp4, mov, mkv, avi).
+    Video,
+    /// A JUnit XML report: `junit*.xml`, or an XML file whose root element is `<testsuites>`
+    /// or `<testsuite>`.
+    Junit,
+    /// Any other file under a `playwright-report/` folder (the HTML report and its assets).
+    PlaywrightReport,
+    /// A Playwright trace: `*.trace.zip` or `trace.zip`.
+    Trace,
+    /// Anything else found in an artifact folder.
+    Other,
+}
+
+impl ArtifactKind {
+    /// The snake_case name used in manifests and events.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Screenshot => "screenshot",
+            Self::Video => "video",
+            Self::Junit => "junit",
+            Self::PlaywrightReport => "playwright_report",
+            Self::Trace => "trace",
+            Self::Other => "other",
+        }
+    }
+}
