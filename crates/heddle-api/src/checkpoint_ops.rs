@@ -3,11 +3,10 @@
 //! rollback. Blocking (git work): the doors call these off their async threads.
 
 use heddle_artifacts::ListedArtifact;
+use heddle_checkpoint::RunHistory;
 use heddle_checkpoint::diff::CheckpointDiff;
-use heddle_checkpoint::git2::Repository;
 use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
 use heddle_checkpoint::rollback::RollbackReport;
-use heddle_checkpoint::{GitState, diff, history, integrity};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::run_library::RunLibrary;
@@ -17,21 +16,18 @@ use crate::run_types::{
 };
 
 impl RunLibrary {
-    fn open_git(&self, run: &str) -> Result<(GitState, Repository), ApiError> {
-        Ok(integrity::open_run(&self.find(run)?)?)
+    fn history(&self, run: &str) -> Result<RunHistory, ApiError> {
+        Ok(RunHistory::open(&self.find(run)?)?)
     }
 
     /// The run's checkpoints across every timeline.
     pub fn checkpoints(&self, request: &RunRef) -> Result<Vec<CheckpointEntry>, ApiError> {
-        let (state, repo) = self.open_git(&request.run_id)?;
-        Ok(history::list(&repo, &state)?)
+        Ok(self.history(&request.run_id)?.list()?)
     }
 
     /// Every file at a checkpoint.
     pub fn checkpoint_files(&self, request: &CheckpointRef) -> Result<Vec<TreeFile>, ApiError> {
-        let (state, repo) = self.open_git(&request.run_id)?;
-        let at = history::resolve(&repo, &state, &request.at)?;
-        Ok(history::files_at(&repo, at)?)
+        Ok(self.history(&request.run_id)?.files_at(&request.at)?)
     }
 
     /// One file's content at a checkpoint (text, or `None` when binary).
@@ -39,9 +35,9 @@ impl RunLibrary {
         &self,
         request: &CheckpointFileRequest,
     ) -> Result<CheckpointFile, ApiError> {
-        let (state, repo) = self.open_git(&request.run_id)?;
-        let at = history::resolve(&repo, &state, &request.at)?;
-        let bytes = history::read_at(&repo, at, &request.path)?;
+        let bytes = self
+            .history(&request.run_id)?
+            .read_at(&request.at, &request.path)?;
         let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
         let text = if bytes.contains(&0) {
             None
@@ -57,9 +53,8 @@ impl RunLibrary {
 
     /// The run's saved state at a checkpoint: next node, nodes completed, the context.
     pub fn checkpoint_state(&self, request: &CheckpointRef) -> Result<CheckpointState, ApiError> {
-        let (state, repo) = self.open_git(&request.run_id)?;
-        let at = history::resolve(&repo, &state, &request.at)?;
-        let checkpoint = history::checkpoint_at(&repo, at)?.ok_or_else(|| {
+        let (at, checkpoint) = self.history(&request.run_id)?.checkpoint_at(&request.at)?;
+        let checkpoint = checkpoint.ok_or_else(|| {
             ApiError::new(
                 ErrorCode::NotFound,
                 format!(
@@ -70,7 +65,7 @@ impl RunLibrary {
             )
         })?;
         Ok(CheckpointState {
-            sha: at.to_string(),
+            sha: at,
             current_node: checkpoint.current_node,
             next_node_id: checkpoint.next_node_id,
             completed_nodes: checkpoint.completed_nodes,
@@ -83,13 +78,9 @@ impl RunLibrary {
 
     /// The diff between two checkpoints (to the run's latest when `to` is absent).
     pub fn diff(&self, request: &DiffRequest) -> Result<CheckpointDiff, ApiError> {
-        let (state, repo) = self.open_git(&request.run_id)?;
-        Ok(diff::diff_targets(
-            &repo,
-            &state,
-            &request.from,
-            request.to.as_deref(),
-        )?)
+        Ok(self
+            .history(&request.run_id)?
+            .diff(&request.from, request.to.as_deref())?)
     }
 
     /// Rolls a stopped run back to a checkpoint; resume it to continue on the new timeline.

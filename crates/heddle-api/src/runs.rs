@@ -77,7 +77,11 @@ pub fn engine(
     let llm: Arc<dyn LlmBackend> = if dry_run {
         Arc::new(SimulatedBackend)
     } else {
-        Arc::new(heddle_llm::ProviderBackend::load(home.root(), env.clone()))
+        Arc::new(heddle_llm::ProviderBackend::load(
+            home.root(),
+            env.clone(),
+            Arc::new(heddle_checkpoint::GitStatusWatch),
+        ))
     };
     Engine::new(
         EngineEnv {

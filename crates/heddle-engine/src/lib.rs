@@ -35,6 +35,7 @@ pub mod run_records;
 pub mod rundir;
 pub mod runlock;
 pub mod runs;
+pub mod work_tree;
 
 pub use checkpoint::{Checkpoint, StageRecord};
 pub use clock::{Clock, FakeClock, SystemClock};

@@ -188,6 +188,7 @@ async fn an_agent_that_fails_to_start_a_session_says_why() {
     let error = open_external(
         &agent.request(Some("heddle-no-such-agent --acp".into())),
         &agent.env(),
+        &support::work_tree(),
     )
     .await
     .err()
@@ -200,7 +201,7 @@ async fn an_agent_that_fails_to_start_a_session_says_why() {
     );
     assert!(error.message.contains("not found"), "{}", error.message);
 
-    let error = open_external(&agent.request(None), &agent.env())
+    let error = open_external(&agent.request(None), &agent.env(), &support::work_tree())
         .await
         .err()
         .unwrap();

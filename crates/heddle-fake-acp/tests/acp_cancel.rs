@@ -85,10 +85,13 @@ async fn dropping_a_turn_cancels_it_and_kills_the_agent() {
 #[tokio::test]
 async fn dropping_an_idle_conversation_kills_the_agent() {
     let agent = Agent::new();
-    let mut conversation =
-        AcpConversation::open(&agent.request(Some(Agent::command("echo"))), &agent.env())
-            .await
-            .unwrap();
+    let mut conversation = AcpConversation::open(
+        &agent.request(Some(Agent::command("echo"))),
+        &agent.env(),
+        &support::work_tree(),
+    )
+    .await
+    .unwrap();
     assert_eq!(conversation.session_id(), "fake-session-1");
     send(&mut conversation, "hi", &Events::default())
         .await

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use heddle_engine::llm::{LlmBackend, LlmConversation, LlmError, LlmErrorKind, LlmRequest};
+use heddle_engine::work_tree::WorkTreeWatch;
 use heddle_workflow::{Attrs, HandlerKind, Node, Workflow};
 
 use crate::agent::{AgentSession, AgentSettings, ToolRunner};
@@ -32,18 +33,25 @@ pub struct ProviderBackend {
     http: HttpSettings,
     env: Vec<(String, String)>,
     clients: Mutex<BTreeMap<String, Arc<dyn ChatProvider>>>,
+    /// Tells which files an external agent's turn touched.
+    work_tree: Arc<dyn WorkTreeWatch>,
 }
 
 impl ProviderBackend {
     /// Reads `heddle.toml` in `home` and the environment `env`. A broken `heddle.toml` is
     /// reported when a workflow with LLM nodes starts, with its line and column.
-    pub fn load(home: &Path, env: Vec<(String, String)>) -> Self {
+    /// `work_tree` tells which files an external agent's turn touched.
+    pub fn load(
+        home: &Path,
+        env: Vec<(String, String)>,
+        work_tree: Arc<dyn WorkTreeWatch>,
+    ) -> Self {
         let config = LlmConfig::load(home, &env);
         let mut http = HttpSettings::default();
         if let Ok(config) = &config {
             apply_network(&config.network, &mut http);
         }
-        Self::new(config, env, http)
+        Self::new(config, env, http, work_tree)
     }
 
     /// A backend over `config`, calling providers with `http`.
@@ -51,12 +59,14 @@ impl ProviderBackend {
         config: Result<LlmConfig, ConfigError>,
         env: Vec<(String, String)>,
         http: HttpSettings,
+        work_tree: Arc<dyn WorkTreeWatch>,
     ) -> Self {
         ProviderBackend {
             config,
             http,
             env,
             clients: Mutex::new(BTreeMap::new()),
+            work_tree,
         }
     }
 
@@ -264,9 +274,10 @@ impl LlmBackend for ProviderBackend {
                     let cli = chosen_cli(&self.config, request.model.as_deref(), None);
                     let mut request = request.clone();
                     request.provider = Some(cli.provider().to_owned());
-                    return crate::external::open_external(&request, &self.env).await;
+                    return crate::external::open_external(&request, &self.env, &self.work_tree)
+                        .await;
                 }
-                return crate::external::open_external(request, &self.env).await;
+                return crate::external::open_external(request, &self.env, &self.work_tree).await;
             }
             BackendChoice::Unknown(other) => {
                 return Err(LlmError::new(

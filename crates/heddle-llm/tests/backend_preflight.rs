@@ -23,7 +23,11 @@ fn backend(home: &Path, env: &[(&str, &str)]) -> ProviderBackend {
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
-    ProviderBackend::load(home, env)
+    ProviderBackend::load(
+        home,
+        env,
+        std::sync::Arc::new(heddle_checkpoint::GitStatusWatch),
+    )
 }
 
 const STYLED: &str = r#"digraph S {

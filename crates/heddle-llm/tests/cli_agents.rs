@@ -133,10 +133,13 @@ async fn the_models_family_picks_the_cli_and_its_json_is_read() {
     ];
     for (model, provider, program, args, answer, (input, output, cached)) in cases {
         let work = tempfile::tempdir().unwrap();
-        let mut conversation =
-            open_external(&request(model, provider, work.path()), &env(bin.path()))
-                .await
-                .unwrap();
+        let mut conversation = open_external(
+            &request(model, provider, work.path()),
+            &env(bin.path()),
+            &work_tree(),
+        )
+        .await
+        .unwrap();
         let events = Events::default();
         let reply = conversation
             .send("Fix the bug.", &events, &CancellationToken::new())
@@ -183,6 +186,7 @@ async fn output_that_is_not_the_clis_json_is_a_clear_error() {
     let mut conversation = open_external(
         &request(Some("gpt-5.4"), None, work.path()),
         &env(bin.path()),
+        &work_tree(),
     )
     .await
     .unwrap();
@@ -217,7 +221,7 @@ async fn the_backend_checks_the_chosen_cli_is_installed_and_falls_back_to_the_de
         "[defaults]\nprovider = \"gemini\"\n",
     )
     .unwrap();
-    let backend = ProviderBackend::load(home.path(), env(bin.path()));
+    let backend = ProviderBackend::load(home.path(), env(bin.path()), work_tree());
 
     let flow = workflow(
         r#"digraph C { start [shape=Mdiamond]; exit [shape=Msquare];
@@ -248,4 +252,9 @@ async fn the_backend_checks_the_chosen_cli_is_installed_and_falls_back_to_the_de
         read(work.path(), "gemini.args"),
         "-o\njson\n--yolo\n-m\nlocal-coder\n"
     );
+}
+
+/// Which files a turn touched, told by git status as heddle-api wires it.
+fn work_tree() -> std::sync::Arc<dyn heddle_engine::work_tree::WorkTreeWatch> {
+    std::sync::Arc::new(heddle_checkpoint::GitStatusWatch)
 }

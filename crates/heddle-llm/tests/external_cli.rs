@@ -57,7 +57,7 @@ fn env() -> Vec<(String, String)> {
 }
 
 async fn open(command: &str, work_dir: &Path) -> Box<dyn LlmConversation> {
-    open_external(&request(Some(command), work_dir), &env())
+    open_external(&request(Some(command), work_dir), &env(), &work_tree())
         .await
         .unwrap()
 }
@@ -146,7 +146,7 @@ async fn the_command_runs_in_the_work_dir_with_the_given_environment() {
     let mut env = env();
     env.push(("HEDDLE_TEST_VALUE".into(), "from env".into()));
     let command = r#"tr a-z A-Z; printf ' %s %s' "$HEDDLE_TEST_VALUE" "$(basename "$PWD")""#;
-    let mut conversation = open_external(&request(Some(command), dir.path()), &env)
+    let mut conversation = open_external(&request(Some(command), dir.path()), &env, &work_tree())
         .await
         .unwrap();
     let reply = conversation
@@ -254,7 +254,10 @@ async fn a_missing_acp_command_is_a_config_error_naming_node_and_attribute() {
     for command in [None, Some("   ")] {
         let mut request = request(command, dir.path());
         request.backend = Some("acp".into());
-        let error = open_external(&request, &env()).await.err().unwrap();
+        let error = open_external(&request, &env(), &work_tree())
+            .await
+            .err()
+            .unwrap();
         assert_eq!(error.kind, LlmErrorKind::Config);
         assert!(error.message.contains("`coder`"), "{}", error.message);
         assert!(error.message.contains("acp.command"), "{}", error.message);
@@ -293,7 +296,10 @@ async fn an_unknown_backend_is_a_config_error() {
     let dir = tempfile::tempdir().unwrap();
     let mut request = request(Some("cat"), dir.path());
     request.backend = Some("builtin".into());
-    let error = open_external(&request, &env()).await.err().unwrap();
+    let error = open_external(&request, &env(), &work_tree())
+        .await
+        .err()
+        .unwrap();
     assert_eq!(error.kind, LlmErrorKind::Config);
 }
 
@@ -363,4 +369,9 @@ async fn what_the_command_leaves_running_is_killed_when_it_exits() {
     assert_eq!(reply.text, "done\n");
     assert!(started.elapsed() < Duration::from_secs(10));
     wait_gone(read_pid(&leftover).await).await;
+}
+
+/// Which files a turn touched, told by git status as heddle-api wires it.
+fn work_tree() -> std::sync::Arc<dyn heddle_engine::work_tree::WorkTreeWatch> {
+    std::sync::Arc::new(heddle_checkpoint::GitStatusWatch)
 }

@@ -107,7 +107,12 @@ impl Agent {
     }
 
     pub async fn try_open(&self, scenario: &str) -> Result<Box<dyn LlmConversation>, LlmError> {
-        open_external(&self.request(Some(Self::command(scenario))), &self.env()).await
+        open_external(
+            &self.request(Some(Self::command(scenario))),
+            &self.env(),
+            &work_tree(),
+        )
+        .await
     }
 
     pub fn pid(&self) -> i32 {
@@ -148,4 +153,9 @@ pub async fn send(
     conversation
         .send(message, events, &CancellationToken::new())
         .await
+}
+
+/// Which files a turn touched, told by git status as heddle-api wires it.
+pub fn work_tree() -> std::sync::Arc<dyn heddle_engine::work_tree::WorkTreeWatch> {
+    std::sync::Arc::new(heddle_checkpoint::GitStatusWatch)
 }

@@ -3,8 +3,8 @@
 //! `cli.command` the command is the `claude`, `codex` or `gemini` CLI chosen by the model's
 //! family ([`CliAgent`]); its JSON output is read for the answer and the token usage.
 
-use std::path::PathBuf;
 use std::process::ExitStatus;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -12,13 +12,14 @@ use heddle_engine::Usage;
 use heddle_engine::llm::{
     LlmConversation, LlmError, LlmErrorKind, LlmEvent, LlmEventSink, LlmReply, LlmRequest,
 };
+use heddle_engine::work_tree::WorkTreeWatch;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::Child;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::cli_agents::CliAgent;
-use super::files_touched::WorkTreeSnapshot;
+use super::files_touched::FolderWatch;
 use super::launch::{AgentCommand, ProcessGroup, describe_status, with_tail};
 use super::stderr_tail::StderrTail;
 use super::text_decoder::TextDecoder;
@@ -40,13 +41,20 @@ pub struct CliConversation {
     agent: AgentCommand,
     /// The CLI Heddle chose (no `cli.command`), and the model it was given.
     chosen: Option<(CliAgent, Option<String>)>,
+    /// Its work folder, snapshotted around each message for the files it touched.
+    folder: FolderWatch,
 }
 
 impl CliConversation {
     /// A conversation running `request.command` in `request.work_dir` with environment
     /// `env`; without a command, the CLI [`CliAgent::choose`] picks for the node's model
-    /// and provider.
-    pub fn new(request: &LlmRequest, env: &[(String, String)]) -> Result<Self, LlmError> {
+    /// and provider. `work_tree` tells which files each message touched.
+    pub fn new(
+        request: &LlmRequest,
+        env: &[(String, String)],
+        work_tree: &Arc<dyn WorkTreeWatch>,
+    ) -> Result<Self, LlmError> {
+        let folder = FolderWatch::new(work_tree.clone(), request.work_dir.clone());
         let has_command = request
             .command
             .as_deref()
@@ -55,6 +63,7 @@ impl CliConversation {
             return Ok(CliConversation {
                 agent: AgentCommand::from_request(request, "cli.command", env)?,
                 chosen: None,
+                folder,
             });
         }
         let model = request.model.as_deref().map(catalog::resolve_alias);
@@ -67,6 +76,7 @@ impl CliConversation {
                 env: env.to_vec(),
             },
             chosen: Some((cli, model.map(str::to_owned))),
+            folder,
         })
     }
 
@@ -87,7 +97,7 @@ impl LlmConversation for CliConversation {
         if cancel.is_cancelled() {
             return Err(cancelled(&self.agent));
         }
-        let before = WorkTreeSnapshot::take(&self.agent.work_dir).await;
+        let before = self.folder.snapshot().await;
         let streamed = self.chosen.is_none();
         let output = run_once(&self.agent, message, events, cancel, streamed).await?;
         let (text, model, usage) = match &self.chosen {
@@ -113,14 +123,13 @@ impl LlmConversation for CliConversation {
                 (reply.text, model, reply.usage)
             }
         };
-        let work_dir: PathBuf = self.agent.work_dir.clone();
         let cost_usd = catalog::cost_usd(&model, &usage);
         Ok(LlmReply {
             text,
             model,
             usage,
             cost_usd,
-            files_touched: WorkTreeSnapshot::touched_since(before, &work_dir).await,
+            files_touched: self.folder.touched_since(before).await,
             simulated: false,
         })
     }

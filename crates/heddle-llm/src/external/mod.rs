@@ -9,7 +9,8 @@
 //!
 //! Commands run with `sh -c` in a process group of their own, which is killed on
 //! cancellation or when the conversation is dropped. Each reply lists the files the agent
-//! changed, from git snapshots of the work dir taken around the turn.
+//! changed, from snapshots of the work dir taken around the turn (see
+//! [`heddle_engine::work_tree`]).
 
 mod acp;
 mod cli;
@@ -23,7 +24,10 @@ pub use acp::{AcpConversation, CANCEL_GRACE, PROTOCOL_VERSION};
 pub use cli::CliConversation;
 pub use cli_agents::{CliAgent, CliAgentReply};
 
+use std::sync::Arc;
+
 use heddle_engine::llm::{LlmConversation, LlmError, LlmErrorKind, LlmRequest};
+use heddle_engine::work_tree::WorkTreeWatch;
 
 /// The `backend` values served here.
 pub const EXTERNAL_BACKENDS: [&str; 2] = ["cli", "acp"];
@@ -35,14 +39,18 @@ pub fn is_external(backend: &str) -> bool {
 
 /// Opens a conversation with the external agent `request.backend` names ("cli" or "acp"),
 /// running `request.command` (via `sh -c`) in `request.work_dir` with environment `env`
-/// (external agents get the full environment: they need their own keys).
+/// (external agents get the full environment: they need their own keys); `work_tree`
+/// tells which files each turn touched.
 pub async fn open_external(
     request: &LlmRequest,
     env: &[(String, String)],
+    work_tree: &Arc<dyn WorkTreeWatch>,
 ) -> Result<Box<dyn LlmConversation>, LlmError> {
     match request.backend.as_deref() {
-        Some("cli") => Ok(Box::new(CliConversation::new(request, env)?)),
-        Some("acp") => Ok(Box::new(AcpConversation::open(request, env).await?)),
+        Some("cli") => Ok(Box::new(CliConversation::new(request, env, work_tree)?)),
+        Some("acp") => Ok(Box::new(
+            AcpConversation::open(request, env, work_tree).await?,
+        )),
         other => Err(LlmError::new(
             LlmErrorKind::Config,
             format!(

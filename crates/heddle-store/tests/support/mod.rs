@@ -188,7 +188,7 @@ impl LlmConversation for Conversation {
 
 /// A clean git repository with one commit, for worktree checkpoints.
 pub fn git_repo(path: &Path) -> PathBuf {
-    use heddle_checkpoint::git2::{Repository, Signature};
+    use git2::{Repository, Signature};
     std::fs::create_dir_all(path).unwrap();
     let repo = Repository::init(path).unwrap();
     std::fs::write(path.join("README.md"), "hello\n").unwrap();

@@ -9,17 +9,18 @@ mod handshake;
 mod session_updates;
 mod wire;
 
-use std::path::PathBuf;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use heddle_engine::Usage;
 use heddle_engine::llm::{
     LlmConversation, LlmError, LlmErrorKind, LlmEventSink, LlmReply, LlmRequest,
 };
+use heddle_engine::work_tree::WorkTreeWatch;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::files_touched::WorkTreeSnapshot;
+use super::files_touched::FolderWatch;
 use super::launch::AgentCommand;
 use agent_task::{TurnMessage, TurnRequest};
 use connection::AcpConnection;
@@ -35,7 +36,8 @@ const MODEL: &str = "acp";
 #[derive(Debug)]
 pub struct AcpConversation {
     label: String,
-    work_dir: PathBuf,
+    /// Its work folder, snapshotted around each turn for the files it touched.
+    folder: FolderWatch,
     session_id: String,
     turns: mpsc::UnboundedSender<TurnRequest>,
 }
@@ -44,8 +46,12 @@ impl AcpConversation {
     /// Starts `request.command` in `request.work_dir` with environment `env`, initializes it
     /// and opens a session. Fails with Config when the node has no command or the command
     /// cannot be started, and with the agent's own error (and stderr) when it fails to start
-    /// a session.
-    pub async fn open(request: &LlmRequest, env: &[(String, String)]) -> Result<Self, LlmError> {
+    /// a session. `work_tree` tells which files each turn touched.
+    pub async fn open(
+        request: &LlmRequest,
+        env: &[(String, String)],
+        work_tree: &Arc<dyn WorkTreeWatch>,
+    ) -> Result<Self, LlmError> {
         let agent = AgentCommand::from_request(request, "acp.command", env)?;
         let mut connection = AcpConnection::start(&agent)?;
         let session_id = handshake::open_session(&mut connection, &agent.work_dir).await?;
@@ -53,7 +59,7 @@ impl AcpConversation {
         tokio::spawn(agent_task::run(connection, session_id.clone(), queue));
         Ok(AcpConversation {
             label: agent.label(),
-            work_dir: agent.work_dir.clone(),
+            folder: FolderWatch::new(work_tree.clone(), agent.work_dir.clone()),
             session_id,
             turns,
         })
@@ -73,7 +79,7 @@ impl LlmConversation for AcpConversation {
         events: &dyn LlmEventSink,
         cancel: &CancellationToken,
     ) -> Result<LlmReply, LlmError> {
-        let before = WorkTreeSnapshot::take(&self.work_dir).await;
+        let before = self.folder.snapshot().await;
         let (replies, mut inbox) = mpsc::unbounded_channel();
         let gone = || {
             LlmError::new(
@@ -100,7 +106,7 @@ impl LlmConversation for AcpConversation {
             model: MODEL.to_string(),
             usage: Usage::default(),
             cost_usd: None,
-            files_touched: WorkTreeSnapshot::touched_since(before, &self.work_dir).await,
+            files_touched: self.folder.touched_since(before).await,
             simulated: false,
         })
     }
