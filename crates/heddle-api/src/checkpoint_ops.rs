@@ -83,6 +83,14 @@ impl RunLibrary {
             .diff(&request.from, request.to.as_deref())?)
     }
 
+    /// The same difference as patch text, as `git diff` prints it (what `heddle diff`
+    /// shows; the UI renders [`RunLibrary::diff`]'s hunks).
+    pub fn diff_patch(&self, request: &DiffRequest) -> Result<String, ApiError> {
+        Ok(self
+            .history(&request.run_id)?
+            .patch(&request.from, request.to.as_deref())?)
+    }
+
     /// Rolls a stopped run back to a checkpoint; resume it to continue on the new timeline.
     /// The run index is brought up to date before this returns: the rollback holds the run's
     /// lock while it works, so an index scan during it would list the run as running.

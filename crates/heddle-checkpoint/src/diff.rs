@@ -1,5 +1,5 @@
 //! The difference between two checkpoints: files changed with their hunks (see
-//! [`crate::hunks`]) and the patch text.
+//! [`crate::hunks`]), and the same difference as patch text for the CLI.
 
 use git2::{DiffOptions, Oid, Repository};
 use serde::Serialize;
@@ -22,19 +22,16 @@ pub struct CheckpointDiff {
     pub to: String,
     /// Files changed, with their hunks.
     pub files: Vec<FileChange>,
-    /// The patch text (binary files appear as "Binary files differ"), for the CLI; the
-    /// UI renders `files`.
-    pub patch: String,
 }
 
-/// The diff between the checkpoints `from` and `to` name (any form [`resolve`] takes);
-/// without `to`, up to the tip of the timeline the run continues on.
-pub fn diff_targets(
+/// The checkpoints `from` and `to` name (any form [`resolve`] takes); without `to`, the tip
+/// of the timeline the run continues on.
+fn resolve_pair(
     repo: &Repository,
     state: &GitState,
     from: &str,
     to: Option<&str>,
-) -> Result<CheckpointDiff> {
+) -> Result<(Oid, Oid)> {
     let from = resolve(repo, state, from)?;
     let to = match to {
         Some(target) => resolve(repo, state, target)?,
@@ -43,7 +40,40 @@ pub fn diff_targets(
             hint: "; the run has no checkpoints yet".into(),
         })?,
     };
+    Ok((from, to))
+}
+
+/// The diff between the checkpoints `from` and `to` name (see [`resolve_pair`]).
+pub fn diff_targets(
+    repo: &Repository,
+    state: &GitState,
+    from: &str,
+    to: Option<&str>,
+) -> Result<CheckpointDiff> {
+    let (from, to) = resolve_pair(repo, state, from, to)?;
     diff(repo, from, to)
+}
+
+/// The same difference as patch text, as `git diff` prints it (binary files appear as
+/// "Binary files differ").
+pub fn patch_targets(
+    repo: &Repository,
+    state: &GitState,
+    from: &str,
+    to: Option<&str>,
+) -> Result<String> {
+    let (from, to) = resolve_pair(repo, state, from, to)?;
+    let git = |e: &git2::Error| CheckpointError::git(repo.path(), &format!("diff {from}..{to}"), e);
+    let old = commit(repo, from)?.tree().map_err(|e| git(&e))?;
+    let new = commit(repo, to)?.tree().map_err(|e| git(&e))?;
+    let Some(mut diff) =
+        diff_trees(repo, &old, &new, &mut DiffOptions::new()).map_err(|e| git(&e))?
+    else {
+        return Ok(String::new());
+    };
+    diff.find_similar(None).map_err(|e| git(&e))?;
+    let (patch, _) = patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?;
+    Ok(String::from_utf8_lossy(&patch).into_owned())
 }
 
 /// The diff from checkpoint `from` to checkpoint `to`.
@@ -58,16 +88,13 @@ pub fn diff(repo: &Repository, from: Oid, to: Oid) -> Result<CheckpointDiff> {
             from: from.to_string(),
             to: to.to_string(),
             files: Vec::new(),
-            patch: String::new(),
         });
     };
     diff.find_similar(None).map_err(|e| git(&e))?;
     let files = file_changes(&diff).map_err(|e| git(&e))?;
-    let (patch, _) = patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?;
     Ok(CheckpointDiff {
         from: from.to_string(),
         to: to.to_string(),
         files,
-        patch: String::from_utf8_lossy(&patch).into_owned(),
     })
 }

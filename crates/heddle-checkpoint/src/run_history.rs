@@ -67,4 +67,9 @@ impl RunHistory {
     pub fn diff(&self, from: &str, to: Option<&str>) -> Result<CheckpointDiff> {
         diff::diff_targets(&self.repo, &self.state, from, to)
     }
+
+    /// The same difference as patch text, as `git diff` prints it.
+    pub fn patch(&self, from: &str, to: Option<&str>) -> Result<String> {
+        diff::patch_targets(&self.repo, &self.state, from, to)
+    }
 }

@@ -118,21 +118,22 @@ pub fn diff(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let result = library.diff(request).map_err(|e| e.message)?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
+    if !json && !stat {
+        let patch = library.diff_patch(request).map_err(|e| e.message)?;
+        return write!(out, "{patch}").map_err(write);
+    }
+    let result = library.diff(request).map_err(|e| e.message)?;
     if json {
         return print_json(out, &result);
     }
-    if stat {
-        for file in &result.files {
-            let counts = if file.binary {
-                "binary".to_string()
-            } else {
-                format!("+{} -{}", file.additions, file.deletions)
-            };
-            writeln!(out, "{:<10} {:<12} {}", file.status, counts, file.path).map_err(write)?;
-        }
-        return writeln!(out, "{} file(s) changed", result.files.len()).map_err(write);
+    for file in &result.files {
+        let counts = if file.binary {
+            "binary".to_string()
+        } else {
+            format!("+{} -{}", file.additions, file.deletions)
+        };
+        writeln!(out, "{:<10} {:<12} {}", file.status, counts, file.path).map_err(write)?;
     }
-    write!(out, "{}", result.patch).map_err(write)
+    writeln!(out, "{} file(s) changed", result.files.len()).map_err(write)
 }

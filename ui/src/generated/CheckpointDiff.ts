@@ -16,9 +16,4 @@ to: string,
 /**
  * Files changed, with their hunks.
  */
-files: Array<FileChange>, 
-/**
- * The patch text (binary files appear as "Binary files differ"), for the CLI; the
- * UI renders `files`.
- */
-patch: string, };
+files: Array<FileChange>, };
