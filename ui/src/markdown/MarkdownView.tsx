@@ -1,79 +1,116 @@
-import { createElement, Fragment, useMemo, type ReactNode } from 'react';
-import { parseMarkdown, type Block } from './markdownBlocks';
-import type { Inline } from './markdownInline';
+/**
+ * Markdown shown as React elements by `react-markdown` with GitHub's extensions
+ * (`remark-gfm`: tables, task lists, strikethrough, autolinks). Raw HTML is never rendered:
+ * `htmlAsText` turns it into text before it reaches HTML (and there is no `rehype-raw`). Links to http(s) open outside the
+ * app; any other target (javascript:, relative paths, mailto:) stays text. Images are not
+ * loaded (a reply could point them anywhere); they show as a link to the picture.
+ */
+import { useMemo, type ReactNode } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { htmlAsText } from './htmlAsText';
 import './markdown.css';
 
-function renderInline(nodes: readonly Inline[]): ReactNode[] {
-  return nodes.map((node, i) => {
-    switch (node.type) {
-      case 'text':
-        return <Fragment key={i}>{node.text}</Fragment>;
-      case 'code':
-        return <code key={i}>{node.text}</code>;
-      case 'strong':
-        return <strong key={i}>{renderInline(node.children)}</strong>;
-      case 'emphasis':
-        return <em key={i}>{renderInline(node.children)}</em>;
-      case 'break':
-        return <br key={i} />;
-      case 'link': {
-        // Shown, never followed: the text, then where it points.
-        const sameAsText = node.children.length === 1 && node.children[0]?.type === 'text' && node.children[0].text === node.href;
-        return (
-          <span key={i} className="markdown__link" title={node.href}>
-            <span className="markdown__link-text">{renderInline(node.children)}</span>
-            {sameAsText || node.href === '' ? null : <span className="markdown__href">{node.href}</span>}
-          </span>
-        );
-      }
-    }
-  });
-}
+const REMARK_PLUGINS = [remarkGfm, htmlAsText];
 
-function renderBlocks(blocks: readonly Block[], tight: boolean): ReactNode[] {
-  return blocks.map((block, i) => {
-    switch (block.type) {
-      case 'heading':
-        return createElement(`h${block.level}`, { key: i }, renderInline(block.content));
-      case 'paragraph':
-        return tight ? (
-          <Fragment key={i}>{renderInline(block.content)}</Fragment>
-        ) : (
-          <p key={i}>{renderInline(block.content)}</p>
-        );
-      case 'code':
-        return (
-          <pre key={i} data-language={block.language ?? undefined}>
-            <code>{block.text}</code>
-          </pre>
-        );
-      case 'list': {
-        const items = block.items.map((item, j) => <li key={j}>{renderBlocks(item, block.tight)}</li>);
-        return block.ordered ? (
-          <ol key={i} start={block.start === 1 ? undefined : block.start}>
-            {items}
-          </ol>
-        ) : (
-          <ul key={i}>{items}</ul>
-        );
-      }
-      case 'quote':
-        return <blockquote key={i}>{renderBlocks(block.blocks, false)}</blockquote>;
-      case 'rule':
-        return <hr key={i} />;
-    }
-  });
+/** `url` when it is an absolute http or https address, otherwise null. */
+export function openableUrl(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  return /^https?:\/\/[^\s]+$/i.test(url.trim()) ? url.trim() : null;
 }
 
 /**
- * Markdown shown as React elements: every piece of text stays text (no HTML is ever
- * injected), and links show where they point instead of navigating.
+ * Keeps every target as written: the `a` and `img` components below decide what may become
+ * an attribute, and they only ever put an `openableUrl` there.
  */
-export function MarkdownView({ source, className }: { source: string; className?: string }) {
-  const blocks = useMemo(() => parseMarkdown(source), [source]);
+function keepUrl(url: string): string {
+  return url;
+}
+
+/** Whether showing `href` after a link's `text` adds anything (it is not just the text again). */
+function targetAddsToText(href: string, text: ReactNode): boolean {
+  if (href === '' || href.startsWith('#')) return false;
+  return typeof text !== 'string' || (text !== href && `mailto:${text}` !== href);
+}
+
+/** A link that cannot be followed: its text, then where it points when `showTarget`. */
+function InertLink({ href, showTarget, children }: { href: string; showTarget: boolean; children: ReactNode }) {
   return (
-    <div className={className === undefined ? 'markdown' : `markdown ${className}`}>
-      {blocks.length === 0 ? <p className="markdown__empty">Nothing to preview.</p> : renderBlocks(blocks, false)}
-    </div>
+    <span className="markdown__link is-inert" title={href === '' ? undefined : href}>
+      <span className="markdown__link-text">{children}</span>
+      {showTarget ? <span className="markdown__href">{href}</span> : null}
+    </span>
   );
+}
+
+function OutsideLink({ href, children, className }: { href: string; children: ReactNode; className?: string }) {
+  return (
+    <a
+      className={className === undefined ? 'markdown__link' : `markdown__link ${className}`}
+      href={href}
+      title={href}
+      target="_blank"
+      rel="noopener noreferrer"
+    >
+      {children}
+    </a>
+  );
+}
+
+const COMPONENTS: Components = {
+  a({ href, children }) {
+    const url = openableUrl(href);
+    if (url !== null) return <OutsideLink href={url}>{children}</OutsideLink>;
+    return (
+      <InertLink href={href ?? ''} showTarget={targetAddsToText(href ?? '', children)}>
+        {children}
+      </InertLink>
+    );
+  },
+  img({ src, alt }) {
+    const target = typeof src === 'string' ? src : '';
+    const label = `Image: ${alt === undefined || alt === '' ? target : alt}`;
+    const url = openableUrl(target);
+    return url === null ? (
+      <InertLink href={target} showTarget={false}>
+        {label}
+      </InertLink>
+    ) : (
+      <OutsideLink href={url} className="markdown__image">
+        {label}
+      </OutsideLink>
+    );
+  },
+  pre({ node, children }) {
+    const code = node?.children.find((child) => child.type === 'element' && child.tagName === 'code');
+    const classes = code?.type === 'element' ? code.properties.className : undefined;
+    const language = Array.isArray(classes)
+      ? classes.map(String).find((c) => c.startsWith('language-'))?.slice('language-'.length)
+      : undefined;
+    return <pre data-language={language}>{children}</pre>;
+  },
+  table({ children }) {
+    // Wide tables scroll sideways inside the panel instead of widening it.
+    return (
+      <div className="markdown__table">
+        <table>{children}</table>
+      </div>
+    );
+  },
+};
+
+/** Markdown rendered safely for side panels and previews. */
+export function MarkdownView({ source, className }: { source: string; className?: string }) {
+  const body = useMemo(
+    () =>
+      source.trim() === '' ? (
+        <p className="markdown__empty">Nothing to preview.</p>
+      ) : (
+        <Markdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS} urlTransform={keepUrl}>
+          {source}
+        </Markdown>
+      ),
+    [source],
+  );
+  return <div className={className === undefined ? 'markdown' : `markdown ${className}`}>{body}</div>;
 }
