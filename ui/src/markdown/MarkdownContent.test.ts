@@ -1,11 +1,15 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { MarkdownView, openableUrl } from './MarkdownView';
+import MarkdownContent, { openableUrl } from './MarkdownContent';
+import { MarkdownView } from './MarkdownView';
 
-/** The markup, without the line breaks the renderer puts between blocks. */
+/** The markup in MarkdownView's box, without the line breaks the renderer puts between blocks. */
 const render = (source: string) =>
-  renderToStaticMarkup(createElement(MarkdownView, { source })).replace(/>\n</g, '><');
+  renderToStaticMarkup(createElement('div', { className: 'markdown' }, createElement(MarkdownContent, { source }))).replace(
+    />\n</g,
+    '><',
+  );
 
 const NEW_TAB = 'target="_blank" rel="noopener noreferrer"';
 
@@ -128,8 +132,15 @@ describe('MarkdownView', () => {
   });
 
   it('says when there is nothing to show', () => {
-    expect(render('')).toContain('Nothing to preview.');
-    expect(render('  \n\n')).toContain('Nothing to preview.');
+    const view = (source: string) => renderToStaticMarkup(createElement(MarkdownView, { source, className: 'x' }));
+    expect(view('')).toBe('<div class="markdown x"><p class="markdown__empty">Nothing to preview.</p></div>');
+    expect(view('  \n\n')).toContain('Nothing to preview.');
+  });
+
+  it('shows the source as text while the renderer loads', () => {
+    expect(renderToStaticMarkup(createElement(MarkdownView, { source: '# Plan <b>' }))).toBe(
+      '<div class="markdown"><p class="markdown__plain"># Plan &lt;b&gt;</p></div>',
+    );
   });
 });
 
