@@ -13,14 +13,15 @@ import { serverAndBrowser } from './support/suite.mjs';
 const LONG = 60_000;
 const RUN_TIMEOUT = 180_000;
 
-// A prompt stage (simulated: dry run), a command printing one 430-character line, a gate with
+// A prompt stage (simulated: dry run), a command printing one 430-character line (and writing
+// a file with a 320-character one), a gate with
 // accelerator keys and a gate that only takes written answers.
 const FLOW = `digraph Screens {
   graph [goal="Check what a person sees around a run"];
   start  [shape=Mdiamond];
   exit   [shape=Msquare];
   draft  [shape=tab, label="Draft", prompt="Summarise the plan as a table."];
-  setup  [shape=parallelogram, label="Print a long line", script="printf 'LOG-START-%0400d' 0; echo '-LOG-END {{ inputs.ticket }}'"];
+  setup  [shape=parallelogram, label="Print a long line", script="printf 'LOG-START-%0400d' 0; echo '-LOG-END {{ inputs.ticket }}'; printf 'DIFF-START-%0300d' 0 > long.txt; echo '-DIFF-END' >> long.txt"];
   review [shape=hexagon, label="Ship it?"];
   note   [shape=hexagon, label="Anything to add?"];
   start -> draft -> setup -> review;
@@ -191,6 +192,17 @@ describe('run screens', () => {
       assert.ok(reach.scroll > reach.client, `the log scrolls sideways: ${JSON.stringify(reach)}`);
       assert.ok(reach.endLeft >= reach.viewLeft && reach.endRight <= reach.viewRight, `the line's end is visible once scrolled: ${JSON.stringify(reach)}`);
       await shot('long-log-line');
+
+      // ... and a long line of its diff wraps inside the panel.
+      await page.getByTestId('stage-detail').getByRole('tab', { name: 'Diff', exact: true }).click();
+      const diffText = page.getByTestId('stage-detail').locator('.diff-line__text', { hasText: 'DIFF-START' });
+      await diffText.waitFor({ timeout: LONG });
+      const diffBox = await diffText.boundingBox();
+      sideBox = await side.boundingBox();
+      assert.ok(diffBox.x + diffBox.width <= sideBox.x + sideBox.width, `the diff line stays in the panel: ${JSON.stringify({ diffBox, sideBox })}`);
+      assert.ok(diffBox.height > 40, `the 320-character line wraps: ${diffBox.height}px high`);
+      await page.getByTestId('stage-detail').getByText('-DIFF-END').waitFor();
+      await shot('long-diff-line');
 
       // (5) A table in a rendered response; the HTML in it stays text.
       const runFolder = readdirSync(join(env.server.home, 'runs')).find((name) => name.endsWith(runId));
