@@ -13,7 +13,8 @@ import { serverAndBrowser } from './support/suite.mjs';
 const LONG = 60_000;
 const RUN_TIMEOUT = 180_000;
 
-// A prompt stage (simulated: dry run), a command printing one 430-character line (and writing
+// A prompt stage (simulated: dry run), a command printing one 430-character line then 300
+// short ones (and writing
 // a file with a 320-character one), a gate with
 // accelerator keys and a gate that only takes written answers.
 const FLOW = `digraph Screens {
@@ -21,7 +22,7 @@ const FLOW = `digraph Screens {
   start  [shape=Mdiamond];
   exit   [shape=Msquare];
   draft  [shape=tab, label="Draft", prompt="Summarise the plan as a table."];
-  setup  [shape=parallelogram, label="Print a long line", script="printf 'LOG-START-%0400d' 0; echo '-LOG-END {{ inputs.ticket }}'; printf 'DIFF-START-%0300d' 0 > long.txt; echo '-DIFF-END' >> long.txt"];
+  setup  [shape=parallelogram, label="Print a long line", script="printf 'LOG-START-%0400d' 0; echo '-LOG-END {{ inputs.ticket }}'; seq 1 300; printf 'DIFF-START-%0300d' 0 > long.txt; echo '-DIFF-END' >> long.txt"];
   review [shape=hexagon, label="Ship it?"];
   note   [shape=hexagon, label="Anything to add?"];
   start -> draft -> setup -> review;
@@ -172,8 +173,17 @@ describe('run screens', () => {
       await page.getByTestId('stage-detail').getByRole('tab', { name: 'stdout', exact: true }).click();
       const log = page.getByTestId('log-view');
       await log.getByText(/LOG-START/).waitFor({ timeout: LONG });
-      const reach = await log.evaluate((view) => {
-        const widths = { scroll: view.scrollWidth, client: view.clientWidth };
+      assert.equal(await log.getAttribute('data-lines'), '301');
+      const reach = await log.evaluate(async (view) => {
+        const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+        // Scrolled down to where the long line is no longer drawn, the view is still as wide.
+        view.scrollTop = view.scrollHeight;
+        await frame();
+        await frame();
+        const atBottom = { scroll: view.scrollWidth, client: view.clientWidth };
+        view.scrollTop = 0;
+        await frame();
+        await frame();
         view.scrollLeft = view.scrollWidth;
         const walker = document.createTreeWalker(view, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
@@ -184,12 +194,12 @@ describe('run screens', () => {
           range.setEnd(node, at + '-LOG-END T-7'.length);
           const end = range.getBoundingClientRect();
           const box = view.getBoundingClientRect();
-          return { ...widths, endLeft: end.left, endRight: end.right, viewLeft: box.left, viewRight: box.right };
+          return { atBottom, endLeft: end.left, endRight: end.right, viewLeft: box.left, viewRight: box.right };
         }
         return null;
       });
       assert.ok(reach !== null, 'the line end is in the page');
-      assert.ok(reach.scroll > reach.client, `the log scrolls sideways: ${JSON.stringify(reach)}`);
+      assert.ok(reach.atBottom.scroll > reach.atBottom.client, `the log scrolls sideways wherever it is scrolled to: ${JSON.stringify(reach)}`);
       assert.ok(reach.endLeft >= reach.viewLeft && reach.endRight <= reach.viewRight, `the line's end is visible once scrolled: ${JSON.stringify(reach)}`);
       await shot('long-log-line');
 
