@@ -210,7 +210,7 @@ describe('runs', () => {
 
       const dock = page.getByTestId('gate-dock');
       await dock.waitFor({ timeout: RUN_TIMEOUT });
-      await dock.getByText('[S] Skip release').waitFor();
+      await dock.getByRole('button', { name: 'S Skip release', exact: true }).waitFor();
       await page.locator('[data-node-id="review"][data-run-status="waiting"]').waitFor();
       await page.getByTestId('run-notice').filter({ hasText: 'waiting for you' }).waitFor();
       await page.screenshot({ path: join(screenshotDir, 'runs-gate.png') });

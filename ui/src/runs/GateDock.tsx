@@ -5,6 +5,7 @@ import { toApiError } from '../api/apiError';
 import { shownValue, useApiRead } from '../api/useApiRead';
 import { inTextField } from '../app/useEditingShortcuts';
 import type { RunRef } from '../generated/RunRef';
+import { choiceText } from './gateChoice';
 
 const pendingGates = (api: Api, request: RunRef) => api.pendingGates(request);
 /** The gate may be registered a moment after the event that announced it: ask again this often until it is there. */
@@ -78,13 +79,23 @@ export function GateDock({ runId, waiting, onAnswered }: { runId: string; waitin
         <span className="gate-dock__node">{gate.node_id} asks</span>
         <p>{gate.text}</p>
       </div>
-      <div className="gate-dock__choices">
-        {gate.choices.map((choice) => (
-          <button key={choice.key} type="button" className="button" disabled={busy} onClick={() => answer(choice.key, false)} title={`Goes to ${choice.target}`}>
-            <kbd>{choice.key}</kbd> {choice.label}
-          </button>
-        ))}
-      </div>
+      {gate.choices.length > 0 ? (
+        <div className="gate-dock__choices">
+          {gate.choices.map((choice) => (
+            <button
+              key={choice.key}
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => answer(choice.key, false)}
+              title={`Goes to ${choice.target}`}
+              aria-keyshortcuts={choice.key}
+            >
+              <kbd>{choice.key}</kbd> {choiceText(choice.label)}
+            </button>
+          ))}
+        </div>
+      ) : null}
       {gate.allow_freeform ? (
         <form
           className="gate-dock__freeform"
@@ -93,7 +104,15 @@ export function GateDock({ runId, waiting, onAnswered }: { runId: string; waitin
             if (text.trim() !== '') answer(text, true);
           }}
         >
-          <textarea className="input" aria-label="Your answer" placeholder="Or write an answer…" value={text} onChange={(e) => setText(e.target.value)} rows={2} />
+          <textarea
+            className="input"
+            aria-label="Your answer"
+            // "Or …" only reads right beside choice buttons; a gate without choices takes text alone.
+            placeholder={gate.choices.length > 0 ? 'Or write an answer…' : 'Write your answer…'}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            rows={2}
+          />
           <button type="submit" className="button is-primary" disabled={busy || text.trim() === ''}>
             Send
           </button>

@@ -7,6 +7,7 @@ import { CheckpointBrowser } from './checkpoints/CheckpointBrowser';
 import { GateDock } from './GateDock';
 import { LiveGraph } from './LiveGraph';
 import { RunHeader } from './RunHeader';
+import { RunSidePanel } from './RunSidePanel';
 import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
 import { progressOf, type RunProgress } from './runProgress';
 import { checkpointAt } from './scrubContext';
@@ -30,7 +31,7 @@ function latestVisit(stages: readonly TimelineStage[], node: string): TimelineSt
 
 /**
  * One run: the live graph over the timeline (scrub it to see the run at any moment), the
- * selected stage's detail beside them, the checkpoint browser and the artifacts; the gate
+ * selected stage's detail beside them (sharing the width, resizable), the checkpoint browser and the artifacts; the gate
  * dock when the run waits for a person.
  */
 export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; now: number; onBack: () => void; onOpenRun: (runId: string) => void }) {
@@ -200,7 +201,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
           {view === 'artifacts' ? <ArtifactsView runId={runId} refreshKey={run.artifactVersion} initialStage={null} /> : null}
         </div>
         {stage !== null ? (
-          <aside className="run-side">
+          <RunSidePanel>
             <StageDetail
               runId={runId}
               stage={stage}
@@ -210,7 +211,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
               fileVersion={run.shapeVersion}
               onClose={() => setSelected(null)}
             />
-          </aside>
+          </RunSidePanel>
         ) : null}
       </div>
       <GateDock runId={runId} waiting={waiting} onAnswered={() => run.refresh()} />

@@ -132,30 +132,41 @@ export function StartRunDialog({
       >
         <h2>Run this workflow</h2>
         <p className="muted start-run__path">{workflowPath}</p>
-        <label htmlFor="run-goal">Goal</label>
-        <textarea id="run-goal" className="input" rows={2} value={goal} onChange={(e) => setGoal(e.target.value)} placeholder="The workflow's goal" />
+        <div className="start-run__goal">
+          <label htmlFor="run-goal">Goal</label>
+          <textarea
+            id="run-goal"
+            className="input"
+            rows={3}
+            value={goal}
+            onChange={(e) => setGoal(e.target.value)}
+            placeholder="What this run should achieve (the workflow's goal if left as it is)"
+          />
+        </div>
         {inputs.length > 0 ? (
           <fieldset className="start-run__inputs" data-testid="run-inputs">
             <legend>Inputs</legend>
-            {inputs.map(({ name }) => (
-              <div key={name} className="start-run__input">
-                <label htmlFor={`run-input-${name}`}>
-                  <code>{name}</code>
-                </label>
-                <input
-                  id={`run-input-${name}`}
-                  className="input"
-                  value={inputValues[name] ?? ''}
-                  onChange={(e) => {
-                    const value = e.target.value;
-                    setInputValues((current) => ({ ...current, [name]: value }));
-                  }}
-                  placeholder={`{{ inputs.${name} }}`}
-                  aria-invalid={(inputValues[name] ?? '') === ''}
-                  spellCheck={false}
-                />
-              </div>
-            ))}
+            <div className="start-run__grid">
+              {inputs.map(({ name }) => (
+                <div key={name} className="start-run__row">
+                  <label htmlFor={`run-input-${name}`}>
+                    <code>{name}</code>
+                  </label>
+                  <input
+                    id={`run-input-${name}`}
+                    className="input"
+                    value={inputValues[name] ?? ''}
+                    onChange={(e) => {
+                      const value = e.target.value;
+                      setInputValues((current) => ({ ...current, [name]: value }));
+                    }}
+                    placeholder={`{{ inputs.${name} }}`}
+                    aria-invalid={(inputValues[name] ?? '') === ''}
+                    spellCheck={false}
+                  />
+                </div>
+              ))}
+            </div>
             {given.missing.length > 0 ? (
               <p className="start-run__hint is-error">
                 {given.missing.length === 1 ? 'Input' : 'Inputs'} {given.missing.join(', ')} {given.missing.length === 1 ? 'needs' : 'need'} a
@@ -164,28 +175,45 @@ export function StartRunDialog({
             ) : null}
           </fieldset>
         ) : null}
-        <label htmlFor="run-labels">Labels</label>
-        <input
-          id="run-labels"
-          className="input"
-          value={labels}
-          onChange={(e) => setLabels(e.target.value)}
-          placeholder="team=web, ticket=123"
-          aria-invalid={!parsed.ok}
-        />
-        {!parsed.ok ? <p className="start-run__hint is-error">{parsed.error}</p> : null}
-        <label htmlFor="run-work-dir">Work folder</label>
-        <input
-          id="run-work-dir"
-          className="input"
-          value={workDir}
-          onChange={(e) => setWorkDir(e.target.value)}
-          placeholder="The workflow's folder"
-          spellCheck={false}
-        />
-        <label className="start-run__check">
-          <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} /> Dry run: simulate LLM stages (no API key needed; commands still run)
-        </label>
+        <div className="start-run__grid">
+          <div className="start-run__row">
+            <label htmlFor="run-labels">Labels</label>
+            <input
+              id="run-labels"
+              className="input"
+              value={labels}
+              onChange={(e) => setLabels(e.target.value)}
+              placeholder="team=web, ticket=123"
+              aria-invalid={!parsed.ok}
+              aria-describedby={!parsed.ok ? 'run-labels-error' : undefined}
+            />
+            {!parsed.ok ? (
+              <p id="run-labels-error" className="start-run__hint is-error">
+                {parsed.error}
+              </p>
+            ) : null}
+          </div>
+          <div className="start-run__row">
+            <label htmlFor="run-work-dir">Work folder</label>
+            <input
+              id="run-work-dir"
+              className="input"
+              value={workDir}
+              onChange={(e) => setWorkDir(e.target.value)}
+              placeholder="The workflow's folder"
+              spellCheck={false}
+            />
+          </div>
+          <div className="start-run__row">
+            <span className="start-run__label" id="run-mode">
+              Mode
+            </span>
+            <label className="start-run__check">
+              <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} aria-describedby="run-mode" /> Dry run: simulate
+              LLM stages (no API key needed; commands still run)
+            </label>
+          </div>
+        </div>
         {trust !== null && !trust.trusted ? <TrustSummary trust={trust} consented={consented} onConsent={setConsented} /> : null}
         {unsaved ? <p className="banner is-warning">The editor has unsaved changes; they are saved before the run starts.</p> : null}
         {error !== null ? (

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { describePixelDiff, pixelDiff, type PixelDiff } from './pixelDiff';
+import { DEFAULT_THRESHOLD, describePixelDiff, pixelDiff, type PixelDiff } from './pixelDiff';
 import { useImagePair } from './useImagePair';
 
 function DiffCanvas({ diff, label }: { diff: PixelDiff; label: string }) {
@@ -26,7 +26,8 @@ function DiffCanvas({ diff, label }: { diff: PixelDiff; label: string }) {
 
 /**
  * The pixel difference of two images: changed pixels highlighted over a faded copy of the
- * first, how many differ, and a tolerance for small colour changes (anti-aliasing).
+ * first, how many differ (anti-aliasing shown but not counted), and a tolerance for small
+ * colour changes.
  */
 export function CompareDifference({
   firstUrl,
@@ -40,7 +41,9 @@ export function CompareDifference({
   secondLabel: string;
 }) {
   const pair = useImagePair(firstUrl, secondUrl);
-  const [threshold, setThreshold] = useState(0);
+  // The tolerance in hundredths of pixelmatch's 0–1 colour distance (a whole-number slider).
+  const [tolerance, setTolerance] = useState(Math.round(DEFAULT_THRESHOLD * 100));
+  const threshold = tolerance / 100;
   const diff = useMemo(
     () => (pair.status === 'loaded' ? pixelDiff(pair.first, pair.second, { threshold }) : null),
     [pair, threshold],
@@ -78,12 +81,12 @@ export function CompareDifference({
           <input
             type="range"
             min={0}
-            max={64}
-            value={threshold}
-            onChange={(e) => setThreshold(Number(e.target.value))}
-            aria-valuetext={`${threshold} per colour channel`}
+            max={50}
+            value={tolerance}
+            onChange={(e) => setTolerance(Number(e.target.value))}
+            aria-valuetext={`${tolerance}% colour distance`}
           />
-          <output>{threshold}</output>
+          <output>{tolerance}%</output>
         </label>
       </div>
       {sizeMismatch !== null ? (

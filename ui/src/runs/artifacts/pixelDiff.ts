@@ -1,3 +1,10 @@
+/**
+ * The pixel difference of two screenshots, computed by `pixelmatch`: a perceptual colour
+ * distance with a threshold, and anti-aliasing detection so that font smoothing and edges
+ * moved by a pixel do not count as change.
+ */
+import pixelmatch from 'pixelmatch';
+
 /** Pixels in RGBA order, 4 bytes each, row by row (the layout of canvas `ImageData`). */
 export interface RgbaImage {
   width: number;
@@ -7,10 +14,15 @@ export interface RgbaImage {
 
 /** How to compare and how to draw the result. */
 export interface PixelDiffOptions {
-  /** A pixel differs when any channel (alpha included) differs by more than this (0–255). */
+  /**
+   * How far apart two pixels' colours may be and still match, from 0 (any difference counts)
+   * to 1 (black against white): pixelmatch's perceptual distance. Defaults to `DEFAULT_THRESHOLD`.
+   */
   threshold?: number;
   /** The colour changed pixels are drawn in, as [r, g, b]. */
   highlight?: readonly [number, number, number];
+  /** The colour of differing pixels read as anti-aliasing (drawn, not counted), as [r, g, b]. */
+  antialiasing?: readonly [number, number, number];
   /** How much of the first image shows under the highlights (0 = white, 1 = unchanged). */
   fade?: number;
 }
@@ -19,7 +31,7 @@ export interface PixelDiffOptions {
 export interface PixelDiff {
   /** The overlay, as large as the area both images cover. */
   image: RgbaImage;
-  /** Pixels of that area that differ. */
+  /** Pixels of that area that differ (anti-aliasing left out). */
   changed: number;
   /** Pixels compared (width × height of the overlapping area). */
   compared: number;
@@ -31,6 +43,10 @@ export interface PixelDiff {
 
 /** The default highlight: a strong magenta that stands out on screenshots. */
 export const DIFF_HIGHLIGHT: readonly [number, number, number] = [255, 0, 160];
+/** Anti-aliased pixels: a pale amber, visible but quieter than a change. */
+export const ANTIALIAS_HIGHLIGHT: readonly [number, number, number] = [250, 210, 120];
+/** pixelmatch's own default: small colour shifts (compression, gamma) do not count. */
+export const DEFAULT_THRESHOLD = 0.1;
 
 function checkImage(image: RgbaImage, which: string) {
   const { width, height, data } = image;
@@ -42,54 +58,43 @@ function checkImage(image: RgbaImage, which: string) {
   }
 }
 
+/** The top-left `width`×`height` pixels of `image` (the image's own buffer when it is that size). */
+function topLeft(image: RgbaImage, width: number, height: number): Uint8ClampedArray {
+  if (image.width === width && image.height === height) return image.data;
+  const out = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const from = y * image.width * 4;
+    out.set(image.data.subarray(from, from + width * 4), y * width * 4);
+  }
+  return out;
+}
+
 /**
- * Compares `first` and `second` pixel by pixel over the area both cover (from the top-left
- * corner) and draws the result: changed pixels in the highlight colour, the rest as a faded
- * grey copy of `first`.
+ * Compares `first` and `second` over the area both cover (from the top-left corner) and draws
+ * the result: changed pixels in the highlight colour, anti-aliasing in a paler one, the rest
+ * as a faded grey copy of `first`.
  */
 export function pixelDiff(first: RgbaImage, second: RgbaImage, options: PixelDiffOptions = {}): PixelDiff {
   checkImage(first, 'first');
   checkImage(second, 'second');
-  const threshold = Math.max(0, options.threshold ?? 0);
-  const [hr, hg, hb] = options.highlight ?? DIFF_HIGHLIGHT;
-  const fade = Math.min(1, Math.max(0, options.fade ?? 0.3));
+  const threshold = Math.min(1, Math.max(0, options.threshold ?? DEFAULT_THRESHOLD));
   const width = Math.min(first.width, second.width);
   const height = Math.min(first.height, second.height);
   const out = new Uint8ClampedArray(width * height * 4);
-  const a = first.data;
-  const b = second.data;
-  let changed = 0;
-
-  for (let y = 0; y < height; y++) {
-    let ia = y * first.width * 4;
-    let ib = y * second.width * 4;
-    let io = y * width * 4;
-    for (let x = 0; x < width; x++, ia += 4, ib += 4, io += 4) {
-      const differs =
-        Math.abs(a[ia]! - b[ib]!) > threshold ||
-        Math.abs(a[ia + 1]! - b[ib + 1]!) > threshold ||
-        Math.abs(a[ia + 2]! - b[ib + 2]!) > threshold ||
-        Math.abs(a[ia + 3]! - b[ib + 3]!) > threshold;
-      if (differs) {
-        changed++;
-        out[io] = hr;
-        out[io + 1] = hg;
-        out[io + 2] = hb;
-      } else {
-        // Luma of the pixel over white, then faded towards white.
-        const alpha = a[ia + 3]! / 255;
-        const luma = 0.299 * a[ia]! + 0.587 * a[ia + 1]! + 0.114 * a[ia + 2]!;
-        const grey = 255 - alpha * (255 - luma);
-        const faded = 255 - fade * (255 - grey);
-        out[io] = faded;
-        out[io + 1] = faded;
-        out[io + 2] = faded;
-      }
-      out[io + 3] = 255;
-    }
-  }
-
   const compared = width * height;
+  const changed =
+    compared === 0
+      ? 0
+      : pixelmatch(topLeft(first, width, height), topLeft(second, width, height), out, width, height, {
+          threshold,
+          includeAA: false,
+          alpha: Math.min(1, Math.max(0, options.fade ?? 0.3)),
+          diffColor: [...(options.highlight ?? DIFF_HIGHLIGHT)] as [number, number, number],
+          aaColor: [...(options.antialiasing ?? ANTIALIAS_HIGHLIGHT)] as [number, number, number],
+          // Screenshots are compared as shown: transparent areas over white, not a checkerboard.
+          checkerboard: false,
+        });
+
   const sameSize = first.width === second.width && first.height === second.height;
   return {
     image: { width, height, data: out },

@@ -1,5 +1,6 @@
 import { memo, useMemo, useState } from 'react';
 import { ansiLines, type AnsiSpan } from './ansi';
+import { longestLine } from './logColumns';
 
 /** Height of one log line in pixels (matches `.log-view__line` in stage.css). */
 const LINE_HEIGHT = 18;
@@ -27,12 +28,17 @@ const Line = memo(function Line({ spans, number, top }: { spans: AnsiSpan[]; num
   );
 });
 
+/** The line-number column and the space after the text, in pixels (matches stage.css). */
+const GUTTER = 52 + 10 + 16;
+
 /**
  * A log with ANSI colours and line numbers. Only the lines in view are in the page, so a log
- * of a hundred thousand lines scrolls as smoothly as a short one.
+ * of a hundred thousand lines scrolls as smoothly as a short one; long lines scroll sideways
+ * (the view is as wide as the longest line, whether it is drawn yet or not).
  */
 export function LogView({ text, label }: { text: string; label: string }) {
   const lines = useMemo(() => ansiLines(text), [text]);
+  const columns = useMemo(() => longestLine(lines), [lines]);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
   const first = Math.max(0, Math.floor(scrollTop / LINE_HEIGHT) - OVERSCAN);
@@ -54,7 +60,7 @@ export function LogView({ text, label }: { text: string; label: string }) {
       }}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
     >
-      <div className="log-view__space" style={{ height: lines.length * LINE_HEIGHT }}>
+      <div className="log-view__space" style={{ height: lines.length * LINE_HEIGHT, width: `calc(${columns}ch + ${GUTTER}px)` }}>
         {shown}
       </div>
     </div>
