@@ -16,7 +16,8 @@ import { useShownTheme } from '../../theme/useTheme';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
-import { FIT_VIEW, fitViewport } from './fitViewport';
+import { fitPadding, fitViewOptions } from './fitViewport';
+import { openingFocus, openingViewport } from './openingViewport';
 import { isSketchZoom } from './detailZoom';
 import { HandlerNode } from './HandlerNode';
 import { knownGeometry } from './knownGeometry';
@@ -79,11 +80,14 @@ export function WorkflowCanvas({
   selection,
   onSelect,
   editing,
+  topInset = 0,
 }: {
   flow: WorkflowFlow;
   selection: CanvasSelection;
   onSelect: (selection: CanvasSelection) => void;
   editing?: CanvasEditing;
+  /** How far down the cards over the canvas's top-left reach (px): a fit keeps below them. */
+  topInset?: number;
 }) {
   const theme = useShownTheme();
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -143,15 +147,21 @@ export function WorkflowCanvas({
     [shownEdges, draggedId],
   );
 
-  // The pane's size, read before React Flow is first drawn, so it starts at the fitted zoom.
+  // The pane's size, read before React Flow is first drawn, so it starts at its opening zoom:
+  // fitted, or readable around the selection or the start node when the fit would be smaller.
   const pane = useRef<HTMLDivElement>(null);
   const [startViewport, setStartViewport] = useState<Viewport | null>(null);
   // Zoomed far out the graph is one sketch and React Flow's own nodes and edges are hidden.
   const [sketch, setSketch] = useState(false);
   const firstNodes = useRef(flow.nodes);
+  const firstSelection = useRef(selection?.type === 'node' ? selection.id : null);
+  const padding = useMemo(() => fitPadding(topInset), [topInset]);
+  const fit = useMemo(() => fitViewOptions(padding), [padding]);
+  const firstPadding = useRef(padding);
   useLayoutEffect(() => {
     const box = pane.current?.getBoundingClientRect();
-    const viewport = fitViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, MIN_ZOOM);
+    const focus = openingFocus(firstNodes.current, firstSelection.current);
+    const viewport = openingViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, focus, MIN_ZOOM, firstPadding.current);
     setSketch(isSketchZoom(viewport.zoom));
     setStartViewport(viewport);
   }, []);
@@ -169,7 +179,7 @@ export function WorkflowCanvas({
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         defaultViewport={startViewport}
-        fitViewOptions={FIT_VIEW}
+        fitViewOptions={fit}
         minZoom={MIN_ZOOM}
         // A big read-only graph (a run's) keeps only what is in view in the page: less to
         // style, lay out and paint while its statuses change. The editor draws everything.
@@ -210,8 +220,8 @@ export function WorkflowCanvas({
       >
         {/* Zoomed far out the dots would be a pixel apart: millions to paint on every pan frame. */}
         {sketch ? null : <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />}
-        <Controls showInteractive={false} position="bottom-left" />
-        <LayoutEnginePicker flow={flow} />
+        <Controls showInteractive={false} position="bottom-left" fitViewOptions={fit} />
+        <LayoutEnginePicker flow={flow} fit={fit} />
         {sketch ? <SketchLayer flow={flow} selection={selection} onSelect={onSelect} /> : null}
         {/* Zoomed out the canvas is the overview; the minimap shows React Flow's (hidden) nodes. */}
         {sketch ? null : <MiniMap
