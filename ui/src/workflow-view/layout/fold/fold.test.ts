@@ -1,3 +1,4 @@
+import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
 import { edge, node, workflow } from '../../../test-support/workflowBuilder';
 import type { Edge } from '../../../generated/Edge';
@@ -6,6 +7,7 @@ import type { WorkflowFlow, WorkflowFlowNode } from '../../flow/flowTypes';
 import { workflowToFlow } from '../../flow/workflowToFlow';
 import type { Point } from '../../look/shapeGeometry';
 import { layoutLayered } from '../layered/layeredLayout';
+import { layoutFlow } from '../layoutEngine';
 import { foldFlow, simplifyRoute } from './foldFlow';
 import { bandOf, coveredIntervals, evenCuts, planFold } from './foldPlan';
 
@@ -153,6 +155,22 @@ describe('foldFlow', () => {
           expect(crossesInside(p, q, box), `${e.id} leg ${i} runs through ${id}`).toBe(false);
         }
       }
+    }
+  });
+
+  it('folds what ELK laid out too, every edge still joining its own nodes', async () => {
+    const flow = await layoutFlow(workflowToFlow(longChain('LR', 40, 8), []), new ELK());
+    const folded = foldFlow(flow, ROOM);
+    expect(folded).not.toBe(flow);
+    const at = boxes(folded);
+    const all = [...at.values()];
+    for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) expect(overlap(all[i] as Box, all[j] as Box)).toBe(false);
+    const near = (p: Point | undefined, box: Box | undefined) =>
+      p !== undefined && box !== undefined && p.x >= box.x - 1 && p.x <= box.x + box.width + 1 && p.y >= box.y - 1 && p.y <= box.y + box.height + 1;
+    for (const e of folded.edges) {
+      const route = e.data?.route ?? [];
+      expect(near(route[0], at.get(e.source)), `${e.id} leaves its source`).toBe(true);
+      expect(near(route[route.length - 1], at.get(e.target)), `${e.id} reaches its target`).toBe(true);
     }
   });
 
