@@ -34,7 +34,7 @@ const edgeTypes: EdgeTypes = { workflow: WorkflowEdge };
 
 const MIN_ZOOM = 0.05;
 
-/** From this many nodes on, a read-only canvas leaves elements out of view out of the page. */
+/** From this many nodes on, the canvas leaves elements out of view out of the page. */
 const LARGE_FLOW = 150;
 
 const hiddenCopies = new WeakMap<object, object>();
@@ -181,9 +181,10 @@ export function WorkflowCanvas({
         defaultViewport={startViewport}
         fitViewOptions={fit}
         minZoom={MIN_ZOOM}
-        // A big read-only graph (a run's) keeps only what is in view in the page: less to
-        // style, lay out and paint while its statuses change. The editor draws everything.
-        onlyRenderVisibleElements={editing === undefined && flow.nodes.length > LARGE_FLOW}
+        // A big graph keeps only what is in view in the page: less to style, lay out and paint
+        // while a run's statuses change or the canvas is panned. It opens readable, zoomed in
+        // on its start, so that is a small part of it (zoomed far out, the sketch draws it).
+        onlyRenderVisibleElements={flow.nodes.length > LARGE_FLOW}
         maxZoom={2.5}
         nodesDraggable={movable}
         onNodesChange={(changes) => {
