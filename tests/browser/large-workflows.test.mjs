@@ -58,22 +58,25 @@ function assertInView(box, pane, what) {
   );
 }
 
-async function openFixture(env, name) {
+async function openFixture(env, name, engine = null) {
   const file = join(env.tempDir, name);
   copyFileSync(join(fixtures, name), file);
   const opened = await openPage(env.browser);
+  if (engine !== null) await opened.page.addInitScript((chosen) => localStorage.setItem('heddle.layoutEngine', chosen), engine);
   const url = new URL(env.server.url);
   url.searchParams.set('file', file);
   await opened.page.goto(url.toString());
   await opened.page.locator('[data-testid="workflow-view"][data-layout="ready"]').waitFor({ timeout: LONG });
+  if (engine !== null) await opened.page.locator(`[data-testid="layout-engine"][data-layout-engine="${engine}"]`).waitFor({ timeout: LONG });
   await opened.page.locator('[data-node-id="start"]').waitFor({ state: 'visible', timeout: LONG });
   return opened;
 }
 
 /** Opens `name`, checks the opening view and the fitted one, and screenshots both. */
-async function checkOpening(env, name, { fitFills }) {
-  const opened = await openFixture(env, name);
-  await checkCanvas(opened, name, `large-${name.replace(/\.dot$/, '')}`, { fitFills });
+async function checkOpening(env, name, { fitFills, engine = null }) {
+  const opened = await openFixture(env, name, engine);
+  const stem = `large-${name.replace(/\.dot$/, '')}${engine === null ? '' : `-${engine}`}`;
+  await checkCanvas(opened, engine === null ? name : `${name} (${engine})`, stem, { fitFills });
 }
 
 /** Checks the canvas in `opened`: readable on opening, filled once fitted; screenshots both. */
@@ -97,6 +100,7 @@ async function checkCanvas({ page, context, pageErrors }, name, stem, { fitFills
     const shape = `the fitted graph takes ${(across * 100).toFixed(0)}% of the canvas's width and ${(down * 100).toFixed(0)}% of its height (zoom ${fitted.zoom.toFixed(2)})`;
     assert.ok(Math.max(across, down) >= 0.8, `${name}: ${shape}`);
     if (fitFills) assert.ok(Math.min(across, down) >= 0.45, `${name} is folded to the canvas's shape: ${shape}`);
+    assert.equal(await page.locator('.react-flow__minimap').count(), 0, 'with all of it in view, no minimap covers a corner');
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
@@ -112,6 +116,10 @@ describe('large workflows', () => {
 
   test('a 34-node left-to-right chain opens readable, and fits the canvas folded into rows', { timeout: 120_000 }, async () => {
     await checkOpening(env, 'bug-hunt.dot', { fitFills: true });
+  });
+
+  test('the 34-node chain laid out by Graphviz is folded the same way', { timeout: 120_000 }, async () => {
+    await checkOpening(env, 'bug-hunt.dot', { fitFills: true, engine: 'graphviz' });
   });
 
   test("a run of the 76-node chain shows its live graph readable, folded the same way", { timeout: 120_000 }, async () => {

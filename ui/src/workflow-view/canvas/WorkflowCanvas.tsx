@@ -3,7 +3,6 @@ import {
   BackgroundVariant,
   Controls,
   MarkerType,
-  MiniMap,
   ReactFlow,
   type EdgeMarker,
   type EdgeTypes,
@@ -20,6 +19,7 @@ import { fitPadding, fitViewOptions } from './fitViewport';
 import { openingFocus, openingViewport } from './openingViewport';
 import { isSketchZoom } from './detailZoom';
 import { HandlerNode } from './HandlerNode';
+import { OverviewMap } from './OverviewMap';
 import { knownGeometry } from './knownGeometry';
 import { SelectionContext } from './SelectionContext';
 import { SketchLayer } from './SketchLayer';
@@ -56,10 +56,6 @@ function arrow(color: string): EdgeMarker {
 
 function isSelected(selection: CanvasSelection, type: 'node' | 'edge', id: string): boolean {
   return selection !== null && selection.type === type && selection.id === id;
-}
-
-function minimapClass(node: WorkflowFlowNode): string {
-  return node.type === 'handler' ? `minimap-node ${node.data.look.tone}` : 'minimap-group';
 }
 
 /** What the canvas lets a person change; without it the canvas is read-only. */
@@ -225,15 +221,7 @@ export function WorkflowCanvas({
         <LayoutEnginePicker flow={flow} fit={fit} />
         {sketch ? <SketchLayer flow={flow} selection={selection} onSelect={onSelect} /> : null}
         {/* Zoomed out the canvas is the overview; the minimap shows React Flow's (hidden) nodes. */}
-        {sketch ? null : <MiniMap
-          position="bottom-right"
-          pannable
-          zoomable
-          nodeClassName={minimapClass}
-          nodeBorderRadius={6}
-          ariaLabel="Workflow overview"
-          style={{ width: 176, height: 124 }}
-        />}
+        {sketch ? null : <OverviewMap flow={flow} />}
       </ReactFlow>
     </SelectionContext.Provider>
   );

@@ -88,3 +88,19 @@ export function fitViewport(
   if (bounds === null || width <= 0 || height <= 0) return { x: 0, y: 0, zoom: 1 };
   return getViewportForBounds(bounds, width, height, minZoom, FIT_MAX_ZOOM, padding);
 }
+
+/**
+ * Whether all of `bounds` (flow coordinates) shows on a `width` × `height` pane under
+ * `transform` (React Flow's `[x, y, zoom]`); true when there is nothing to show.
+ */
+export function isWholeInView(bounds: Bounds | null, transform: readonly [number, number, number], width: number, height: number): boolean {
+  if (bounds === null) return true;
+  const [x, y, zoom] = transform;
+  const slack = 1;
+  return (
+    bounds.x * zoom + x >= -slack &&
+    bounds.y * zoom + y >= -slack &&
+    (bounds.x + bounds.width) * zoom + x <= width + slack &&
+    (bounds.y + bounds.height) * zoom + y <= height + slack
+  );
+}

@@ -3,7 +3,7 @@ import { edge, node, workflow } from '../../test-support/workflowBuilder';
 import type { WorkflowFlowNode } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { layoutLayered } from '../layout/layered/layeredLayout';
-import { drawingBounds, fitPadding, fitViewport, nodeBounds } from './fitViewport';
+import { drawingBounds, fitPadding, fitViewport, isWholeInView, nodeBounds } from './fitViewport';
 import { openingFocus, openingViewport, READABLE_ZOOM } from './openingViewport';
 
 /** A left-to-right chain of `stages` agents between start and exit, laid out (unfolded). */
@@ -76,5 +76,15 @@ describe('drawingBounds', () => {
     expect(bounds?.x).toBe(0);
     expect(exit).not.toBeNull();
     expect((bounds?.x ?? 0) + (bounds?.width ?? 0)).toBeCloseTo((exit?.x ?? 0) + (exit?.width ?? 0));
+  });
+});
+
+describe('isWholeInView', () => {
+  const bounds = { x: 0, y: 0, width: 1000, height: 200 };
+  it('holds when the drawing lies inside the pane, and not when a part is cut off', () => {
+    expect(isWholeInView(bounds, [10, 10, 0.5], 600, 300)).toBe(true);
+    expect(isWholeInView(bounds, [10, 10, 0.8], 600, 300)).toBe(false);
+    expect(isWholeInView(bounds, [-20, 10, 0.5], 600, 300)).toBe(false);
+    expect(isWholeInView(null, [0, 0, 1], 600, 300)).toBe(true);
   });
 });
