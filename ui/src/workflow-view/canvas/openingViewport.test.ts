@@ -4,7 +4,7 @@ import type { WorkflowFlowNode } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { layoutLayered } from '../layout/layered/layeredLayout';
 import { drawingBounds, fitPadding, fitViewport, isWholeInView, nodeBounds } from './fitViewport';
-import { openingFocus, openingViewport, READABLE_ZOOM } from './openingViewport';
+import { openingFocus, openingViewport, READABLE_ZOOM, WHOLE_READABLE_ZOOM } from './openingViewport';
 
 /** A left-to-right chain of `stages` agents between start and exit, laid out (unfolded). */
 function chainNodes(stages: number): WorkflowFlowNode[] {
@@ -30,6 +30,14 @@ describe('openingViewport', () => {
   it('fits a graph that is readable whole', () => {
     const nodes = chainNodes(3);
     expect(openingViewport(nodes, 1000, 800, 'start', 0.05)).toEqual(fitViewport(nodes, 1000, 800, 0.05));
+  });
+
+  it('fits a graph legible whole though smaller than the readable zoom', () => {
+    const nodes = chainNodes(5);
+    const fitted = fitViewport(nodes, 1000, 800, 0.05);
+    expect(fitted.zoom).toBeGreaterThanOrEqual(WHOLE_READABLE_ZOOM);
+    expect(fitted.zoom).toBeLessThan(READABLE_ZOOM);
+    expect(openingViewport(nodes, 1000, 800, 'start', 0.05)).toEqual(fitted);
   });
 
   it('opens a graph too long to read whole at the readable zoom, its start in view at the left', () => {

@@ -3,17 +3,23 @@ import type { WorkflowFlowNode } from '../flow/flowTypes';
 import { drawingBounds, FIT_PADDING, fitViewport, nodeBounds, type FitPadding } from './fitViewport';
 
 /**
- * The least zoom a workflow opens at: node labels (13px) are drawn at about 10px, still easy
- * to read. A graph that only fits smaller opens at this zoom around its start (the minimap
- * shows the whole; the fit button shows it all at once).
+ * A graph that fits at this zoom or more opens fitted, all of it in view: its 13px node labels
+ * are drawn at 8px or more, small but legible. Below it the graph cannot be read whole (and
+ * is folded to the canvas's shape first, see `layout/fold`).
+ */
+export const WHOLE_READABLE_ZOOM = 0.6;
+
+/**
+ * The zoom a graph too large to read whole opens at: labels drawn at about 10px, easy to read,
+ * around its start (the minimap shows the whole; the fit button shows it all at once).
  */
 export const READABLE_ZOOM = 0.8;
 
 const px = (value: string) => parseFloat(value);
 
 /**
- * Where the canvas opens: fitted when the whole graph fits at a readable zoom; otherwise at
- * `READABLE_ZOOM`, centred on node `focus` (the selection, else the start node) but pushed
+ * Where the canvas opens: fitted when the whole graph fits at `WHOLE_READABLE_ZOOM` or more;
+ * otherwise at `READABLE_ZOOM`, centred on node `focus` (the selection, else the start node) but pushed
  * back so no more empty space shows beyond the drawing's edges than the fit's padding, so
  * the view shows as much of the graph as it can around the focus.
  */
@@ -27,7 +33,7 @@ export function openingViewport(
 ): Viewport {
   const fitted = fitViewport(nodes, width, height, minZoom, padding);
   const bounds = drawingBounds(nodes);
-  if (fitted.zoom >= READABLE_ZOOM || bounds === null || width <= 0 || height <= 0) return fitted;
+  if (fitted.zoom >= WHOLE_READABLE_ZOOM || bounds === null || width <= 0 || height <= 0) return fitted;
   const zoom = READABLE_ZOOM;
   const around = (focus === null ? null : nodeBounds(nodes, focus)) ?? bounds;
   /** One axis: the translation centring `centre`, clamped to the drawing's extent. */

@@ -3,8 +3,8 @@
  * drawn: the size of the canvas area as last measured (`noteCanvasSize`, by the workflow view
  * as it appears, before its first layout is asked for), else the window's.
  */
-import { FIT_MAX_ZOOM, FIT_PADDING, fitPadding } from '../../canvas/fitViewport';
-import { READABLE_ZOOM } from '../../canvas/openingViewport';
+import { FIT_PADDING, fitPadding } from '../../canvas/fitViewport';
+import { READABLE_ZOOM, WHOLE_READABLE_ZOOM } from '../../canvas/openingViewport';
 import type { FoldRoom } from './foldFlow';
 
 let lastCanvas: { width: number; height: number; topInset: number } | null = null;
@@ -25,7 +25,8 @@ export function foldRoom(): FoldRoom | null {
   return {
     width: canvas.width - px(padding.left) - px(padding.right),
     height: canvas.height - px(padding.top) - px(padding.bottom),
-    maxZoom: FIT_MAX_ZOOM,
-    readableZoom: READABLE_ZOOM,
+    // Folded just enough to read easily: fewer bands, fewer edges running between them.
+    maxZoom: READABLE_ZOOM,
+    readableZoom: WHOLE_READABLE_ZOOM,
   };
 }

@@ -65,7 +65,7 @@ function crossesInside(p: Point, q: Point, box: Box): boolean {
   return left < box.x + box.width - inset && right > box.x + inset && top < box.y + box.height - inset && bottom > box.y + inset;
 }
 
-const ROOM = { width: 1000, height: 640, maxZoom: 1.1, readableZoom: 0.8 };
+const ROOM = { width: 1000, height: 640, maxZoom: 1.1, readableZoom: 0.6 };
 
 describe('foldPlan', () => {
   const solid = (low: number, high: number) => ({ alongLow: low, alongHigh: high, crossLow: 0, crossHigh: 40 });
@@ -175,7 +175,7 @@ describe('foldFlow', () => {
   });
 
   it('folds a long top-down chain into columns, left to right', () => {
-    const folded = foldFlow(laidOut('TB', 60), { width: 1200, height: 600, maxZoom: 1.1, readableZoom: 0.8 });
+    const folded = foldFlow(laidOut('TB', 60), { width: 1200, height: 600, maxZoom: 1.1, readableZoom: 0.6 });
     const after = extent(folded);
     expect(after.width).toBeGreaterThan(after.height);
     const at = boxes(folded);
@@ -185,6 +185,11 @@ describe('foldFlow', () => {
   it('returns the flow itself when it fits the room unfolded at a readable zoom', () => {
     const flow = laidOut('LR', 4);
     expect(foldFlow(flow, ROOM)).toBe(flow);
+    // Five stages with a loop back fit at more than 0.6: legible whole, so not folded either.
+    const five = laidOut('LR', 5, 3);
+    const size = extent(five);
+    expect(Math.min(ROOM.width / size.width, ROOM.height / size.height)).toBeGreaterThan(0.6);
+    expect(foldFlow(five, ROOM)).toBe(five);
   });
 
   it('simplifies routes: repeated points and points inside a straight run go, turns stay', () => {

@@ -16,7 +16,7 @@ import { BAND_GAP, BAND_MARGIN, LANE, bandExtents, bandOf, planFold } from './fo
 export interface FoldRoom {
   width: number;
   height: number;
-  /** The zoom a fit stops at: folding further than needed to reach it gains nothing. */
+  /** The zoom worth folding for: folding further than needed to reach it gains nothing. */
   maxZoom: number;
   /** A drawing that fits unfolded at this zoom or more is not folded. */
   readableZoom: number;
