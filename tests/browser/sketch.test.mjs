@@ -1,5 +1,5 @@
-// Browser test of the zoomed-out sketch against the real `heddle serve`: a graph too large to
-// read at its fitted zoom opens as one drawing (no React Flow nodes), a node is selected by
+// Browser test of the zoomed-out sketch against the real `heddle serve`: a graph zoomed out
+// too far to read is drawn as one drawing (no React Flow nodes), a node is selected by
 // clicking its outline, a problem in the panel zooms to its node, and zooming in brings the
 // real nodes back. Screenshots saved under test-output/browser.
 // Run: `node --test tests/browser/` (needs the heddle binary and `ui/dist`; see support/paths.mjs).
@@ -25,7 +25,7 @@ function chain(count) {
 describe('zoomed-out sketch', () => {
   const env = serverAndBrowser('sketch');
 
-  test('a tall graph opens as a sketch, selects by click and zooms into real nodes', { timeout: 120_000 }, async () => {
+  test('a tall graph zoomed out is a sketch, selects by click and zooms into real nodes', { timeout: 120_000 }, async () => {
     const file = join(env.tempDir, 'tall.dot');
     writeFileSync(file, chain(120));
     const { page, context, pageErrors } = await openPage(env.browser);
@@ -33,7 +33,16 @@ describe('zoomed-out sketch', () => {
       const url = new URL(env.server.url);
       url.searchParams.set('file', file);
       await page.goto(url.toString());
+      // It opens readable (real nodes, around the start); zoomed out far enough it is one sketch.
+      await page.locator('.react-flow__node-handler[data-id="start"]').waitFor({ timeout: LONG });
       const sketch = page.getByTestId('sketch-layer');
+      const pane = await page.locator('.react-flow__pane').boundingBox();
+      assert.ok(pane);
+      await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
+      for (let i = 0; i < 12 && (await sketch.count()) === 0; i++) {
+        await page.mouse.wheel(0, 400);
+        await page.waitForTimeout(150);
+      }
       await sketch.waitFor({ timeout: LONG });
       assert.equal(await sketch.locator('[data-node-id]').count(), 122, 'every node is in the sketch');
       assert.equal(await sketch.locator('[data-edge-id]').count(), 122, 'every edge is in the sketch');

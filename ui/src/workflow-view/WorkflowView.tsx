@@ -1,4 +1,6 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import type { Workflow } from '../generated/Workflow';
+import { noteCanvasSize } from './layout/fold/canvasRoom';
 import { WorkflowCanvas, type CanvasEditing } from './canvas/WorkflowCanvas';
 import type { HandlerKind } from '../generated/HandlerKind';
 import { NodePalette } from './NodePalette';
@@ -21,10 +23,32 @@ export function WorkflowView({
   onSelect: (selection: CanvasSelection) => void;
   editing?: CanvasEditing & { onAddNode: (kind: HandlerKind) => void };
 }) {
+  // Measured as the view appears (before its first layout is asked for) and when it resizes,
+  // so a long graph is folded to the canvas's shape.
+  // The cards over the top-left are measured too: fitting keeps the graph below them.
+  const root = useRef<HTMLDivElement>(null);
+  const overlay = useRef<HTMLDivElement>(null);
+  const [topInset, setTopInset] = useState(0);
+  useLayoutEffect(() => {
+    const element = root.current;
+    const cards = overlay.current;
+    if (element === null) return;
+    const note = () => {
+      const inset = cards === null ? 0 : cards.offsetTop + cards.offsetHeight;
+      noteCanvasSize(element.clientWidth, element.clientHeight, inset);
+      setTopInset(inset);
+    };
+    note();
+    if (typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(note);
+    observer.observe(element);
+    if (cards !== null) observer.observe(cards);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <div className="workflow-view" data-testid="workflow-view" data-layout={layout.status}>
+    <div ref={root} className="workflow-view" data-testid="workflow-view" data-layout={layout.status}>
       {layout.status === 'ready' ? (
-        <WorkflowCanvas flow={layout.flow} selection={selection} onSelect={onSelect} editing={editing} />
+        <WorkflowCanvas flow={layout.flow} selection={selection} onSelect={onSelect} editing={editing} topInset={topInset} />
       ) : null}
       {layout.status === 'pending' ? (
         <div className="canvas-message" role="status">
@@ -47,7 +71,7 @@ export function WorkflowView({
           </div>
         </div>
       ) : null}
-      <div className="workflow-view__overlay is-top-left">
+      <div ref={overlay} className="workflow-view__overlay is-top-left">
         <WorkflowSummary workflow={workflow} />
         {editing !== undefined ? <NodePalette onAdd={editing.onAddNode} /> : null}
       </div>

@@ -3,7 +3,6 @@ import {
   BackgroundVariant,
   Controls,
   MarkerType,
-  MiniMap,
   ReactFlow,
   type EdgeMarker,
   type EdgeTypes,
@@ -16,9 +15,11 @@ import { useShownTheme } from '../../theme/useTheme';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
-import { FIT_VIEW, fitViewport } from './fitViewport';
+import { fitPadding, fitViewOptions } from './fitViewport';
+import { openingFocus, openingViewport } from './openingViewport';
 import { isSketchZoom } from './detailZoom';
 import { HandlerNode } from './HandlerNode';
+import { OverviewMap } from './OverviewMap';
 import { knownGeometry } from './knownGeometry';
 import { SelectionContext } from './SelectionContext';
 import { SketchLayer } from './SketchLayer';
@@ -33,7 +34,7 @@ const edgeTypes: EdgeTypes = { workflow: WorkflowEdge };
 
 const MIN_ZOOM = 0.05;
 
-/** From this many nodes on, a read-only canvas leaves elements out of view out of the page. */
+/** From this many nodes on, the canvas leaves elements out of view out of the page. */
 const LARGE_FLOW = 150;
 
 const hiddenCopies = new WeakMap<object, object>();
@@ -57,10 +58,6 @@ function isSelected(selection: CanvasSelection, type: 'node' | 'edge', id: strin
   return selection !== null && selection.type === type && selection.id === id;
 }
 
-function minimapClass(node: WorkflowFlowNode): string {
-  return node.type === 'handler' ? `minimap-node ${node.data.look.tone}` : 'minimap-group';
-}
-
 /** What the canvas lets a person change; without it the canvas is read-only. */
 export type CanvasEditing = {
   /** A new edge was dragged from `from`'s out-handle onto `to`. */
@@ -79,11 +76,14 @@ export function WorkflowCanvas({
   selection,
   onSelect,
   editing,
+  topInset = 0,
 }: {
   flow: WorkflowFlow;
   selection: CanvasSelection;
   onSelect: (selection: CanvasSelection) => void;
   editing?: CanvasEditing;
+  /** How far down the cards over the canvas's top-left reach (px): a fit keeps below them. */
+  topInset?: number;
 }) {
   const theme = useShownTheme();
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -143,15 +143,21 @@ export function WorkflowCanvas({
     [shownEdges, draggedId],
   );
 
-  // The pane's size, read before React Flow is first drawn, so it starts at the fitted zoom.
+  // The pane's size, read before React Flow is first drawn, so it starts at its opening zoom:
+  // fitted, or readable around the selection or the start node when the fit would be smaller.
   const pane = useRef<HTMLDivElement>(null);
   const [startViewport, setStartViewport] = useState<Viewport | null>(null);
   // Zoomed far out the graph is one sketch and React Flow's own nodes and edges are hidden.
   const [sketch, setSketch] = useState(false);
   const firstNodes = useRef(flow.nodes);
+  const firstSelection = useRef(selection?.type === 'node' ? selection.id : null);
+  const padding = useMemo(() => fitPadding(topInset), [topInset]);
+  const fit = useMemo(() => fitViewOptions(padding), [padding]);
+  const firstPadding = useRef(padding);
   useLayoutEffect(() => {
     const box = pane.current?.getBoundingClientRect();
-    const viewport = fitViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, MIN_ZOOM);
+    const focus = openingFocus(firstNodes.current, firstSelection.current);
+    const viewport = openingViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, focus, MIN_ZOOM, firstPadding.current);
     setSketch(isSketchZoom(viewport.zoom));
     setStartViewport(viewport);
   }, []);
@@ -169,11 +175,12 @@ export function WorkflowCanvas({
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         defaultViewport={startViewport}
-        fitViewOptions={FIT_VIEW}
+        fitViewOptions={fit}
         minZoom={MIN_ZOOM}
-        // A big read-only graph (a run's) keeps only what is in view in the page: less to
-        // style, lay out and paint while its statuses change. The editor draws everything.
-        onlyRenderVisibleElements={editing === undefined && flow.nodes.length > LARGE_FLOW}
+        // A big graph keeps only what is in view in the page: less to style, lay out and paint
+        // while a run's statuses change or the canvas is panned. It opens readable, zoomed in
+        // on its start, so that is a small part of it (zoomed far out, the sketch draws it).
+        onlyRenderVisibleElements={flow.nodes.length > LARGE_FLOW}
         maxZoom={2.5}
         nodesDraggable={movable}
         onNodesChange={(changes) => {
@@ -210,19 +217,11 @@ export function WorkflowCanvas({
       >
         {/* Zoomed far out the dots would be a pixel apart: millions to paint on every pan frame. */}
         {sketch ? null : <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />}
-        <Controls showInteractive={false} position="bottom-left" />
-        <LayoutEnginePicker flow={flow} />
+        <Controls showInteractive={false} position="bottom-left" fitViewOptions={fit} />
+        <LayoutEnginePicker flow={flow} fit={fit} />
         {sketch ? <SketchLayer flow={flow} selection={selection} onSelect={onSelect} /> : null}
         {/* Zoomed out the canvas is the overview; the minimap shows React Flow's (hidden) nodes. */}
-        {sketch ? null : <MiniMap
-          position="bottom-right"
-          pannable
-          zoomable
-          nodeClassName={minimapClass}
-          nodeBorderRadius={6}
-          ariaLabel="Workflow overview"
-          style={{ width: 176, height: 124 }}
-        />}
+        {sketch ? null : <OverviewMap flow={flow} />}
       </ReactFlow>
     </SelectionContext.Provider>
   );

@@ -1,24 +1,21 @@
 import { Panel, useReactFlow, type FitViewOptions } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
-import { FIT_VIEW } from '../canvas/fitViewport';
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { chooseLayoutEngine, engineFor, isLayoutChoice, useChosenLayoutEngine } from './layoutEngineChoice';
 import { LAYOUT_ENGINES, layoutOriginOf } from './layoutEngines';
 import './layoutEnginePicker.css';
 
-/** Fit after a change of engine as on mount, animated. */
-const REFIT: FitViewOptions = { ...FIT_VIEW, duration: 200 };
-
-/** Fits the view to the graph again when a different engine has laid it out: the drawing's
- * size and shape change with the engine, so the old viewport may show nothing of it. */
-function useRefitOnEngineChange(drawnBy: string) {
+/** Fits the view to the graph again (with `fit`, animated) when a different engine has laid
+ * it out: the drawing's size and shape change with the engine, so the old viewport may show
+ * nothing of it. */
+function useRefitOnEngineChange(drawnBy: string, fit: FitViewOptions) {
   const { fitView } = useReactFlow();
   const previous = useRef(drawnBy);
   useEffect(() => {
     if (previous.current === drawnBy) return;
     previous.current = drawnBy;
-    void fitView(REFIT);
-  }, [drawnBy, fitView]);
+    void fitView({ ...fit, duration: 200 });
+  }, [drawnBy, fitView, fit]);
 }
 
 /**
@@ -27,7 +24,7 @@ function useRefitOnEngineChange(drawnBy: string) {
  * `data-layout-engine` names the engine that laid out the flow shown (`flow`); while the
  * newly chosen one is still working it differs from the select's value.
  */
-export function LayoutEnginePicker({ flow }: { flow: WorkflowFlow }) {
+export function LayoutEnginePicker({ flow, fit }: { flow: WorkflowFlow; fit: FitViewOptions }) {
   const chosen = useChosenLayoutEngine();
   const wanted = engineFor(chosen);
   const origin = layoutOriginOf(flow);
@@ -35,7 +32,7 @@ export function LayoutEnginePicker({ flow }: { flow: WorkflowFlow }) {
   const fellBack = origin?.fallbackReason ?? null;
   const working = drawnBy !== wanted && fellBack === null;
   const autoTitle = `Auto (${LAYOUT_ENGINES.find((e) => e.name === wanted)?.title ?? wanted})`;
-  useRefitOnEngineChange(drawnBy);
+  useRefitOnEngineChange(drawnBy, fit);
   return (
     <Panel
       position="top-right"

@@ -30,6 +30,14 @@ describe('layoutWithEngine', () => {
     expect(flow.edges.every((e) => (e.data?.route?.length ?? 0) >= 2)).toBe(true);
   });
 
+  it('reshapes the laid-out flow (a fold) and still knows which engine laid it out', async () => {
+    const moved = (flow: WorkflowFlow) => ({ ...flow, nodes: flow.nodes.map((n) => ({ ...n, position: { x: 1, y: 2 } })) });
+    const layered = runners(() => Promise.reject(new Error('unused')));
+    const flow = await layoutWithEngine('layered', workflowToFlow(pipeline(), []), layered, moved);
+    expect(flow.nodes[0]?.position).toEqual({ x: 1, y: 2 });
+    expect(layoutOriginOf(flow)).toEqual({ engine: 'layered', fallbackReason: null });
+  });
+
   it('knows nothing of a flow it did not lay out', () => {
     expect(layoutOriginOf(workflowToFlow(pipeline(), []))).toBeUndefined();
   });

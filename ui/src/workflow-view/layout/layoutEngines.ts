@@ -43,13 +43,15 @@ const APP_ENGINES: LayoutRunners = {
 };
 
 /**
- * Lays `flow` out with `engine`, in that engine's web worker. When Graphviz cannot run (its
- * wasm refused, say), ELK lays the flow out instead and the origin says why.
+ * Lays `flow` out with `engine`, in that engine's web worker, then `reshape`s the result (the
+ * canvas folds a long drawing to its shape). When Graphviz cannot run (its wasm refused, say),
+ * ELK lays the flow out instead and the origin says why.
  */
 export async function layoutWithEngine(
   engine: LayoutEngineName,
   flow: WorkflowFlow,
   runners: LayoutRunners = APP_ENGINES,
+  reshape: (laidOut: WorkflowFlow) => WorkflowFlow = (laidOut) => laidOut,
 ): Promise<WorkflowFlow> {
   let laidOut: WorkflowFlow;
   let origin: LayoutOrigin = { engine, fallbackReason: null };
@@ -61,8 +63,9 @@ export async function layoutWithEngine(
     laidOut = await runners.elk(flow);
     origin = { engine: 'elk', fallbackReason: reason };
   }
-  origins.set(laidOut, origin);
-  return laidOut;
+  const shaped = reshape(laidOut);
+  origins.set(shaped, origin);
+  return shaped;
 }
 
 const warmedUp = new Set<LayoutEngineName>();

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Diagnostic } from '../../generated/Diagnostic';
 import type { Workflow } from '../../generated/Workflow';
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { createCanvasMeasure } from '../look/canvasMeasure';
 import type { MeasureText } from '../look/textMetrics';
+import { foldRoom } from './fold/canvasRoom';
+import { foldFlow, type FoldRoom } from './fold/foldFlow';
 import { chosenLayoutEngine, engineFor, useChosenLayoutEngine } from './layoutEngineChoice';
 import { layoutWithEngine, warmUpLayoutEngine } from './layoutEngines';
 
@@ -25,17 +27,23 @@ const sharedMeasure: MeasureText | undefined = typeof document === 'undefined' ?
 warmUpLayoutEngine(engineFor(chosenLayoutEngine()));
 
 /** Maps and lays out `workflow` (with the chosen engine) whenever it, its diagnostics or
- * the chosen engine change; a re-layout keeps the last ready flow until the new one replaces it. */
+ * the chosen engine change; a re-layout keeps the last ready flow until the new one replaces it.
+ * A long drawing is folded to the canvas's shape (`foldFlow`), measured once for the hook's
+ * life so an edit does not re-fold it differently after the window was resized. */
 export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnostic[]): FlowLayoutState {
   const engine = engineFor(useChosenLayoutEngine());
   const [state, setState] = useState<FlowLayoutState>({ status: 'pending' });
+  const room = useRef<FoldRoom | null | undefined>(undefined);
   useEffect(() => {
     let current = true;
+    if (room.current === undefined) room.current = foldRoom();
+    const shape = room.current;
+    const fold = (flow: WorkflowFlow) => (shape === null ? flow : foldFlow(flow, shape));
     // After an edit the previous drawing stays up until the new layout is ready, so the
     // canvas does not blank out on every change.
     // A pending state is kept as it is, so the first layout does not render the screen twice.
     setState((previous) => (previous.status === 'failed' ? { status: 'pending' } : previous));
-    layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, sharedMeasure)).then(
+    layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, sharedMeasure), undefined, fold).then(
       (flow) => {
         if (current) setState({ status: 'ready', flow });
       },
