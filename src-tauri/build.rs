@@ -1,7 +1,9 @@
 //! Runs tauri-build against the repository-root `tauri.conf.json`: validates the config and
 //! capabilities, and generates the app context (config, icons and the embedded `ui/dist`)
-//! into `OUT_DIR` for `tauri::tauri_build_context!`. Cargo reruns it when the config, the
-//! icons, the capabilities or `ui/dist` change.
+//! into `OUT_DIR` for `tauri::tauri_build_context!`. The window's capability is generated
+//! here too, from heddle-api's operation table (`OUT_DIR/capabilities/default.json`), so a
+//! new operation is allowed by the same line that declares it. Cargo reruns it when the
+//! config, the icons, the operation table or `ui/dist` change.
 
 use std::path::Path;
 
@@ -29,6 +31,9 @@ macro_rules! command_names {
     };
 }
 
+/// Permissions of the main window besides Heddle's own commands.
+const BASE_PERMISSIONS: [&str; 2] = ["core:default", "dialog:allow-open"];
+
 fn main() -> Result<(), String> {
     // tauri-build watches the config file, the icons it lists and the capabilities folder;
     // the icons folder itself too, so a new or renamed icon is noticed.
@@ -37,8 +42,10 @@ fn main() -> Result<(), String> {
     check_ui_built()?;
     // tauri-build wants the list for the whole program; the build script ends right after.
     let commands: &'static [&'static str] = for_each_operation!(command_names).leak();
+    let capabilities = write_capability(commands)?;
     let attributes = tauri_build::Attributes::new()
         .config_path(CONFIG)
+        .capabilities_path_pattern(capabilities)
         .app_manifest(tauri_build::AppManifest::new().commands(commands))
         .codegen(tauri_build::CodegenContext::new());
     tauri_build::try_build(attributes).map_err(|err| format!("tauri-build failed: {err:#}"))
@@ -59,4 +66,33 @@ fn check_ui_built() -> Result<(), String> {
          or build the shell with `--no-default-features` to load the Vite dev server instead",
         index.display()
     ))
+}
+
+/// Writes the main window's capability (the base permissions and `allow-{command}` for each
+/// of `commands`) into `OUT_DIR/capabilities/`; the glob pattern that finds it.
+fn write_capability(commands: &[&str]) -> Result<&'static str, String> {
+    let out_dir = std::env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
+    let folder = Path::new(&out_dir).join("capabilities");
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let permissions: Vec<String> = BASE_PERMISSIONS
+        .iter()
+        .map(|p| (*p).to_owned())
+        .chain(
+            commands
+                .iter()
+                .map(|c| format!("allow-{}", c.replace('_', "-"))),
+        )
+        .collect();
+    let quoted: Vec<String> = permissions.iter().map(|p| format!("    \"{p}\"")).collect();
+    let capability = format!(
+        "{{\n  \"identifier\": \"default\",\n  \"description\": \"The main window: core \
+         events and window basics, the file-open dialog, and Heddle's own commands (generated \
+         by src-tauri/build.rs from heddle-api's operation table).\",\n  \"windows\": \
+         [\"main\"],\n  \"permissions\": [\n{}\n  ]\n}}\n",
+        quoted.join(",\n")
+    );
+    let path = folder.join("default.json");
+    std::fs::write(&path, capability).map_err(|e| format!("{}: {e}", path.display()))?;
+    let pattern = format!("{}/*.json", folder.display());
+    Ok(pattern.leak())
 }

@@ -32,10 +32,10 @@
 ///
 /// To add an operation: write it in heddle-api (a function or a `RunHost` method), add one
 /// line here, add its request and response types to `tests/bindings.rs` if they are new, run
-/// `HEDDLE_UPDATE_BINDINGS=1 cargo nextest run -p heddle-api -E 'binary(bindings)'`, add
-/// `allow-{name}` (dashes) to `src-tauri/capabilities/default.json` and a row to
-/// docs/api.md's Operations tables. The Tauri command, its permission, the HTTP route and the
-/// UI's `Api` method follow; tests fail until the capability and the docs list it.
+/// `HEDDLE_UPDATE_BINDINGS=1 cargo nextest run -p heddle-api -E 'binary(bindings)'`, and add
+/// a row to docs/api.md's Operations tables. The Tauri command, its permission, the window's
+/// capability (src-tauri/build.rs), the HTTP route and the UI's `Api` method follow; a test
+/// fails until the docs list it.
 #[macro_export]
 macro_rules! for_each_operation {
     ($callback:ident) => {

@@ -80,7 +80,10 @@ fn fakes_are_only_test_dependencies() {
 fn doors_reach_the_implementations_through_heddle_api() {
     for door in ["heddle-cli", "heddle-server", "src-tauri"] {
         let (_, deps) = members().into_iter().find(|(n, _)| n == door).unwrap();
-        assert!(deps.contains("heddle-api"), "{door} does not use heddle-api");
+        assert!(
+            deps.contains("heddle-api"),
+            "{door} does not use heddle-api"
+        );
         for inner in [
             "heddle-llm",
             "heddle-checkpoint",
