@@ -13,8 +13,8 @@ use crate::outcome::Outcome;
 
 /// The fingerprint taken before a stage (`None` when it could not be taken).
 pub(crate) async fn before(shared: &Shared) -> Option<Box<dyn Any + Send>> {
-    let hook = shared.engine.services.artifacts.clone();
-    let work_dir = shared.work_dir.clone();
+    let hook = shared.spec.engine.services.artifacts.clone();
+    let work_dir = shared.spec.work_dir.clone();
     tokio::task::spawn_blocking(move || hook.before_stage(&work_dir))
         .await
         .ok()
@@ -38,13 +38,14 @@ pub(crate) async fn after(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| node.id.clone());
     let dest = shared
+        .spec
         .run_dir
         .artifacts()
         .join(folder)
         .join(format!("retry_{}", attempt.saturating_sub(1)));
-    let hook = shared.engine.services.artifacts.clone();
-    let work_dir = shared.work_dir.clone();
-    let run_root = shared.run_dir.root().to_path_buf();
+    let hook = shared.spec.engine.services.artifacts.clone();
+    let work_dir = shared.spec.work_dir.clone();
+    let run_root = shared.spec.run_dir.root().to_path_buf();
     let captured =
         tokio::task::spawn_blocking(move || hook.after_stage(&work_dir, before, &dest, &run_root))
             .await

@@ -26,7 +26,7 @@ pub(crate) async fn offload_large(
         if bytes.len() <= OFFLOAD_BYTES {
             continue;
         }
-        let sink = shared.engine.services.blobs.clone();
+        let sink = shared.spec.engine.services.blobs.clone();
         let size = bytes.len();
         let stored = tokio::task::spawn_blocking(move || sink.put(&bytes))
             .await
@@ -60,7 +60,7 @@ pub(crate) async fn store_logs(
         if !path.is_file() {
             continue;
         }
-        let sink = shared.engine.services.blobs.clone();
+        let sink = shared.spec.engine.services.blobs.clone();
         let stored = tokio::task::spawn_blocking(move || sink.put_file(&path))
             .await
             .unwrap_or_else(|e| Err(e.to_string()));
@@ -98,11 +98,12 @@ pub(crate) async fn materialise_for_preamble(
         };
         let hex = blob.trim_start_matches("blob://sha256/").to_string();
         let dest = shared
+            .spec
             .run_dir
             .root()
             .join("blobs")
             .join(format!("{hex}.json"));
-        let sink = shared.engine.services.blobs.clone();
+        let sink = shared.spec.engine.services.blobs.clone();
         let (ref_text, path) = (blob.to_string(), dest.clone());
         let copied = if dest.is_file() {
             std::fs::metadata(&dest)
