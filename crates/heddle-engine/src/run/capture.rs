@@ -9,6 +9,7 @@ use heddle_workflow::Node;
 
 use super::shared::Shared;
 use crate::event::Event;
+use crate::hooks::{ArtifactStage, CapturedArtifacts};
 use crate::outcome::Outcome;
 
 /// The fingerprint taken before a stage (`None` when it could not be taken).
@@ -46,11 +47,28 @@ pub(crate) async fn after(
     let hook = shared.spec.engine.services.artifacts.clone();
     let work_dir = shared.spec.work_dir.clone();
     let run_root = shared.spec.run_dir.root().to_path_buf();
-    let captured =
-        tokio::task::spawn_blocking(move || hook.after_stage(&work_dir, before, &dest, &run_root))
-            .await
-            .unwrap_or_default();
+    let node_id = node.id.clone();
+    let captured = tokio::task::spawn_blocking(move || {
+        let stage = ArtifactStage {
+            node_id: &node_id,
+            work_dir: &work_dir,
+            dest: &dest,
+            run_dir: &run_root,
+        };
+        hook.after_stage(&stage, before)
+    })
+    .await
+    .unwrap_or_else(|_| Ok(CapturedArtifacts::default()));
     let events = shared.emitter.for_node(&node.id);
+    let captured = match captured {
+        Ok(captured) => captured,
+        Err(error) => {
+            events.emit(Event::Warning {
+                message: error.to_string(),
+            });
+            return outcome;
+        }
+    };
     for artifact in &captured.artifacts {
         events.emit(Event::ArtifactCaptured {
             path: artifact.path.clone(),
