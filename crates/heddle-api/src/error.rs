@@ -103,10 +103,21 @@ impl ApiError {
     }
 }
 
+/// The code of a failure a hook reported (checkpoints, artifact capture, the blob store).
+fn hook_code(kind: heddle_engine::hooks::HookFailure) -> ErrorCode {
+    use heddle_engine::hooks::HookFailure;
+    match kind {
+        HookFailure::Refused => ErrorCode::InvalidRequest,
+        HookFailure::NotFound => ErrorCode::NotFound,
+        HookFailure::Busy => ErrorCode::Busy,
+        HookFailure::Storage => ErrorCode::Storage,
+        HookFailure::Io => ErrorCode::Io,
+    }
+}
+
 /// The code of an engine error.
 fn engine_code(error: &heddle_engine::EngineError) -> ErrorCode {
     use heddle_engine::EngineError as E;
-    use heddle_engine::hooks::HookFailure;
     match error {
         E::InvalidWorkflow { .. } | E::NoStartNode | E::UnknownNode { .. } => {
             ErrorCode::InvalidWorkflow
@@ -116,20 +127,45 @@ fn engine_code(error: &heddle_engine::EngineError) -> ErrorCode {
         E::RunLookup(_) => ErrorCode::NotFound,
         E::NotResumable { .. } => ErrorCode::Busy,
         E::LlmSetup(_) => ErrorCode::InvalidRequest,
-        E::CheckpointSetup(hook) => match hook.kind {
-            HookFailure::Refused => ErrorCode::InvalidRequest,
-            HookFailure::NotFound => ErrorCode::NotFound,
-            HookFailure::Busy => ErrorCode::Busy,
-            HookFailure::Storage => ErrorCode::Storage,
-            HookFailure::Io => ErrorCode::Io,
-        },
-        _ => ErrorCode::Io,
+        E::CheckpointSetup(hook) => hook_code(hook.kind),
+        E::Io { .. } => ErrorCode::Io,
     }
 }
 
 impl From<heddle_engine::EngineError> for ApiError {
     fn from(error: heddle_engine::EngineError) -> Self {
         ApiError::new(engine_code(&error), error.to_string())
+    }
+}
+
+impl From<heddle_engine::hooks::ArtifactError> for ApiError {
+    fn from(error: heddle_engine::hooks::ArtifactError) -> Self {
+        ApiError::new(hook_code(error.kind()), error.to_string())
+    }
+}
+
+impl From<heddle_engine::hooks::BlobSinkError> for ApiError {
+    fn from(error: heddle_engine::hooks::BlobSinkError) -> Self {
+        ApiError::new(hook_code(error.kind()), error.to_string())
+    }
+}
+
+impl From<heddle_artifacts::BlobError> for ApiError {
+    fn from(error: heddle_artifacts::BlobError) -> Self {
+        ApiError::from(heddle_engine::hooks::BlobSinkError::from(error))
+    }
+}
+
+impl From<heddle_artifacts::DumpError> for ApiError {
+    fn from(error: heddle_artifacts::DumpError) -> Self {
+        use heddle_artifacts::DumpError as D;
+        let code = match &error {
+            D::NotEmpty { .. } => ErrorCode::AlreadyExists,
+            D::NotAFolder { .. } => ErrorCode::WrongKind,
+            D::Checkpoint(inner) => engine_code(inner),
+            D::Io { .. } => ErrorCode::Io,
+        };
+        ApiError::new(code, error.to_string())
     }
 }
 
@@ -192,6 +228,48 @@ mod tests {
             let api = ApiError::from(EngineError::CheckpointSetup(HookError::from(error)));
             assert_eq!(api.code, code, "{text}");
             assert!(api.message.contains(&text), "{}", api.message);
+        }
+    }
+    /// A blob the store cannot write is an I/O failure and a damaged one is storage; neither
+    /// is the request's fault. The message keeps the path.
+    #[test]
+    fn blob_and_artifact_failures_keep_their_kind() {
+        use heddle_engine::hooks::{ArtifactError, BlobSinkError};
+        let cases = [
+            (
+                ApiError::from(BlobSinkError::Io {
+                    path: "/home/me/.heddle/blobs/sha256".into(),
+                    cause: "No space left on device (os error 28)".into(),
+                }),
+                ErrorCode::Io,
+            ),
+            (
+                ApiError::from(heddle_artifacts::BlobError::Corrupt {
+                    blob: heddle_artifacts::BlobRef::for_bytes(b"x"),
+                    path: "/home/me/.heddle/blobs/sha256/2d/71".into(),
+                    actual: "00".into(),
+                }),
+                ErrorCode::Storage,
+            ),
+            (
+                ApiError::from(BlobSinkError::BadRef {
+                    blob: "blob://md5/1".into(),
+                    cause: "unknown algorithm".into(),
+                }),
+                ErrorCode::InvalidRequest,
+            ),
+            (
+                ApiError::from(ArtifactError::Store {
+                    node: "test".into(),
+                    path: "/runs/R/artifacts/test/retry_0".into(),
+                    cause: "Not a directory (os error 20)".into(),
+                }),
+                ErrorCode::Io,
+            ),
+        ];
+        for (api, code) in cases {
+            assert_eq!(api.code, code, "{}", api.message);
+            assert!(api.message.contains('/'), "no path: {}", api.message);
         }
     }
 }

@@ -51,9 +51,7 @@ impl RunLibrary {
         let home = self.home().clone();
         blocking(move || {
             let referenced = referenced_blobs(&home.runs());
-            BlobStore::new(home.blobs())
-                .gc(&referenced, dry_run)
-                .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))
+            Ok(BlobStore::new(home.blobs()).gc(&referenced, dry_run)?)
         })
         .await
     }
@@ -62,7 +60,6 @@ impl RunLibrary {
     /// order, with its files and artifacts. Blocking (copies files).
     pub fn dump_run(&self, run: &str, out: &Path) -> Result<DumpReport, ApiError> {
         let run_dir = self.find(run)?;
-        heddle_artifacts::dump_run(&run_dir, out)
-            .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))
+        Ok(heddle_artifacts::dump_run(&run_dir, out)?)
     }
 }

@@ -17,16 +17,34 @@ pub struct DumpReport {
 
 /// A dump that could not be made; names the path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {message}")]
-pub struct DumpError {
-    /// The file or folder.
-    pub path: PathBuf,
-    /// What went wrong.
-    pub message: String,
+pub enum DumpError {
+    /// The output folder already holds something; nothing was written.
+    #[error("{}: is not empty; choose a new folder for the dump", path.display())]
+    NotEmpty {
+        /// The output folder.
+        path: PathBuf,
+    },
+    /// The output path is a file, not a folder; nothing was written.
+    #[error("{}: is a file; choose a new folder for the dump", path.display())]
+    NotAFolder {
+        /// The output path.
+        path: PathBuf,
+    },
+    /// The run's checkpoint is missing or damaged.
+    #[error(transparent)]
+    Checkpoint(heddle_engine::EngineError),
+    /// Reading the run or writing the dump failed (permissions, a full disk).
+    #[error("{}: {message}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 fn io(path: &Path, error: &std::io::Error) -> DumpError {
-    DumpError {
+    DumpError::Io {
         path: path.to_path_buf(),
         message: heddle_engine::describe_io(error),
     }
@@ -35,15 +53,19 @@ fn io(path: &Path, error: &std::io::Error) -> DumpError {
 /// Writes the dump of `run` into `out` (created; it must be empty or missing, so nothing
 /// of the person's is overwritten).
 pub fn dump_run(run: &RunDir, out: &Path) -> Result<DumpReport, DumpError> {
+    if out.exists() && !out.is_dir() {
+        return Err(DumpError::NotAFolder {
+            path: out.to_path_buf(),
+        });
+    }
     if out.exists()
         && std::fs::read_dir(out)
             .map_err(|e| io(out, &e))?
             .next()
             .is_some()
     {
-        return Err(DumpError {
+        return Err(DumpError::NotEmpty {
             path: out.to_path_buf(),
-            message: "is not empty; choose a new folder for the dump".into(),
         });
     }
     std::fs::create_dir_all(out).map_err(|e| io(out, &e))?;
@@ -60,10 +82,7 @@ pub fn dump_run(run: &RunDir, out: &Path) -> Result<DumpReport, DumpError> {
             report.files += 1;
         }
     }
-    let checkpoint = Checkpoint::load(&run.checkpoint()).map_err(|e| DumpError {
-        path: run.checkpoint(),
-        message: e.to_string(),
-    })?;
+    let checkpoint = Checkpoint::load(&run.checkpoint()).map_err(DumpError::Checkpoint)?;
     for (rank, stage) in checkpoint.timeline.iter().enumerate() {
         let folder =
             out.join("stages")

@@ -5,10 +5,13 @@
 use std::any::Any;
 use std::path::Path;
 
-use heddle_engine::hooks::{ArtifactHook, BlobSink, CapturedArtifact, CapturedArtifacts};
+use heddle_engine::hooks::{
+    ArtifactError, ArtifactHook, ArtifactStage, BlobSink, BlobSinkError, CapturedArtifact,
+    CapturedArtifacts,
+};
 
-use crate::blob::BlobStore;
-use crate::capture::{ArtifactKind, CaptureLimits, Snapshot, capture, snapshot};
+use crate::blob::{BlobError, BlobRef, BlobStore};
+use crate::capture::{ArtifactKind, CaptureError, CaptureLimits, Snapshot, capture, snapshot};
 use crate::junit::{JUnitError, JUnitReport};
 
 /// Captures test artifacts around command stages, within `limits`.
@@ -25,17 +28,23 @@ impl ArtifactHook for CaptureHook {
 
     fn after_stage(
         &self,
-        work_dir: &Path,
+        stage: &ArtifactStage<'_>,
         before: Box<dyn Any + Send>,
-        dest: &Path,
-        run_dir: &Path,
-    ) -> CapturedArtifacts {
+    ) -> Result<CapturedArtifacts, ArtifactError> {
         let before = before
             .downcast::<Snapshot>()
             .map(|b| *b)
             .unwrap_or_default();
-        let report = capture(work_dir, &before, dest, self.limits);
-        let relative = dest.strip_prefix(run_dir).unwrap_or(dest);
+        let dest = stage.dest;
+        let report = capture(stage.work_dir, &before, dest, self.limits).map_err(|error| {
+            let CaptureError::Destination { path, cause } = error;
+            ArtifactError::Store {
+                node: stage.node_id.to_string(),
+                path,
+                cause,
+            }
+        })?;
+        let relative = dest.strip_prefix(stage.run_dir).unwrap_or(dest);
         let mut skipped: Vec<String> = report.skipped.iter().map(ToString::to_string).collect();
         let mut junit = Vec::new();
         for artifact in &report.artifacts {
@@ -50,7 +59,7 @@ impl ArtifactHook for CaptureHook {
             }
         }
         let junit_summary = (!junit.is_empty()).then(|| JUnitReport::combine(junit).summary());
-        CapturedArtifacts {
+        Ok(CapturedArtifacts {
             artifacts: report
                 .artifacts
                 .iter()
@@ -63,26 +72,46 @@ impl ArtifactHook for CaptureHook {
                 .collect(),
             skipped,
             junit_summary,
-        }
+        })
     }
 }
 
 /// Large context values go to the blob store; the context keeps the `blob://` ref.
 impl BlobSink for BlobStore {
-    fn put(&self, bytes: &[u8]) -> Result<String, String> {
-        self.put_bytes(bytes)
-            .map(|blob| blob.to_string())
-            .map_err(|e| e.to_string())
+    fn put(&self, bytes: &[u8]) -> Result<String, BlobSinkError> {
+        Ok(self.put_bytes(bytes)?.to_string())
     }
 
-    fn put_file(&self, path: &Path) -> Result<String, String> {
-        BlobStore::put_file(self, path)
-            .map(|blob| blob.to_string())
-            .map_err(|e| e.to_string())
+    fn put_file(&self, path: &Path) -> Result<String, BlobSinkError> {
+        Ok(BlobStore::put_file(self, path)?.to_string())
     }
 
-    fn copy_to(&self, blob: &str, dest: &Path) -> Result<u64, String> {
-        let blob: crate::blob::BlobRef = blob.parse().map_err(|e| format!("{e}"))?;
-        BlobStore::copy_to(self, &blob, dest).map_err(|e| e.to_string())
+    fn copy_to(&self, blob: &str, dest: &Path) -> Result<u64, BlobSinkError> {
+        let parsed: BlobRef = blob.parse().map_err(|e| BlobSinkError::BadRef {
+            blob: blob.to_string(),
+            cause: format!("{e}"),
+        })?;
+        Ok(BlobStore::copy_to(self, &parsed, dest)?)
+    }
+}
+
+impl From<BlobError> for BlobSinkError {
+    fn from(error: BlobError) -> Self {
+        match error {
+            BlobError::NotFound { blob, path } => BlobSinkError::NotFound {
+                blob: blob.to_string(),
+                path,
+            },
+            BlobError::Corrupt { blob, path, actual } => BlobSinkError::Corrupt {
+                blob: blob.to_string(),
+                path,
+                cause: format!("its content hashes to sha256 {actual}"),
+            },
+            BlobError::Io { path, message } => BlobSinkError::Io {
+                path,
+                cause: message,
+            },
+            BlobError::Input { message } => BlobSinkError::Input { cause: message },
+        }
     }
 }

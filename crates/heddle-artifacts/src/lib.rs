@@ -19,8 +19,8 @@ pub use blob::{
     VerifyReport,
 };
 pub use capture::{
-    Artifact, ArtifactKind, CaptureLimits, CaptureReport, Skipped, Snapshot, capture, media_type,
-    snapshot,
+    Artifact, ArtifactKind, CaptureError, CaptureLimits, CaptureReport, Skipped, Snapshot, capture,
+    media_type, snapshot,
 };
 pub use dump::{DumpError, DumpReport, dump_run};
 pub use hook::CaptureHook;

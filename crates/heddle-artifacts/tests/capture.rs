@@ -10,7 +10,7 @@ use heddle_artifacts::capture::{
     MANIFEST_FILE, SkipReason, classify, looks_like_junit, media_type, stored_path,
 };
 use heddle_artifacts::{
-    ArtifactKind, CaptureLimits, CaptureReport, Skipped, Snapshot, capture, snapshot,
+    ArtifactKind, CaptureError, CaptureLimits, CaptureReport, Skipped, Snapshot, capture, snapshot,
 };
 
 fn write(root: &Path, rel: &str, content: &[u8]) {
@@ -63,7 +63,7 @@ fn captures_exactly_new_and_changed_files() {
     write(&work, "test-results/run-1/video.webm", b"webm");
     write(&work, "src/new.png", b"not in an artifact folder");
 
-    let report = capture(&work, &before, &dest, CaptureLimits::default());
+    let report = capture(&work, &before, &dest, CaptureLimits::default()).unwrap();
     assert_eq!(
         paths(&report),
         ["test-results/changed.txt", "test-results/run-1/video.webm"]
@@ -80,7 +80,7 @@ fn captures_exactly_new_and_changed_files() {
     // Nothing changes after a fresh snapshot: nothing is captured, no manifest written.
     let again = snapshot(&work);
     let dest2 = dest.with_file_name("retry_1");
-    let report = capture(&work, &again, &dest2, CaptureLimits::default());
+    let report = capture(&work, &again, &dest2, CaptureLimits::default()).unwrap();
     assert_eq!(report, CaptureReport::default());
     assert!(!dest2.exists());
 }
@@ -107,7 +107,7 @@ fn excluded_folders_are_never_captured() {
     write(&work, "pkg/cypress/screenshots/spec/fail.png", b"png");
     write(&work, "pkg/videos/not-cypress.mp4", b"mp4");
 
-    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     assert_eq!(
         paths(&report),
         [
@@ -132,7 +132,7 @@ fn per_file_and_per_stage_limits_are_enforced() {
         max_file_bytes: 100,
         max_stage_bytes: 250,
     };
-    let report = capture(&work, &Snapshot::default(), &dest, limits);
+    let report = capture(&work, &Snapshot::default(), &dest, limits).unwrap();
     assert_eq!(
         paths(&report),
         [
@@ -221,7 +221,7 @@ fn kinds_media_types_and_hashes() {
     for (rel, _, _) in files {
         write(&work, rel, rel.as_bytes());
     }
-    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     assert_eq!(report.artifacts.len(), files.len(), "{:?}", report.skipped);
     for (rel, kind, media) in files {
         let a = report.artifacts.iter().find(|a| a.path == rel).unwrap();
@@ -248,7 +248,7 @@ fn kinds_media_types_and_hashes() {
 fn sha256_matches_the_content() {
     let (_tmp, work, dest) = dirs();
     write(&work, "test-results/abc.txt", b"abc");
-    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     assert_eq!(
         report.artifacts[0].sha256,
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
@@ -280,7 +280,7 @@ fn junit_is_detected_by_root_element() {
         b"<testsuites></testsuites>",
     );
     write(&work, "reports/other.xml", b"<testsuites/>");
-    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     let kind = |p: &str| report.artifacts.iter().find(|a| a.path == p).unwrap().kind;
     assert_eq!(kind("test-results/results.xml"), ArtifactKind::Junit);
     assert_eq!(kind("test-results/suite.xml"), ArtifactKind::Junit);
@@ -316,7 +316,7 @@ fn symlinks_outside_the_tree_are_refused_and_reported() {
     // A symlinked folder is never entered, even towards an artifact folder.
     symlink(tmp.path().join("secret"), work.join("playwright-report")).unwrap();
 
-    let report = capture(&work, &before, &dest, CaptureLimits::default());
+    let report = capture(&work, &before, &dest, CaptureLimits::default()).unwrap();
     assert_eq!(paths(&report), ["test-results/inside.png"]);
     assert_eq!(
         fs::read(dest.join("test-results/inside.png")).unwrap(),
@@ -347,7 +347,7 @@ fn odd_names_are_refused() {
     write(&work, "test-results/..\\..\\evil.png", b"backslashes");
     write(&work, "test-results/line\nbreak.png", b"newline");
     write(&work, "test-results/fine name.png", b"ok");
-    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     assert_eq!(paths(&report), ["test-results/fine name.png"]);
     for rel in [
         "test-results/..\\..\\evil.png",
@@ -379,7 +379,7 @@ fn manifest_is_written_and_parses() {
         max_file_bytes: 10,
         max_stage_bytes: 100,
     };
-    let report = capture(&work, &Snapshot::default(), &dest, limits);
+    let report = capture(&work, &Snapshot::default(), &dest, limits).unwrap();
     let text = fs::read_to_string(dest.join(MANIFEST_FILE)).unwrap();
     assert!(text.contains("\n  "), "pretty-printed");
     let parsed: CaptureReport = serde_json::from_str(&text).unwrap();
@@ -392,16 +392,35 @@ fn manifest_is_written_and_parses() {
     assert_eq!(value["bytes"], 3);
 }
 
+/// A destination that cannot be written is one error naming it, not a skip per file.
+#[test]
+fn a_destination_behind_a_file_is_an_error_naming_it() {
+    let (_tmp, work, dest) = dirs();
+    write(&work, "test-results/a.png", b"png");
+    write(&work, "test-results/b.png", b"png");
+    let artifacts = dest.parent().unwrap().parent().unwrap();
+    fs::create_dir_all(artifacts.parent().unwrap()).unwrap();
+    fs::write(artifacts, b"a file where the artifacts folder goes").unwrap();
+    let error = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap_err();
+    let CaptureError::Destination { path, cause } = &error;
+    assert_eq!(path, &dest);
+    assert!(cause.contains("directory"), "{cause}");
+    assert!(
+        error.to_string().contains(&dest.display().to_string()),
+        "{error}"
+    );
+}
+
 #[test]
 fn dest_inside_the_work_tree_is_not_scanned() {
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path();
     write(work, "test-results/a.png", b"png");
     let dest = work.join("out/test-results/retry_0");
-    let first = capture(work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let first = capture(work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     assert_eq!(paths(&first), ["test-results/a.png"]);
     // A second pass into the same dest does not pick up the first pass's copies.
-    let second = capture(work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let second = capture(work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     assert_eq!(paths(&second), ["test-results/a.png"]);
 }
 
@@ -425,7 +444,7 @@ fn non_utf8_names_are_reported_without_panic() {
     write(&work, "test-results/ok.png", b"ok");
     let before = snapshot(&work);
     assert_eq!(before.len(), 4);
-    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default());
+    let report = capture(&work, &Snapshot::default(), &dest, CaptureLimits::default()).unwrap();
     assert_eq!(paths(&report), ["test-results/ok.png"]);
     assert_eq!(report.skipped.len(), 3, "{:?}", report.skipped);
     for s in &report.skipped {
@@ -433,6 +452,6 @@ fn non_utf8_names_are_reported_without_panic() {
         assert!(s.path.contains('\u{FFFD}'), "{}", s.path);
     }
     // Unchanged since the snapshot: not reported again.
-    let report = capture(&work, &before, &dest, CaptureLimits::default());
+    let report = capture(&work, &before, &dest, CaptureLimits::default()).unwrap();
     assert_eq!(report, CaptureReport::default());
 }

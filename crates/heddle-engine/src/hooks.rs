@@ -1,5 +1,7 @@
-//! Extension points the engine calls after each node: git checkpoints (heddle-checkpoint)
-//! plug in here. Without one, checkpoints live in checkpoint.json only.
+//! Extension points the engine calls out through around each node: git checkpoints
+//! (heddle-checkpoint), test-artifact capture and the blob store (heddle-artifacts). Without
+//! them, checkpoints live in checkpoint.json only, nothing is captured and large values stay
+//! inline.
 
 use async_trait::async_trait;
 
@@ -7,6 +9,10 @@ use std::path::{Path, PathBuf};
 
 use crate::checkpoint::Checkpoint;
 use crate::rundir::{Manifest, RunDir};
+
+mod service_errors;
+
+pub use service_errors::{ArtifactError, BlobSinkError};
 
 /// A new run, as the checkpoint store sees it at setup.
 #[derive(Debug, Clone, Copy)]
@@ -205,22 +211,33 @@ pub struct CapturedArtifact {
     pub size: u64,
 }
 
+/// The command stage an artifact capture is for.
+#[derive(Debug, Clone, Copy)]
+pub struct ArtifactStage<'a> {
+    /// The node that ran.
+    pub node_id: &'a str,
+    /// Where it ran.
+    pub work_dir: &'a Path,
+    /// The folder of the run directory its artifacts go to.
+    pub dest: &'a Path,
+    /// The run directory, which the reported paths are relative to.
+    pub run_dir: &'a Path,
+}
+
 /// Fingerprints the work tree before a command stage and captures the test artifacts it
 /// produced afterwards (heddle-artifacts). Both calls block; the engine runs them off the
 /// async workers.
 pub trait ArtifactHook: Send + Sync {
     /// Remembers what the artifact places under `work_dir` hold now.
-    fn before_stage(&self, work_dir: &std::path::Path) -> Box<dyn std::any::Any + Send>;
+    fn before_stage(&self, work_dir: &Path) -> Box<dyn std::any::Any + Send>;
 
-    /// Copies what is new or changed since `before` into `dest` (a folder of the run
-    /// directory); `run_dir` makes the reported paths relative.
+    /// Copies what is new or changed since `before` into `stage.dest`. Files it leaves out
+    /// are listed in [`CapturedArtifacts::skipped`]; an error means nothing could be stored.
     fn after_stage(
         &self,
-        work_dir: &std::path::Path,
+        stage: &ArtifactStage<'_>,
         before: Box<dyn std::any::Any + Send>,
-        dest: &std::path::Path,
-        run_dir: &std::path::Path,
-    ) -> CapturedArtifacts;
+    ) -> Result<CapturedArtifacts, ArtifactError>;
 }
 
 /// No artifact capture.
@@ -228,39 +245,40 @@ pub trait ArtifactHook: Send + Sync {
 pub struct NoArtifacts;
 
 impl ArtifactHook for NoArtifacts {
-    fn before_stage(&self, _work_dir: &std::path::Path) -> Box<dyn std::any::Any + Send> {
+    fn before_stage(&self, _work_dir: &Path) -> Box<dyn std::any::Any + Send> {
         Box::new(())
     }
 
     fn after_stage(
         &self,
-        _work_dir: &std::path::Path,
+        _stage: &ArtifactStage<'_>,
         _before: Box<dyn std::any::Any + Send>,
-        _dest: &std::path::Path,
-        _run_dir: &std::path::Path,
-    ) -> CapturedArtifacts {
-        CapturedArtifacts::default()
+    ) -> Result<CapturedArtifacts, ArtifactError> {
+        Ok(CapturedArtifacts::default())
     }
 }
 
 /// Stores large values content-addressed (heddle-artifacts' blob store) and returns their
 /// `blob://sha256/{hex}` ref, so checkpoints carry refs instead of the values.
 pub trait BlobSink: Send + Sync {
-    /// Stores `bytes`; the ref, or why it could not be stored.
-    fn put(&self, bytes: &[u8]) -> Result<String, String>;
+    /// Stores `bytes`; the ref.
+    fn put(&self, bytes: &[u8]) -> Result<String, BlobSinkError>;
 
     /// Stores the file at `path` (a stage's log) without reading it whole, where the store
-    /// can; the ref, or why it could not be stored.
-    fn put_file(&self, path: &std::path::Path) -> Result<String, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// can; the ref.
+    fn put_file(&self, path: &Path) -> Result<String, BlobSinkError> {
+        let bytes = std::fs::read(path).map_err(|e| BlobSinkError::Io {
+            path: path.to_path_buf(),
+            cause: crate::error::describe_io(&e),
+        })?;
         self.put(&bytes)
     }
 
     /// Writes the content of blob `blob` (a `blob://` ref) to `dest`, checking it on the way;
     /// the bytes written.
-    fn copy_to(&self, blob: &str, dest: &std::path::Path) -> Result<u64, String> {
-        let _ = dest;
-        Err(format!("no blob store to read {blob} from"))
+    fn copy_to(&self, blob: &str, dest: &Path) -> Result<u64, BlobSinkError> {
+        let _ = (blob, dest);
+        Err(BlobSinkError::NoStore)
     }
 }
 
@@ -269,7 +287,7 @@ pub trait BlobSink: Send + Sync {
 pub struct NoBlobs;
 
 impl BlobSink for NoBlobs {
-    fn put(&self, _bytes: &[u8]) -> Result<String, String> {
-        Err("no blob store".into())
+    fn put(&self, _bytes: &[u8]) -> Result<String, BlobSinkError> {
+        Err(BlobSinkError::NoStore)
     }
 }

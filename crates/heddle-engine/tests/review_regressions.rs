@@ -8,6 +8,7 @@ mod support;
 use std::sync::Arc;
 
 use heddle_engine::RunStatus;
+use heddle_engine::hooks::BlobSinkError;
 use heddle_engine::interviewer::QueueInterviewer;
 use support::{Harness, finished};
 
@@ -185,17 +186,25 @@ async fn a_run_being_executed_is_locked_against_a_second_resume() {
 struct MemoryBlobs(std::sync::Mutex<Vec<Vec<u8>>>);
 
 impl heddle_engine::hooks::BlobSink for MemoryBlobs {
-    fn put(&self, bytes: &[u8]) -> Result<String, String> {
+    fn put(&self, bytes: &[u8]) -> Result<String, BlobSinkError> {
         let mut stored = self.0.lock().unwrap();
         stored.push(bytes.to_vec());
         Ok(format!("blob://sha256/{:064x}", stored.len()))
     }
 
-    fn copy_to(&self, blob: &str, dest: &std::path::Path) -> Result<u64, String> {
-        let index = usize::from_str_radix(blob.trim_start_matches("blob://sha256/"), 16)
-            .map_err(|e| e.to_string())?;
+    fn copy_to(&self, blob: &str, dest: &std::path::Path) -> Result<u64, BlobSinkError> {
+        let index =
+            usize::from_str_radix(blob.trim_start_matches("blob://sha256/"), 16).map_err(|e| {
+                BlobSinkError::BadRef {
+                    blob: blob.to_string(),
+                    cause: e.to_string(),
+                }
+            })?;
         let stored = self.0.lock().unwrap();
-        let bytes = stored.get(index - 1).ok_or("no such blob")?;
+        let bytes = stored.get(index - 1).ok_or(BlobSinkError::NotFound {
+            blob: blob.to_string(),
+            path: dest.to_path_buf(),
+        })?;
         std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
         std::fs::write(dest, bytes).unwrap();
         Ok(bytes.len() as u64)

@@ -404,14 +404,16 @@ impl heddle_engine::hooks::ArtifactHook for OneReport {
 
     fn after_stage(
         &self,
-        _work_dir: &std::path::Path,
+        stage: &heddle_engine::hooks::ArtifactStage<'_>,
         before: Box<dyn std::any::Any + Send>,
-        dest: &std::path::Path,
-        run_dir: &std::path::Path,
-    ) -> heddle_engine::hooks::CapturedArtifacts {
+    ) -> Result<heddle_engine::hooks::CapturedArtifacts, heddle_engine::hooks::ArtifactError> {
         assert!(before.downcast_ref::<std::path::PathBuf>().is_some());
-        let path = dest.strip_prefix(run_dir).unwrap().join("junit.xml");
-        heddle_engine::hooks::CapturedArtifacts {
+        let path = stage
+            .dest
+            .strip_prefix(stage.run_dir)
+            .unwrap()
+            .join("junit.xml");
+        Ok(heddle_engine::hooks::CapturedArtifacts {
             artifacts: vec![heddle_engine::hooks::CapturedArtifact {
                 path: path.to_string_lossy().into_owned(),
                 kind: "junit".into(),
@@ -420,7 +422,7 @@ impl heddle_engine::hooks::ArtifactHook for OneReport {
             }],
             skipped: vec!["big.webm: over the 10 MB limit".into()],
             junit_summary: Some("2 passed, 1 failed: a::b — boom".into()),
-        }
+        })
     }
 }
 

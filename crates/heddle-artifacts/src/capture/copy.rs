@@ -60,14 +60,10 @@ pub(crate) enum CopyError {
     OverLimit,
     /// The file at the path is not the one the scan saw.
     Changed,
-    /// Reading or writing failed.
-    Io(io::Error),
-}
-
-impl From<io::Error> for CopyError {
-    fn from(err: io::Error) -> Self {
-        Self::Io(err)
-    }
+    /// Reading the source failed.
+    Read(io::Error),
+    /// Writing the destination failed (a read-only folder, a file in the way, a full disk).
+    Write(io::Error),
 }
 
 /// Copies `source` to `dest` (creating its parent folders), hashing as it goes. Fails without
@@ -79,15 +75,15 @@ pub(crate) fn copy_hashed(
     dest: &Path,
     limit: u64,
 ) -> Result<Copied, CopyError> {
-    let file = File::open(source)?;
-    let meta = file.metadata()?;
+    let file = File::open(source).map_err(CopyError::Read)?;
+    let meta = file.metadata().map_err(CopyError::Read)?;
     if !meta.is_file() || (id != (0, 0) && file_id(&meta) != id) {
         return Err(CopyError::Changed);
     }
     if let Some(parent) = dest.parent() {
-        fs::create_dir_all(parent)?;
+        fs::create_dir_all(parent).map_err(CopyError::Write)?;
     }
-    let out = File::create(dest)?;
+    let out = File::create(dest).map_err(CopyError::Write)?;
     let result = stream(file, out, limit);
     if result.is_err() {
         let _ = fs::remove_file(dest);
@@ -106,7 +102,7 @@ fn stream(file: File, mut out: File, limit: u64) -> Result<Copied, CopyError> {
             Ok(0) => break,
             Ok(n) => n,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(err) => return Err(err.into()),
+            Err(err) => return Err(CopyError::Read(err)),
         };
         let chunk = &buf[..n];
         size += n as u64;
@@ -118,9 +114,9 @@ fn stream(file: File, mut out: File, limit: u64) -> Result<Copied, CopyError> {
             head.extend_from_slice(&chunk[..take]);
         }
         hasher.update(chunk);
-        out.write_all(chunk)?;
+        out.write_all(chunk).map_err(CopyError::Write)?;
     }
-    out.flush()?;
+    out.flush().map_err(CopyError::Write)?;
     Ok(Copied {
         size,
         sha256: hex::encode(hasher.finalize()),

@@ -17,7 +17,7 @@ mod scan;
 use std::collections::HashMap;
 use std::fmt;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -131,6 +131,28 @@ impl Default for CaptureLimits {
     }
 }
 
+/// Why a capture stored nothing: its destination cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaptureError {
+    /// Creating the destination folder or writing a file into it failed.
+    #[error("{}: {cause}", path.display())]
+    Destination {
+        /// The folder or file that could not be written.
+        path: PathBuf,
+        /// The operating system's reason.
+        cause: String,
+    },
+}
+
+impl CaptureError {
+    fn destination(path: &Path, err: &std::io::Error) -> Self {
+        CaptureError::Destination {
+            path: path.to_path_buf(),
+            cause: heddle_engine::describe_io(err),
+        }
+    }
+}
+
 /// Fingerprints of the candidate files before a stage: relative path → (size, mtime).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Snapshot {
@@ -184,13 +206,14 @@ pub fn snapshot(work_dir: &Path) -> Snapshot {
 /// from `before` into `dest`, under its relative path, within `limits`. Writes
 /// `dest/manifest.json` (the report, pretty JSON) when anything was captured or skipped;
 /// creates nothing otherwise. If `dest` lies inside `work_dir` it is not scanned. A failure
-/// to write the manifest is added to the returned report's `skipped`.
+/// to write the manifest is added to the returned report's `skipped`; failing to create
+/// `dest` or to write a file into it is a [`CaptureError`] (the files already copied stay).
 pub fn capture(
     work_dir: &Path,
     before: &Snapshot,
     dest: &Path,
     limits: CaptureLimits,
-) -> CaptureReport {
+) -> Result<CaptureReport, CaptureError> {
     let mut found = Vec::new();
     Scan::new(work_dir, Some(dest)).run(|f| {
         if before.files.get(&f.rel) != Some(&f.fp) {
@@ -198,6 +221,9 @@ pub fn capture(
         }
     });
     found.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+    if !found.is_empty() {
+        fs::create_dir_all(dest).map_err(|err| CaptureError::destination(dest, &err))?;
+    }
 
     let mut report = CaptureReport::default();
     for f in found {
@@ -260,8 +286,11 @@ pub fn capture(
                 let detail = "the file was replaced while being captured".to_owned();
                 report.skipped.push(skip(SkipReason::Changed, detail));
             }
-            Err(CopyError::Io(err)) => {
+            Err(CopyError::Read(err)) => {
                 report.skipped.push(skip(SkipReason::Io, err.to_string()));
+            }
+            Err(CopyError::Write(err)) => {
+                return Err(CaptureError::destination(&dest.join(&stored), &err));
             }
         }
     }
@@ -276,7 +305,7 @@ pub fn capture(
             detail: format!("writing the manifest failed: {err}"),
         });
     }
-    report
+    Ok(report)
 }
 
 fn stage_detail(limits: CaptureLimits, remaining: u64) -> String {

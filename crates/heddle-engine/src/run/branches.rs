@@ -28,7 +28,8 @@ impl RunShared {
             result,
         };
         let last = {
-            let mut state = self.state();
+            let mut guard = self.state();
+            let state = &mut guard.progress;
             match state
                 .branches
                 .iter_mut()
@@ -39,11 +40,7 @@ impl RunShared {
             }
             state.completed_nodes.last().cloned()
         };
-        let main = self
-            .main_context
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
+        let main = self.state().main_context.clone();
         match main {
             Some(main) => {
                 self.save_checkpoint(last.as_deref(), Some(parallel), &main)
@@ -58,6 +55,7 @@ impl RunShared {
     /// The saved progress of `parallel`'s branches (after a resume).
     pub fn saved_branches(&self, parallel: &str) -> Vec<BranchProgress> {
         self.state()
+            .progress
             .branches
             .iter()
             .filter(|b| b.parallel == parallel)
@@ -67,6 +65,9 @@ impl RunShared {
 
     /// Forgets `parallel`'s branches once it completed.
     pub fn clear_branches(&self, parallel: &str) {
-        self.state().branches.retain(|b| b.parallel != parallel);
+        self.state()
+            .progress
+            .branches
+            .retain(|b| b.parallel != parallel);
     }
 }

@@ -9,12 +9,13 @@ use heddle_workflow::Node;
 
 use super::shared::Shared;
 use crate::event::Event;
+use crate::hooks::{ArtifactStage, CapturedArtifacts};
 use crate::outcome::Outcome;
 
 /// The fingerprint taken before a stage (`None` when it could not be taken).
 pub(crate) async fn before(shared: &Shared) -> Option<Box<dyn Any + Send>> {
-    let hook = shared.engine.services.artifacts.clone();
-    let work_dir = shared.work_dir.clone();
+    let hook = shared.spec.engine.services.artifacts.clone();
+    let work_dir = shared.spec.work_dir.clone();
     tokio::task::spawn_blocking(move || hook.before_stage(&work_dir))
         .await
         .ok()
@@ -38,18 +39,36 @@ pub(crate) async fn after(
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| node.id.clone());
     let dest = shared
+        .spec
         .run_dir
         .artifacts()
         .join(folder)
         .join(format!("retry_{}", attempt.saturating_sub(1)));
-    let hook = shared.engine.services.artifacts.clone();
-    let work_dir = shared.work_dir.clone();
-    let run_root = shared.run_dir.root().to_path_buf();
-    let captured =
-        tokio::task::spawn_blocking(move || hook.after_stage(&work_dir, before, &dest, &run_root))
-            .await
-            .unwrap_or_default();
+    let hook = shared.spec.engine.services.artifacts.clone();
+    let work_dir = shared.spec.work_dir.clone();
+    let run_root = shared.spec.run_dir.root().to_path_buf();
+    let node_id = node.id.clone();
+    let captured = tokio::task::spawn_blocking(move || {
+        let stage = ArtifactStage {
+            node_id: &node_id,
+            work_dir: &work_dir,
+            dest: &dest,
+            run_dir: &run_root,
+        };
+        hook.after_stage(&stage, before)
+    })
+    .await
+    .unwrap_or_else(|_| Ok(CapturedArtifacts::default()));
     let events = shared.emitter.for_node(&node.id);
+    let captured = match captured {
+        Ok(captured) => captured,
+        Err(error) => {
+            events.emit(Event::Warning {
+                message: error.to_string(),
+            });
+            return outcome;
+        }
+    };
     for artifact in &captured.artifacts {
         events.emit(Event::ArtifactCaptured {
             path: artifact.path.clone(),

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use heddle_workflow::{Attrs, HandlerKind, Node};
 
-use super::shared::{RunShared, Shared};
+use super::shared::Shared;
+use super::spec::RunSpec;
 use super::stage::StageCall;
 use super::{fan_in, manager, parallel};
 use crate::context::keys;
@@ -31,7 +32,7 @@ pub(crate) async fn run_handler(
     attempt: u32,
 ) -> Outcome {
     let node = call.node;
-    let clock = shared.engine.env.clock.as_ref();
+    let clock = shared.spec.engine.env.clock.as_ref();
     match node.kind {
         HandlerKind::Start | HandlerKind::Exit => Outcome::success(),
         // Conditions on a conditional's edges test the stage before it: the run loop leaves
@@ -57,7 +58,7 @@ pub(crate) async fn run_handler(
 
 async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
     let node = call.node;
-    let Some(script) = RunShared::node_text(node, "script") else {
+    let Some(script) = RunSpec::node_text(node, "script") else {
         return Outcome::fail(
             FailureClass::Setup,
             format!("node `{}` is a command node without `script`", node.id),
@@ -67,7 +68,7 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         Some("python") => Language::Python,
         _ => Language::Shell,
     };
-    let mut env = shared.engine.env.env.clone();
+    let mut env = shared.spec.engine.env.env.clone();
     const SET_HERE: [&str; 6] = [
         "HEDDLE_RUN_ID",
         "HEDDLE_NODE_ID",
@@ -78,11 +79,11 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
     ];
     env.retain(|(k, _)| !SET_HERE.contains(&k.as_str()));
     env.extend([
-        ("HEDDLE_RUN_ID".to_string(), shared.run_id.clone()),
+        ("HEDDLE_RUN_ID".to_string(), shared.spec.run_id.clone()),
         ("HEDDLE_NODE_ID".to_string(), node.id.clone()),
         (
             "HEDDLE_RUN_DIR".to_string(),
-            shared.run_dir.root().to_string_lossy().into_owned(),
+            shared.spec.run_dir.root().to_string_lossy().into_owned(),
         ),
         (
             "HEDDLE_STAGE_DIR".to_string(),
@@ -90,12 +91,13 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         ),
         (
             "HEDDLE_WORK_DIR".to_string(),
-            shared.work_dir.to_string_lossy().into_owned(),
+            shared.spec.work_dir.to_string_lossy().into_owned(),
         ),
         (
             // Scripts kept next to the workflow find them through this.
             "HEDDLE_WORKFLOW_DIR".to_string(),
             shared
+                .spec
                 .workflow_path
                 .parent()
                 .map(|p| p.to_string_lossy().into_owned())
@@ -107,7 +109,7 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         script,
         language,
         timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
-        work_dir: shared.work_dir.clone(),
+        work_dir: shared.spec.work_dir.clone(),
         stage_dir: stage_dir.to_path_buf(),
         env,
         output_limits: OutputLimits::DEFAULT,
@@ -117,15 +119,15 @@ async fn command(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Out
         &spec,
         &events,
         call.cancel,
-        shared.engine.env.clock.as_ref(),
+        shared.spec.engine.env.clock.as_ref(),
     )
     .await
 }
 
 async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
     let node = call.node;
-    let choices = choices_for(&shared.workflow, node);
-    let freeform_target = freeform_target(&shared.workflow, node);
+    let choices = choices_for(&shared.spec.workflow, node);
+    let freeform_target = freeform_target(&shared.spec.workflow, node);
     if choices.is_empty() && freeform_target.is_none() {
         return Outcome::fail(
             FailureClass::Setup,
@@ -146,22 +148,22 @@ async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outco
         });
     let question = Question {
         id: new_ulid(
-            shared.engine.env.clock.now(),
-            shared.engine.env.entropy.as_ref(),
+            shared.spec.engine.env.clock.now(),
+            shared.spec.engine.env.entropy.as_ref(),
         ),
-        run_id: shared.run_id.clone(),
+        run_id: shared.spec.run_id.clone(),
         node_id: node.id.clone(),
-        text: RunShared::node_text(node, "prompt").unwrap_or_else(|| node.label.clone()),
+        text: RunSpec::node_text(node, "prompt").unwrap_or_else(|| node.label.clone()),
         choices,
         allow_freeform,
         freeform_target,
-        default_choice: RunShared::node_text(node, "human.default_choice"),
+        default_choice: RunSpec::node_text(node, "human.default_choice"),
         timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
     };
     let events = shared.emitter.for_node(&node.id);
     let interviewer = crate::control::Gated {
         board: &shared.gates,
-        local: shared.engine.services.interviewer.as_ref(),
+        local: shared.spec.engine.services.interviewer.as_ref(),
     };
     run_human(
         &question,
@@ -169,14 +171,14 @@ async fn human(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outco
         stage_dir,
         &events,
         call.cancel,
-        shared.engine.env.clock.as_ref(),
+        shared.spec.engine.env.clock.as_ref(),
     )
     .await
 }
 
 async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome {
     let node = call.node;
-    let workflow = &shared.workflow;
+    let workflow = &shared.spec.workflow;
     let mut fidelity = resolve_fidelity(call.edge, node, workflow);
     if shared.take_resumed_flag() && fidelity == Fidelity::Full {
         fidelity = Fidelity::SummaryHigh;
@@ -192,7 +194,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
         Err(outcome) => return *outcome,
     };
     let output_schema = match node.attr_str("output_schema") {
-        Some(value) => match OutputSchema::load(value, &shared.workflow_path) {
+        Some(value) => match OutputSchema::load(value, &shared.spec.workflow_path) {
             Ok(schema) => Some(schema),
             Err(error) => {
                 return Outcome::fail(FailureClass::Setup, format!("node `{}`: {error}", node.id));
@@ -203,7 +205,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
     // A `full` stage on a thread with a live conversation continues it; otherwise it gets
     // a preamble like any other.
     let conversation = match (&thread, fidelity) {
-        (Some(thread), Fidelity::Full) => shared.threads.lock().await.remove(thread),
+        (Some(thread), Fidelity::Full) => shared.state().threads.remove(thread),
         _ => None,
     };
     let preamble = if conversation.is_some() {
@@ -214,16 +216,16 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
         } else {
             fidelity
         };
-        let stages = shared.state().timeline.clone();
+        let stages = shared.state().progress.timeline.clone();
         let context =
             super::offload::materialise_for_preamble(shared, call.context.snapshot()).await;
         build_preamble(&PreambleInput {
-            goal: shared.goal.as_deref(),
-            run_id: &shared.run_id,
+            goal: shared.spec.goal.as_deref(),
+            run_id: &shared.spec.run_id,
             fidelity: effective,
             stages: &stages,
             context: &context,
-            outputs: &RunDirOutputs(&shared.run_dir),
+            outputs: &RunDirOutputs(&shared.spec.run_dir),
         })
     };
     let mut prompt = if preamble.is_empty() {
@@ -255,7 +257,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
             .unwrap_or(2),
         conversation,
     };
-    let backend = shared.engine.services.llm.clone();
+    let backend = shared.spec.engine.services.llm.clone();
     let events = shared
         .emitter
         .for_node(&node.id)
@@ -265,7 +267,9 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
     if let (Some(thread), Some(conversation)) = (thread, conversation)
         && outcome.status != StageStatus::Fail
     {
-        shared.threads.lock().await.insert(thread, conversation);
+        // A conversation it replaces is closed after the lock is released.
+        let replaced = shared.state().threads.insert(thread, conversation);
+        drop(replaced);
     }
     outcome
 }
@@ -274,20 +278,20 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
 /// effort, backend and its command, timeout), as `kind`; no turn limit, schema or thread.
 pub(super) fn node_llm_request(shared: &Shared, node: &Node, kind: HandlerKind) -> LlmRequest {
     LlmRequest {
-        run_id: shared.run_id.clone(),
+        run_id: shared.spec.run_id.clone(),
         node_id: node.id.clone(),
         kind,
-        model: RunShared::node_text(node, "model"),
-        provider: RunShared::node_text(node, "provider"),
-        reasoning_effort: RunShared::node_text(node, "reasoning_effort"),
-        backend: RunShared::node_text(node, "backend"),
+        model: RunSpec::node_text(node, "model"),
+        provider: RunSpec::node_text(node, "provider"),
+        reasoning_effort: RunSpec::node_text(node, "reasoning_effort"),
+        backend: RunSpec::node_text(node, "backend"),
         command: match node.attr_str("backend") {
-            Some("acp") => RunShared::node_text(node, "acp.command"),
-            Some("cli") => RunShared::node_text(node, "cli.command"),
+            Some("acp") => RunSpec::node_text(node, "acp.command"),
+            Some("cli") => RunSpec::node_text(node, "cli.command"),
             _ => None,
         },
         max_turns: None,
-        work_dir: shared.work_dir.clone(),
+        work_dir: shared.spec.work_dir.clone(),
         timeout: node.attr_duration_ms("timeout").map(Duration::from_millis),
         output_schema: None,
         thread_id: None,
@@ -302,7 +306,7 @@ pub(super) fn node_prompt(shared: &Shared, node: &Node) -> Result<String, Box<Ou
     };
     match &entry.value {
         heddle_workflow::Value::FileRef { path, .. } => {
-            let resolved = heddle_workflow::resolve_reference(&shared.workflow_path, path);
+            let resolved = heddle_workflow::resolve_reference(&shared.spec.workflow_path, path);
             std::fs::read_to_string(&resolved).map_err(|e| {
                 Box::new(Outcome::fail(
                     FailureClass::Setup,

@@ -10,13 +10,15 @@ use serde_json::Value as Json;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use super::shared::{RunShared, Shared, StopReason};
+use super::shared::{RunShared, Shared};
 use super::stage::millis;
+use super::state::StopReason;
 use super::walk::{Walk, WalkEnd, walk};
 use crate::clock::rfc3339;
 use crate::context::Context;
 use crate::event::{Envelope, Event};
 use crate::rundir::{Conclusion, RunDir, RunStatus, write_json};
+use crate::runlock::RunLock;
 
 /// A run whose directory exists, ready to execute (or resume).
 pub struct PreparedRun {
@@ -26,12 +28,14 @@ pub struct PreparedRun {
     /// Values a fresh run starts with beside its own (a manager loop's child gets its
     /// parent's context); the run's own keys win.
     seed: BTreeMap<String, Json>,
+    /// The lock on run.pid, held until the run ends (or is dropped without executing).
+    run_lock: RunLock,
 }
 
 impl std::fmt::Debug for PreparedRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PreparedRun")
-            .field("run_id", &self.shared.run_id)
+            .field("run_id", &self.shared.spec.run_id)
             .field("start", &self.start)
             .finish_non_exhaustive()
     }
@@ -40,6 +44,7 @@ impl std::fmt::Debug for PreparedRun {
 impl PreparedRun {
     pub(crate) fn new(
         shared: RunShared,
+        run_lock: RunLock,
         start: String,
         context: Option<BTreeMap<String, Json>>,
     ) -> Self {
@@ -48,6 +53,7 @@ impl PreparedRun {
             start,
             context,
             seed: BTreeMap::new(),
+            run_lock,
         }
     }
 
@@ -60,17 +66,17 @@ impl PreparedRun {
 
     /// The run id.
     pub fn run_id(&self) -> &str {
-        &self.shared.run_id
+        &self.shared.spec.run_id
     }
 
     /// The run directory.
     pub fn run_dir(&self) -> &RunDir {
-        &self.shared.run_dir
+        &self.shared.spec.run_dir
     }
 
     /// The workflow being run.
     pub fn workflow(&self) -> &heddle_workflow::Workflow {
-        &self.shared.workflow
+        &self.shared.spec.workflow
     }
 
     /// The node the run starts (or resumes) at.
@@ -105,16 +111,13 @@ impl PreparedRun {
     /// Runs to the end and writes conclusion.json.
     pub async fn execute(self) -> Conclusion {
         let shared = self.shared;
-        let clock = shared.engine.env.clock.clone();
+        let clock = shared.spec.engine.env.clock.clone();
         let started = clock.monotonic();
-        let resumed = self.context.is_some()
-            || shared
-                .resumed_pending
-                .load(std::sync::atomic::Ordering::SeqCst);
+        let resumed = self.context.is_some() || shared.state().resumed_pending;
         let context = match self.context {
             Some(values) => Context::from_values(values),
             None => {
-                let context = shared.fresh_context();
+                let context = shared.spec.fresh_context();
                 for (key, value) in self.seed {
                     if context.get(&key).is_none() {
                         context.set(key, value);
@@ -126,23 +129,21 @@ impl PreparedRun {
         shared.emitter.emit(
             None,
             Event::RunStarted {
-                workflow: shared.workflow.name.clone(),
-                goal: shared.goal.clone(),
-                work_dir: shared.work_dir.to_string_lossy().into_owned(),
-                run_dir: shared.run_dir.root().to_string_lossy().into_owned(),
-                dry_run: shared.dry_run,
+                workflow: shared.spec.workflow.name.clone(),
+                goal: shared.spec.goal.clone(),
+                work_dir: shared.spec.work_dir.to_string_lossy().into_owned(),
+                run_dir: shared.spec.run_dir.root().to_string_lossy().into_owned(),
+                dry_run: shared.spec.dry_run,
                 resumed,
             },
         );
         let watchdog = shared
+            .spec
             .workflow
             .attr_duration_ms("stall_timeout")
             .filter(|ms| *ms > 0)
             .map(|ms| tokio::spawn(watch_stalls(shared.clone(), Duration::from_millis(ms))));
-        *shared
-            .main_context
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(context.clone());
+        shared.state().main_context = Some(context.clone());
         let live = tokio::spawn(refresh_live(shared.clone()));
         let control = tokio::spawn(take_control_requests(shared.clone()));
         let result = walk(
@@ -188,7 +189,7 @@ impl PreparedRun {
         if status != RunStatus::Success {
             // Resume continues where the run stopped: the failed or interrupted node (none
             // when nothing is left to run).
-            let last = shared.state().completed_nodes.last().cloned();
+            let last = shared.state().progress.completed_nodes.last().cloned();
             if let Err(error) = shared
                 .save_checkpoint(last.as_deref(), resume_at.as_deref(), &context)
                 .await
@@ -198,7 +199,8 @@ impl PreparedRun {
             }
         }
         let (stages, artifact_count) = {
-            let state = shared.state();
+            let guard = shared.state();
+            let state = &guard.progress;
             let artifacts = state.timeline.iter().map(|s| s.artifacts).sum();
             (state.timeline.len(), artifacts)
         };
@@ -217,10 +219,11 @@ impl PreparedRun {
             },
         };
         if let Err(message) = shared
+            .spec
             .engine
             .services
             .checkpoints
-            .finish(&shared.run_dir, &shared.run_id)
+            .finish(&shared.spec.run_dir, &shared.spec.run_id)
             .await
         {
             shared.emitter.emit(
@@ -231,32 +234,24 @@ impl PreparedRun {
             );
         }
         shared.emitter.emit(None, event);
+        let (final_git_commit_sha, end_note) = {
+            let state = shared.state();
+            (state.progress.last_git_sha.clone(), state.end_note.clone())
+        };
         let conclusion = Conclusion {
-            run_id: shared.run_id.clone(),
+            run_id: shared.spec.run_id.clone(),
             status,
             duration_ms,
             failure_reason: reason,
-            final_git_commit_sha: shared.state().last_git_sha.clone(),
+            final_git_commit_sha,
             completed_at: rfc3339(clock.now()),
             stages,
             artifact_count,
-            notes: (status == RunStatus::Success)
-                .then(|| {
-                    shared
-                        .end_note
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .clone()
-                })
-                .flatten(),
+            notes: end_note.filter(|_| status == RunStatus::Success),
         };
-        let _ = write_json(&shared.run_dir.conclusion(), &conclusion, true);
-        let _ = std::fs::remove_file(shared.run_dir.pid());
-        shared
-            .lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
+        let _ = write_json(&shared.spec.run_dir.conclusion(), &conclusion, true);
+        let _ = std::fs::remove_file(shared.spec.run_dir.pid());
+        drop(self.run_lock);
         conclusion
     }
 }
@@ -271,7 +266,7 @@ async fn refresh_live(shared: Shared) {
 
 /// Fails the run when no event arrives for `limit` (`stall_timeout`).
 async fn watch_stalls(shared: Shared, limit: Duration) {
-    let clock = shared.engine.env.clock.clone();
+    let clock = shared.spec.engine.env.clock.clone();
     let tick = (limit / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
     let mut since = Duration::ZERO;
     loop {
@@ -287,6 +282,7 @@ async fn watch_stalls(shared: Shared, limit: Duration) {
         if idle >= limit {
             let node = shared
                 .state()
+                .progress
                 .completed_nodes
                 .last()
                 .cloned()
@@ -309,7 +305,7 @@ pub struct CancelHandle {
 impl std::fmt::Debug for CancelHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CancelHandle")
-            .field("run_id", &self.shared.run_id)
+            .field("run_id", &self.shared.spec.run_id)
             .finish()
     }
 }
@@ -326,7 +322,7 @@ impl CancelHandle {
 async fn take_control_requests(shared: Shared) {
     let (cancel, warn) = (shared.clone(), shared.clone());
     crate::control::listen(
-        shared.run_dir.clone(),
+        shared.spec.run_dir.clone(),
         shared.gates.clone(),
         move |reason| cancel.stop(StopReason::Cancelled(reason.to_string())),
         move |message| {

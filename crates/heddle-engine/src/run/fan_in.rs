@@ -8,7 +8,8 @@ use heddle_workflow::HandlerKind;
 use serde_json::Value as Json;
 
 use super::fan_in_choice::ask_model;
-use super::shared::{RunShared, Shared};
+use super::shared::Shared;
+use super::spec::RunSpec;
 use super::stage::StageCall;
 use crate::context::keys;
 use crate::outcome::{FailureClass, Outcome, StageStatus};
@@ -18,7 +19,12 @@ use crate::outcome::{FailureClass, Outcome, StageStatus};
 /// parallel's own fan-in is skipped). Without one, as Fabro does, the first node all
 /// branches converge on, whatever its kind (the parallel node itself aside).
 pub(crate) fn find_fan_in(shared: &Shared, node: &str) -> Option<String> {
-    let starts: Vec<String> = shared.outgoing(node).iter().map(|e| e.to.clone()).collect();
+    let starts: Vec<String> = shared
+        .spec
+        .outgoing(node)
+        .iter()
+        .map(|e| e.to.clone())
+        .collect();
     let reachable: Vec<Vec<String>> = starts.iter().map(|s| reachable_from(shared, s)).collect();
     let first = reachable.first()?;
     let shared_by_all =
@@ -28,6 +34,7 @@ pub(crate) fn find_fan_in(shared: &Shared, node: &str) -> Option<String> {
         .filter(shared_by_all)
         .find(|id| {
             shared
+                .spec
                 .node(id)
                 .is_some_and(|n| n.kind == HandlerKind::FanIn)
         })
@@ -44,11 +51,11 @@ fn reachable_from(shared: &Shared, start: &str) -> Vec<String> {
         if !seen.insert(id.clone()) {
             continue;
         }
-        if shared.node(&id).is_none() {
+        if shared.spec.node(&id).is_none() {
             continue;
         }
         found.push(id.clone());
-        queue.extend(shared.outgoing(&id).iter().map(|e| e.to.clone()));
+        queue.extend(shared.spec.outgoing(&id).iter().map(|e| e.to.clone()));
     }
     found
 }
@@ -76,7 +83,7 @@ pub(crate) async fn run_fan_in(shared: &Shared, call: &StageCall<'_>, stage_dir:
             format!("fan-in `{}`: no branch results to choose from", node.id),
         );
     };
-    let (best, mut outcome) = if RunShared::node_text(node, "prompt").is_some() {
+    let (best, mut outcome) = if RunSpec::node_text(node, "prompt").is_some() {
         let ids: Vec<String> = ranked.iter().map(|c| c.branch.clone()).collect();
         let asked = ask_model(shared, call, stage_dir, &results, &ids).await;
         if asked.cancelled {

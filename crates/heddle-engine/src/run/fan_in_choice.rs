@@ -73,7 +73,7 @@ pub(super) async fn ask_model(
         output_retries: 0,
         conversation: None,
     };
-    let backend = shared.engine.services.llm.clone();
+    let backend = shared.spec.engine.services.llm.clone();
     let events = shared
         .emitter
         .for_node(&node.id)

@@ -2,7 +2,8 @@
 
 use heddle_workflow::{Attrs, Node};
 
-use super::shared::{RunShared, Shared};
+use super::shared::Shared;
+use super::spec::RunSpec;
 use crate::event::Event;
 
 /// What the gates say at an exit.
@@ -17,8 +18,8 @@ pub(crate) enum GateCheck {
 
 /// Checks every goal gate that ran (in workflow order) and emits `goal_gate.checked`.
 pub(crate) fn check_goal_gates(shared: &Shared) -> GateCheck {
-    let outcomes = shared.state().node_outcomes.clone();
-    for node in &shared.workflow.nodes {
+    let outcomes = shared.state().progress.node_outcomes.clone();
+    for node in &shared.spec.workflow.nodes {
         if node.attr_bool("goal_gate") != Some(true) {
             continue;
         }
@@ -61,15 +62,15 @@ pub(crate) fn check_goal_gates(shared: &Shared) -> GateCheck {
 /// Where a failed node (or unmet gate) goes: its `retry_target`, its
 /// `fallback_retry_target`, then the graph's, when they name a node.
 pub(crate) fn retry_target(shared: &Shared, node: &Node) -> Option<String> {
-    let graph = &shared.workflow;
+    let graph = &shared.spec.workflow;
     [
-        RunShared::node_text(node, "retry_target"),
-        RunShared::node_text(node, "fallback_retry_target"),
+        RunSpec::node_text(node, "retry_target"),
+        RunSpec::node_text(node, "fallback_retry_target"),
         graph.attr_str("retry_target").map(str::to_string),
         graph.attr_str("fallback_retry_target").map(str::to_string),
     ]
     .into_iter()
     .flatten()
     .map(|t| t.trim().to_string())
-    .find(|t| shared.node(t).is_some())
+    .find(|t| shared.spec.node(t).is_some())
 }

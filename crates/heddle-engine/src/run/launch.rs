@@ -12,7 +12,8 @@ use heddle_workflow::{
 
 use super::execute::PreparedRun;
 use super::shared::RunShared;
-use super::state::RunState;
+use super::spec::{GraphIndex, RunSpec};
+use super::state::RunProgress;
 use super::{Engine, RunRequest};
 use crate::checkpoint::Checkpoint;
 use crate::clock::rfc3339;
@@ -164,25 +165,20 @@ impl Engine {
         for message in setup.warnings.into_iter().chain(link_warning) {
             emitter.emit(None, crate::Event::Warning { message });
         }
-        let shared = RunShared::new(
-            self.clone(),
+        let spec = RunSpec {
+            engine: self.clone(),
+            graph: GraphIndex::new(&workflow),
             workflow,
-            path.clone(),
+            workflow_path: path.clone(),
             run_id,
             run_dir,
-            setup.work_dir,
+            work_dir: setup.work_dir,
             goal,
-            request.inputs.clone(),
-            request.dry_run,
-            emitter,
-            RunState::default(),
-            false,
-        );
-        *shared
-            .lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(lock);
-        Ok(PreparedRun::new(shared, start, None))
+            inputs: request.inputs.clone(),
+            dry_run: request.dry_run,
+        };
+        let shared = RunShared::new(spec, emitter, RunProgress::default(), false);
+        Ok(PreparedRun::new(shared, lock, start, None))
     }
 
     /// Reopens a run that stopped (crashed, cancelled, failed, interrupted) to continue from
@@ -218,7 +214,7 @@ impl Engine {
         } else {
             None
         };
-        let (start, state, context) = match &checkpoint {
+        let (start, progress, context) = match &checkpoint {
             Some(checkpoint) => {
                 let Some(next) = checkpoint.next_node_id.clone() else {
                     let at_exit = checkpoint
@@ -257,7 +253,7 @@ impl Engine {
                 }
                 (
                     next,
-                    RunState::from_checkpoint(checkpoint),
+                    RunProgress::from_checkpoint(checkpoint),
                     Some(checkpoint.context_values.clone()),
                 )
             }
@@ -267,7 +263,7 @@ impl Engine {
                     .next()
                     .map(|n| n.id.clone())
                     .ok_or(EngineError::NoStartNode)?,
-                RunState::default(),
+                RunProgress::default(),
                 None,
             ),
         };
@@ -303,25 +299,20 @@ impl Engine {
                 },
             );
         }
-        let shared = RunShared::new(
-            self.clone(),
+        let spec = RunSpec {
+            engine: self.clone(),
+            graph: GraphIndex::new(&workflow),
             workflow,
             workflow_path,
-            manifest.run_id.clone(),
-            run_dir.clone(),
-            manifest.work_dir.clone().into(),
-            manifest.goal.clone(),
-            manifest.inputs.clone(),
-            manifest.dry_run,
-            emitter,
-            state,
-            true,
-        );
-        *shared
-            .lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(lock);
-        Ok(PreparedRun::new(shared, start, context))
+            run_id: manifest.run_id.clone(),
+            run_dir: run_dir.clone(),
+            work_dir: manifest.work_dir.clone().into(),
+            goal: manifest.goal.clone(),
+            inputs: manifest.inputs.clone(),
+            dry_run: manifest.dry_run,
+        };
+        let shared = RunShared::new(spec, emitter, progress, true);
+        Ok(PreparedRun::new(shared, lock, start, context))
     }
 
     fn emitter(&self, run_id: &str, run_dir: &RunDir) -> Result<Emitter, EngineError> {

@@ -18,8 +18,8 @@ pub(crate) fn count_failure(
 ) -> Option<WalkEnd> {
     let signature = failure_signature(node, class, reason);
     context.set(keys::FAILURE_SIGNATURE, signature.clone());
-    let count = shared.state().count_failure(&signature);
-    let limit = shared.engine.config.loop_failure_limit;
+    let count = shared.state().progress.count_failure(&signature);
+    let limit = shared.spec.engine.config.loop_failure_limit;
     (count >= limit).then(|| WalkEnd::Failed {
         node: node.to_string(),
         resume_at: Some(node.to_string()),
@@ -37,10 +37,11 @@ pub(crate) fn restart(
     target: &str,
     failure: Option<&Outcome>,
 ) -> Option<WalkEnd> {
-    let mut state = shared.state();
+    let mut guard = shared.state();
+    let state = &mut guard.progress;
     state.restarts += 1;
     let restarts = state.restarts;
-    if restarts > shared.engine.config.max_restarts {
+    if restarts > shared.spec.engine.config.max_restarts {
         return Some(WalkEnd::Failed {
             node: from.to_string(),
             resume_at: None,
@@ -59,7 +60,7 @@ pub(crate) fn restart(
             .entry(signature)
             .or_insert(0);
         *count += 1;
-        if *count >= shared.engine.config.loop_failure_limit {
+        if *count >= shared.spec.engine.config.loop_failure_limit {
             return Some(WalkEnd::Failed {
                 node: from.to_string(),
                 resume_at: None,
@@ -75,8 +76,8 @@ pub(crate) fn restart(
     state.logs.push(format!(
         "restart {restarts}: {from} -> {target} with a fresh context"
     ));
-    drop(state);
-    context.replace(shared.fresh_context().snapshot());
+    drop(guard);
+    context.replace(shared.spec.fresh_context().snapshot());
     shared.emitter.emit(
         Some(from),
         Event::LoopRestarted {

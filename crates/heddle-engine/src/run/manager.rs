@@ -11,7 +11,8 @@ use heddle_workflow::{Attrs, Condition};
 use serde_json::Value as Json;
 
 use super::manager_child::{inherited_context, plan_child, returned_context};
-use super::shared::{RunShared, Shared};
+use super::shared::Shared;
+use super::spec::RunSpec;
 use super::stage::StageCall;
 use crate::checkpoint::Checkpoint;
 use crate::event::Event;
@@ -52,7 +53,7 @@ pub(crate) async fn run_manager(
 ) -> Outcome {
     let node = call.node;
     let stop =
-        match RunShared::node_text(node, "manager.stop_condition").map(|s| Condition::parse(&s)) {
+        match RunSpec::node_text(node, "manager.stop_condition").map(|s| Condition::parse(&s)) {
             Some(Ok(condition)) => Some(condition),
             Some(Err(error)) => {
                 return Outcome::fail(
@@ -91,13 +92,14 @@ pub(crate) async fn run_manager(
     let handed = inherited_context(call.context.snapshot());
     let (prepared, shown) = if existing.manifest().is_file() {
         (
-            shared.engine.resume(&existing),
+            shared.spec.engine.resume(&existing),
             child_dir.display().to_string(),
         )
     } else {
         match plan_child(shared, node, &child_dir) {
             Ok(plan) => (
                 shared
+                    .spec
                     .engine
                     .prepare(plan.request)
                     .map(|p| p.with_seed_context(handed.clone())),
@@ -122,7 +124,7 @@ pub(crate) async fn run_manager(
     let child_cancel = prepared.cancel_token();
     let parent_cancel = call.cancel.clone();
     let mut handle = tokio::spawn(prepared.execute());
-    let clock = shared.engine.env.clock.clone();
+    let clock = shared.spec.engine.env.clock.clone();
     let events = shared.emitter.for_node(&node.id);
     let child_run = RunDir::at(&child_dir);
     let child_context = || {

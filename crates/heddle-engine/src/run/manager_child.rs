@@ -30,7 +30,7 @@ pub(super) fn plan_child(
     node: &Node,
     child_dir: &Path,
 ) -> Result<ChildPlan, String> {
-    let (workflow_path, source, shown) = match manager_child(&shared.workflow, node) {
+    let (workflow_path, source, shown) = match manager_child(&shared.spec.workflow, node) {
         None => {
             return Err(format!(
                 "manager loop `{}` has no child workflow: set stack.child_workflow on it or \
@@ -39,12 +39,12 @@ pub(super) fn plan_child(
             ));
         }
         Some(ChildSource::Inline(source)) => (
-            shared.workflow_path.clone(),
+            shared.spec.workflow_path.clone(),
             source.to_string(),
             format!("the child written inline in `{}`", node.id),
         ),
         Some(ChildSource::File { reference, from }) => {
-            let path = heddle_workflow::resolve_reference(&shared.workflow_path, reference);
+            let path = heddle_workflow::resolve_reference(&shared.spec.workflow_path, reference);
             let source = std::fs::read_to_string(&path).map_err(|error| {
                 format!(
                     "manager loop `{}`: child workflow {} ({from}): {error}",
@@ -64,14 +64,17 @@ pub(super) fn plan_child(
         request: RunRequest {
             workflow_path,
             source: Some(source),
-            goal: own_goal.is_none().then(|| shared.goal.clone()).flatten(),
+            goal: own_goal
+                .is_none()
+                .then(|| shared.spec.goal.clone())
+                .flatten(),
             labels: BTreeMap::new(),
-            inputs: shared.inputs.clone(),
-            runs_root: shared.run_dir.root().to_path_buf(),
+            inputs: shared.spec.inputs.clone(),
+            runs_root: shared.spec.run_dir.root().to_path_buf(),
             run_dir: Some(child_dir.to_path_buf()),
             work_dir,
-            dry_run: shared.dry_run,
-            parent_run_id: Some(shared.run_id.clone()),
+            dry_run: shared.spec.dry_run,
+            parent_run_id: Some(shared.spec.run_id.clone()),
         },
         shown,
     })
@@ -80,10 +83,10 @@ pub(super) fn plan_child(
 /// `stack.child_workdir` resolved against the parent's work dir (created when missing), or
 /// the parent's work dir itself.
 fn child_work_dir(shared: &Shared, node: &Node) -> Result<PathBuf, String> {
-    let Some(dir) = manager_child_workdir(&shared.workflow, node) else {
-        return Ok(shared.work_dir.clone());
+    let Some(dir) = manager_child_workdir(&shared.spec.workflow, node) else {
+        return Ok(shared.spec.work_dir.clone());
     };
-    let path = shared.work_dir.join(dir);
+    let path = shared.spec.work_dir.join(dir);
     std::fs::create_dir_all(&path).map_err(|error| {
         format!(
             "manager loop `{}`: stack.child_workdir {}: {error}",

@@ -16,6 +16,7 @@ mod manager_child;
 mod offload;
 mod parallel;
 mod shared;
+mod spec;
 mod stage;
 mod state;
 mod walk;

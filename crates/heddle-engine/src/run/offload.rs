@@ -11,6 +11,7 @@ use super::OFFLOAD_BYTES;
 use super::shared::Shared;
 use crate::context::Context;
 use crate::event::Event;
+use crate::hooks::BlobSinkError;
 
 /// Replaces the large values among `updates` (already merged into `context`) by refs.
 pub(crate) async fn offload_large(
@@ -26,25 +27,25 @@ pub(crate) async fn offload_large(
         if bytes.len() <= OFFLOAD_BYTES {
             continue;
         }
-        let sink = shared.engine.services.blobs.clone();
+        let sink = shared.spec.engine.services.blobs.clone();
         let size = bytes.len();
-        let stored = tokio::task::spawn_blocking(move || sink.put(&bytes))
-            .await
-            .unwrap_or_else(|e| Err(e.to_string()));
-        match stored {
-            Ok(blob) => context.set(key.clone(), blob),
-            Err(reason) if reason == "no blob store" => {}
-            Err(reason) => {
-                shared.emitter.emit(
-                    Some(node),
-                    Event::Warning {
-                        message: format!(
-                            "`{key}` ({size} bytes) could not be stored as a blob and stays in the checkpoint: {reason}"
-                        ),
-                    },
-                );
+        let reason = match tokio::task::spawn_blocking(move || sink.put(&bytes)).await {
+            Ok(Ok(blob)) => {
+                context.set(key.clone(), blob);
+                continue;
             }
-        }
+            Ok(Err(BlobSinkError::NoStore)) => continue,
+            Ok(Err(error)) => error.to_string(),
+            Err(stopped) => stopped.to_string(),
+        };
+        shared.emitter.emit(
+            Some(node),
+            Event::Warning {
+                message: format!(
+                    "`{key}` ({size} bytes) could not be stored as a blob and stays in the checkpoint: {reason}"
+                ),
+            },
+        );
     }
 }
 
@@ -60,24 +61,22 @@ pub(crate) async fn store_logs(
         if !path.is_file() {
             continue;
         }
-        let sink = shared.engine.services.blobs.clone();
-        let stored = tokio::task::spawn_blocking(move || sink.put_file(&path))
-            .await
-            .unwrap_or_else(|e| Err(e.to_string()));
-        match stored {
-            Ok(blob) => {
+        let sink = shared.spec.engine.services.blobs.clone();
+        let reason = match tokio::task::spawn_blocking(move || sink.put_file(&path)).await {
+            Ok(Ok(blob)) => {
                 outcome.blobs.insert(name.to_string(), blob);
+                continue;
             }
-            Err(reason) if reason == "no blob store" => {}
-            Err(reason) => {
-                shared.emitter.emit(
-                    Some(&node.id),
-                    Event::Warning {
-                        message: format!("{name} could not be stored as a blob: {reason}"),
-                    },
-                );
-            }
-        }
+            Ok(Err(BlobSinkError::NoStore)) => continue,
+            Ok(Err(error)) => error.to_string(),
+            Err(stopped) => stopped.to_string(),
+        };
+        shared.emitter.emit(
+            Some(&node.id),
+            Event::Warning {
+                message: format!("{name} could not be stored as a blob: {reason}"),
+            },
+        );
     }
 }
 
@@ -98,22 +97,22 @@ pub(crate) async fn materialise_for_preamble(
         };
         let hex = blob.trim_start_matches("blob://sha256/").to_string();
         let dest = shared
+            .spec
             .run_dir
             .root()
             .join("blobs")
             .join(format!("{hex}.json"));
-        let sink = shared.engine.services.blobs.clone();
+        let sink = shared.spec.engine.services.blobs.clone();
         let (ref_text, path) = (blob.to_string(), dest.clone());
         let copied = if dest.is_file() {
-            std::fs::metadata(&dest)
-                .map(|m| m.len())
-                .map_err(|e| e.to_string())
+            std::fs::metadata(&dest).map(|m| m.len()).ok()
         } else {
             tokio::task::spawn_blocking(move || sink.copy_to(&ref_text, &path))
                 .await
-                .unwrap_or_else(|e| Err(e.to_string()))
+                .ok()
+                .and_then(Result::ok)
         };
-        if let Ok(bytes) = copied {
+        if let Some(bytes) = copied {
             *value = Json::String(format!(
                 "(a large value, {bytes} bytes of JSON, in the file {})",
                 dest.display()

@@ -19,6 +19,7 @@ use crate::outcome::{FailureClass, Outcome, StageStatus};
 pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outcome {
     let node = call.node;
     let edges: Vec<(usize, String)> = shared
+        .spec
         .outgoing_indexed(&node.id)
         .into_iter()
         .map(|(i, e)| (i, e.to.clone()))
@@ -38,7 +39,7 @@ pub(crate) async fn run_parallel(shared: &Shared, call: &StageCall<'_>) -> Outco
             ),
         );
     };
-    let fan_in_node = shared.node(&fan_in);
+    let fan_in_node = shared.spec.node(&fan_in);
     let max_parallel = node
         .attr_int("max_parallel")
         .and_then(|n| usize::try_from(n).ok())

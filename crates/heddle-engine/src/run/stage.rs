@@ -29,12 +29,12 @@ pub(crate) struct StageCall<'a> {
 /// Runs `call.node` with retries; returns the final outcome and the timeline record.
 pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Outcome, StageRecord) {
     let node = call.node;
-    let clock = shared.engine.env.clock.clone();
+    let clock = shared.spec.engine.env.clock.clone();
     let started_at = clock.now();
     let started = clock.monotonic();
-    let policy = RetryPolicy::for_node(node, &shared.workflow);
-    let stage_dir_name = shared.run_dir.choose_stage_dir(&node.id, call.visit);
-    let stage_dir = shared.run_dir.root().join(&stage_dir_name);
+    let policy = RetryPolicy::for_node(node, &shared.spec.workflow);
+    let stage_dir_name = shared.spec.run_dir.choose_stage_dir(&node.id, call.visit);
+    let stage_dir = shared.spec.run_dir.root().join(&stage_dir_name);
     let events = shared.emitter.for_node(&node.id);
     let mut attempt = 1;
     let outcome = loop {
@@ -60,7 +60,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
             _ => false,
         };
         if retryable && attempt < policy.max_attempts && !call.cancel.is_cancelled() {
-            let delay = policy.delay(attempt, shared.engine.env.entropy.as_ref());
+            let delay = policy.delay(attempt, shared.spec.engine.env.entropy.as_ref());
             events.emit(Event::StageRetrying {
                 attempt,
                 max_attempts: policy.max_attempts,

@@ -1,14 +1,59 @@
-//! The mutable bookkeeping of a run shared by its branches: visits, retries, outcomes, the
-//! timeline and failure signatures. The context lives apart (each branch has its own).
+//! What changes while a run executes, shared by its branches behind one lock: the
+//! bookkeeping checkpoint.json records (visits, retries, outcomes, the timeline, failure
+//! signatures), why and how the run stopped, the run's own context and the live
+//! conversations of `full` fidelity threads. Each branch's context lives apart.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::checkpoint::{BranchProgress, Checkpoint, NodeOutcome, StageRecord};
+use crate::context::Context;
+use crate::llm::LlmConversation;
 use crate::outcome::Outcome;
+
+/// Why a run stopped early.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StopReason {
+    /// Someone cancelled it.
+    Cancelled(String),
+    /// Nothing happened for `stall_timeout`.
+    Stalled(String),
+}
+
+/// Everything about a run that changes while it executes.
+pub(crate) struct RunState {
+    /// What checkpoint.json records besides the context.
+    pub progress: RunProgress,
+    /// Why the run was stopped early; the first reason given wins.
+    pub stop_reason: Option<StopReason>,
+    /// How a run that completed ended when it is worth saying (it stopped at a stage with no
+    /// edge that holds), for conclusion.json.
+    pub end_note: Option<String>,
+    /// The run's own context (branches have copies), for checkpoints saved by branches; set
+    /// when the run starts executing.
+    pub main_context: Option<Context>,
+    /// The open conversations of `full` fidelity threads, by thread id.
+    pub threads: HashMap<String, Box<dyn LlmConversation>>,
+    /// The first LLM stage after a resume drops `full` fidelity to `summary:high`.
+    pub resumed_pending: bool,
+}
+
+impl RunState {
+    /// A run about to execute from `progress`; `resumed` when it continues a stopped run.
+    pub fn new(progress: RunProgress, resumed: bool) -> Self {
+        RunState {
+            progress,
+            stop_reason: None,
+            end_note: None,
+            main_context: None,
+            threads: HashMap::new(),
+            resumed_pending: resumed,
+        }
+    }
+}
 
 /// Everything checkpoint.json carries besides the context.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct RunState {
+pub(crate) struct RunProgress {
     pub completed_nodes: Vec<String>,
     pub node_retries: BTreeMap<String, u32>,
     pub node_visits: BTreeMap<String, u32>,
@@ -22,10 +67,10 @@ pub(crate) struct RunState {
     pub branches: Vec<BranchProgress>,
 }
 
-impl RunState {
-    /// The state a checkpoint recorded.
+impl RunProgress {
+    /// The progress a checkpoint recorded.
     pub fn from_checkpoint(checkpoint: &Checkpoint) -> Self {
-        RunState {
+        RunProgress {
             completed_nodes: checkpoint.completed_nodes.clone(),
             node_retries: checkpoint.node_retries.clone(),
             node_visits: checkpoint.node_visits.clone(),

@@ -91,7 +91,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         if cancel.is_cancelled() {
             return WalkEnd::Stopped { node: current };
         }
-        let Some(node) = shared.node(&current) else {
+        let Some(node) = shared.spec.node(&current) else {
             return WalkEnd::Failed {
                 reason: format!("node `{current}` is not in the workflow"),
                 node: current,
@@ -136,10 +136,10 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                 }
             }
         }
-        let visit = shared.state().visit(&node.id);
+        let visit = shared.state().progress.visit(&node.id);
         let limit = node
             .attr_int("max_visits")
-            .or_else(|| shared.workflow.attr_int("max_node_visits"))
+            .or_else(|| shared.spec.workflow.attr_int("max_node_visits"))
             .filter(|n| *n > 0);
         if let Some(limit) = limit
             && check_limit
@@ -157,7 +157,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         check_limit = true;
         context.set(keys::CURRENT_NODE, node.id.clone());
         context.set(keys::NODE_VISIT_COUNT, visit);
-        let incoming: Option<&Edge> = edge.and_then(|e| shared.workflow.edges.get(e));
+        let incoming: Option<&Edge> = edge.and_then(|e| shared.spec.workflow.edges.get(e));
         let call = StageCall {
             node,
             edge: incoming,
@@ -169,14 +169,15 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         let (outcome, record) = execute_stage(shared, &call).await;
         if cancel.is_cancelled() && outcome.failure_class == Some(FailureClass::Cancelled) {
             // Not completed: a resume runs this visit again.
-            if let Some(visits) = shared.state().node_visits.get_mut(&node.id) {
+            if let Some(visits) = shared.state().progress.node_visits.get_mut(&node.id) {
                 *visits = visits.saturating_sub(1);
             }
             return WalkEnd::Stopped { node: current };
         }
         let retries = record.attempts.saturating_sub(1);
         {
-            let mut state = shared.state();
+            let mut guard = shared.state();
+            let state = &mut guard.progress;
             state.record(&node.id, &outcome, retries, record);
             if outcome.status.is_success() {
                 // A node that succeeds starts its failure counts afresh.
@@ -220,7 +221,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         let next = next_step(shared, &current, &outcome, &context);
         let (target, next_edge) = match next {
             Next::Edge(e, reason) => {
-                let chosen = &shared.workflow.edges[e];
+                let chosen = &shared.spec.workflow.edges[e];
                 shared.emitter.emit(
                     Some(&current),
                     Event::EdgeSelected {
@@ -264,10 +265,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
                     "no edge out of `{current}` holds after {}; the run ends here without reaching an exit",
                     outcome.status
                 );
-                *shared
-                    .end_note
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(message.clone());
+                shared.state().end_note = Some(message.clone());
                 shared.emitter.emit(
                     Some(&current),
                     Event::RunEndedWithoutEdge {
@@ -286,7 +284,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
             }
         };
         if let Some(e) = next_edge
-            && shared.workflow.edges[e].attr_bool("loop_restart") == Some(true)
+            && shared.spec.workflow.edges[e].attr_bool("loop_restart") == Some(true)
             && let Some(end) = restart(
                 shared,
                 &context,
@@ -330,7 +328,7 @@ enum Next {
 }
 
 fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Context) -> Next {
-    let node_kind = shared.node(current).map(|n| n.kind);
+    let node_kind = shared.spec.node(current).map(|n| n.kind);
     if node_kind == Some(HandlerKind::Parallel)
         && let Some(fan_in) = outcome.suggested_next_ids.first()
     {
@@ -339,7 +337,7 @@ fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Contex
     // A parallel node's edges are its branches, not routes: without a join it goes to
     // failure routing.
     let is_parallel = node_kind == Some(HandlerKind::Parallel);
-    let indexed = shared.outgoing_indexed(current);
+    let indexed = shared.spec.outgoing_indexed(current);
     let edges: Vec<&Edge> = indexed.iter().map(|(_, edge)| *edge).collect();
     // A conditional's edges test the stage before it; it never fails itself.
     let choice = EdgeChoice {
@@ -352,7 +350,7 @@ fn next_step(shared: &Shared, current: &str, outcome: &Outcome, context: &Contex
         return Next::Edge(*index, reason);
     }
     if outcome.status == StageStatus::Fail
-        && let Some(node) = shared.node(current)
+        && let Some(node) = shared.spec.node(current)
         && let Some(target) = retry_target(shared, node)
     {
         return Next::Jump(target, EdgeReason::RetryTarget);
