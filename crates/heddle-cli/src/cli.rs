@@ -52,7 +52,8 @@ pub enum Command {
         /// Folder whose workflows the UI lists (default: the current folder).
         #[arg(long)]
         workspace: Option<PathBuf>,
-        /// Built UI to serve (default: `$HEDDLE_UI_DIR`, else the repository's `ui/dist`).
+        /// A built UI folder to serve instead of the one compiled in, for UI development
+        /// (default: `$HEDDLE_UI_DIR`, else the compiled-in UI).
         #[arg(long)]
         ui_dir: Option<PathBuf>,
         /// A workflow file the UI opens right away.

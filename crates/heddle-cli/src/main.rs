@@ -6,6 +6,7 @@ mod blobs;
 mod checkpoints;
 mod cli;
 mod control;
+mod embedded_ui;
 mod graph;
 mod live;
 mod reindex;
@@ -78,14 +79,17 @@ fn main() -> ExitCode {
                 Ok(env) => env,
                 Err(message) => return report(&mut err, &message),
             };
+            let ui =
+                match serve::choose_ui(ui_dir, std::env::var_os("HEDDLE_UI_DIR").map(Into::into)) {
+                    Ok(ui) => ui,
+                    Err(message) => return report(&mut err, &message),
+                };
             let opts = serve::ServeOptions {
                 addr: SocketAddr::new(bind, port),
                 home: env.home,
                 vars: env.vars,
                 workspace,
-                ui_dir: ui_dir.or_else(|| {
-                    serve::default_ui_dir(std::env::var_os("HEDDLE_UI_DIR").map(Into::into))
-                }),
+                ui,
                 file,
                 open,
             };
