@@ -284,6 +284,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the shell completion script for SHELL, e.g.
+    /// `heddle completions bash > ~/.local/share/bash-completion/completions/heddle`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page `heddle.1`, or write one page per command to a folder.
+    Man {
+        /// Write `heddle.1`, `heddle-run.1`, ... into this folder (created when missing)
+        /// instead of printing `heddle.1`.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
 }
 
 /// `heddle blobs` subcommands.

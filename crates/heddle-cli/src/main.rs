@@ -5,10 +5,12 @@ mod artifacts;
 mod blobs;
 mod checkpoints;
 mod cli;
+mod completions;
 mod control;
 mod embedded_ui;
 mod graph;
 mod live;
+mod man_pages;
 mod reindex;
 mod run;
 mod runs;
@@ -284,6 +286,16 @@ fn main() -> ExitCode {
                 async move { runs::inspect(&library, &id, json, &mut std::io::stdout()).await },
             )
         }),
+        Command::Completions { shell } => {
+            ExitCode::from(exit_status(completions::write(shell, &mut out), &mut err))
+        }
+        Command::Man { out_dir } => {
+            let written = match out_dir {
+                Some(dir) => man_pages::write_all(&dir, &mut out),
+                None => man_pages::print(&mut out),
+            };
+            ExitCode::from(exit_status(written, &mut err))
+        }
     }
 }
 
