@@ -284,6 +284,15 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check this machine's set-up: git, model providers, the UI, WebKitGTK (for the desktop
+    /// app), Heddle's home folder, the run index and shadow repositories, each with a fix.
+    ///
+    /// Exit status: 0 when nothing fails (warnings allowed), 1 when a check fails.
+    Doctor {
+        /// Print the checks as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the shell completion script for SHELL, e.g.
     /// `heddle completions bash > ~/.local/share/bash-completion/completions/heddle`.
     Completions {

@@ -7,6 +7,7 @@ mod checkpoints;
 mod cli;
 mod completions;
 mod control;
+mod doctor;
 mod embedded_ui;
 mod graph;
 mod live;
@@ -285,6 +286,15 @@ fn main() -> ExitCode {
             Box::pin(
                 async move { runs::inspect(&library, &id, json, &mut std::io::stdout()).await },
             )
+        }),
+        Command::Doctor { json } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                match doctor::run(env.home, env.vars, json, &mut std::io::stdout()).await {
+                    Ok(false) => 0,
+                    Ok(true) => EXIT_ERRORS,
+                    Err(message) => exit_status(Err(message), err),
+                }
+            })
         }),
         Command::Completions { shell } => {
             ExitCode::from(exit_status(completions::write(shell, &mut out), &mut err))

@@ -30,6 +30,7 @@ const SUBCOMMANDS: &[&str] = &[
     "checkpoints",
     "completions",
     "man",
+    "doctor",
 ];
 
 #[test]
@@ -68,7 +69,13 @@ fn man_out_dir_writes_a_page_per_command() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("man1");
     let listed = stdout_of(&["man", "--out-dir", out.to_str().unwrap()]);
-    for page in ["heddle.1", "heddle-serve.1", "heddle-run.1", "heddle-man.1"] {
+    for page in [
+        "heddle.1",
+        "heddle-serve.1",
+        "heddle-run.1",
+        "heddle-man.1",
+        "heddle-doctor.1",
+    ] {
         let path = out.join(page);
         assert!(path.is_file(), "{page} missing; listed {listed}");
         assert!(listed.contains(&path.display().to_string()), "{listed}");
