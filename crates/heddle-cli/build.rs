@@ -6,10 +6,14 @@ use std::path::Path;
 
 fn main() {
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist");
-    // A folder is watched whole (any file in it changing); a missing one reruns every build,
-    // so the UI is picked up as soon as it is built.
-    println!("cargo:rerun-if-changed={}", dist.display());
-    if !dist.join("index.html").is_file() {
+    if dist.join("index.html").is_file() {
+        // A folder is watched whole: any file in it changing (a new UI build) embeds anew.
+        println!("cargo:rerun-if-changed={}", dist.display());
+    } else {
+        // Until the UI is there, every build looks again (a path that never exists is always
+        // stale): a UI that arrives with old timestamps (`cp -a`, a tar) is picked up too.
+        let never = dist.join(".heddle-ui-not-built");
+        println!("cargo:rerun-if-changed={}", never.display());
         println!(
             "cargo:warning=ui/dist is not built, so this heddle has no UI to serve (`heddle serve` \
              shows a page saying how to build it). Build the UI first: \
