@@ -203,9 +203,10 @@ fn not_built_page() -> Response {
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <title>Heddle: the UI is not built</title></head>\n<body>\
          <h1>This heddle was built without its UI</h1>\n\
-         <p>The API works; the pages do not. To fix it, {BUILD_THE_UI}.</p>\n\
+         <p>The API works; the pages do not. To fix it, {}.</p>\n\
          <p><code>heddle doctor</code> checks this and the rest of the set-up.</p>\
-         </body></html>\n"
+         </body></html>\n",
+        code_spans(BUILD_THE_UI)
     );
     (
         StatusCode::SERVICE_UNAVAILABLE,
@@ -216,6 +217,21 @@ fn not_built_page() -> Response {
         page,
     )
         .into_response()
+}
+
+/// `text` as HTML: `&` escaped (it holds no `<`), its `backticked` spans as `<code>`.
+fn code_spans(text: &str) -> String {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            let part = part.replace('&', "&amp;");
+            if i % 2 == 1 {
+                format!("<code>{part}</code>")
+            } else {
+                part
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -241,6 +257,14 @@ mod tests {
         ] {
             assert_eq!(relative_path(refused), None, "{refused}");
         }
+    }
+
+    #[test]
+    fn backticked_commands_become_code() {
+        assert_eq!(
+            code_spans("run `a && b` or `c`."),
+            "run <code>a &amp;&amp; b</code> or <code>c</code>."
+        );
     }
 
     #[test]
