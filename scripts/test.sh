@@ -23,7 +23,7 @@ if [ "${HEDDLE_SKIP_INSTALL:-0}" != 1 ]; then
   scripts/install-deps.sh
 fi
 
-step "UI: typecheck, lint and build (the desktop crate embeds ui/dist)"
+step "UI: typecheck, lint and build (first: the heddle binary and the desktop app embed ui/dist)"
 (cd ui && npm run typecheck && npm run lint && npm run build)
 
 step "cargo fmt --check"

@@ -4,6 +4,7 @@
 //! TypeScript bindings for the UI are generated from these types.
 
 mod checkpoint_ops;
+pub mod doctor;
 mod editor_types;
 mod error;
 mod event_feed;

@@ -52,7 +52,8 @@ pub enum Command {
         /// Folder whose workflows the UI lists (default: the current folder).
         #[arg(long)]
         workspace: Option<PathBuf>,
-        /// Built UI to serve (default: `$HEDDLE_UI_DIR`, else the repository's `ui/dist`).
+        /// A built UI folder to serve instead of the one compiled in, for UI development
+        /// (default: `$HEDDLE_UI_DIR`, else the compiled-in UI).
         #[arg(long)]
         ui_dir: Option<PathBuf>,
         /// A workflow file the UI opens right away.
@@ -282,6 +283,29 @@ pub enum Command {
         /// Print manifest, checkpoint and conclusion as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Check this machine's set-up: git, model providers, the UI, WebKitGTK (for the desktop
+    /// app), Heddle's home folder, the run index and shadow repositories, each with a fix.
+    ///
+    /// Exit status: 0 when nothing fails (warnings allowed), 1 when a check fails.
+    Doctor {
+        /// Print the checks as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the shell completion script for SHELL, e.g.
+    /// `heddle completions bash > ~/.local/share/bash-completion/completions/heddle`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page `heddle.1`, or write one page per command to a folder.
+    Man {
+        /// Write `heddle.1`, `heddle-run.1`, ... into this folder (created when missing)
+        /// instead of printing `heddle.1`.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
     },
 }
 

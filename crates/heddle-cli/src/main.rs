@@ -5,9 +5,13 @@ mod artifacts;
 mod blobs;
 mod checkpoints;
 mod cli;
+mod completions;
 mod control;
+mod doctor;
+mod embedded_ui;
 mod graph;
 mod live;
+mod man_pages;
 mod reindex;
 mod run;
 mod runs;
@@ -78,14 +82,17 @@ fn main() -> ExitCode {
                 Ok(env) => env,
                 Err(message) => return report(&mut err, &message),
             };
+            let ui =
+                match serve::choose_ui(ui_dir, std::env::var_os("HEDDLE_UI_DIR").map(Into::into)) {
+                    Ok(ui) => ui,
+                    Err(message) => return report(&mut err, &message),
+                };
             let opts = serve::ServeOptions {
                 addr: SocketAddr::new(bind, port),
                 home: env.home,
                 vars: env.vars,
                 workspace,
-                ui_dir: ui_dir.or_else(|| {
-                    serve::default_ui_dir(std::env::var_os("HEDDLE_UI_DIR").map(Into::into))
-                }),
+                ui,
                 file,
                 open,
             };
@@ -280,6 +287,25 @@ fn main() -> ExitCode {
                 async move { runs::inspect(&library, &id, json, &mut std::io::stdout()).await },
             )
         }),
+        Command::Doctor { json } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                match doctor::run(env.home, env.vars, json, &mut std::io::stdout()).await {
+                    Ok(false) => 0,
+                    Ok(true) => EXIT_ERRORS,
+                    Err(message) => exit_status(Err(message), err),
+                }
+            })
+        }),
+        Command::Completions { shell } => {
+            ExitCode::from(exit_status(completions::write(shell, &mut out), &mut err))
+        }
+        Command::Man { out_dir } => {
+            let written = match out_dir {
+                Some(dir) => man_pages::write_all(&dir, &mut out),
+                None => man_pages::print(&mut out),
+            };
+            ExitCode::from(exit_status(written, &mut err))
+        }
     }
 }
 

@@ -6,7 +6,11 @@ use std::path::{Path, PathBuf};
 
 use heddle_api::runs::HeddleHome;
 use heddle_api::{LaunchInfo, RunHost, new_token};
-use heddle_server::{LAUNCH_PARAM, ServeError, ServerConfig, bind, serve};
+use heddle_server::{
+    BUILD_THE_UI, INDEX, LAUNCH_PARAM, ServeError, ServerConfig, UiSource, bind, serve,
+};
+
+use crate::embedded_ui;
 
 /// Options after the environment has been consulted.
 #[derive(Debug)]
@@ -15,8 +19,8 @@ pub struct ServeOptions {
     pub addr: SocketAddr,
     /// Folder of workflows to list.
     pub workspace: PathBuf,
-    /// Built UI.
-    pub ui_dir: Option<PathBuf>,
+    /// Where the UI's files come from.
+    pub ui: UiSource,
     /// File to open first.
     pub file: Option<PathBuf>,
     /// Open a browser.
@@ -27,12 +31,23 @@ pub struct ServeOptions {
     pub vars: Vec<(String, String)>,
 }
 
-/// The repository's built UI, for runs from a checkout.
-pub fn default_ui_dir(env_ui_dir: Option<PathBuf>) -> Option<PathBuf> {
-    env_ui_dir.or_else(|| {
-        let in_repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist");
-        in_repo.join("index.html").is_file().then_some(in_repo)
-    })
+/// The UI to serve: the folder `--ui-dir` names, else `$HEDDLE_UI_DIR`'s (both for UI
+/// development), else the one compiled into the binary. A folder without `index.html` is
+/// an error, not a silent fallback.
+pub fn choose_ui(flag: Option<PathBuf>, env: Option<PathBuf>) -> Result<UiSource, String> {
+    let given = flag.map(|dir| (dir, "--ui-dir")).or_else(|| {
+        env.filter(|d| !d.as_os_str().is_empty())
+            .map(|dir| (dir, "HEDDLE_UI_DIR"))
+    });
+    match given {
+        Some((dir, _)) if dir.join(INDEX).is_file() => Ok(UiSource::Folder(dir)),
+        Some((dir, from)) => Err(format!(
+            "{from} {}: no {INDEX} there; give the folder `npm --prefix ui run build` writes \
+             (ui/dist)",
+            dir.display()
+        )),
+        None => Ok(embedded_ui::source()),
+    }
 }
 
 /// Binds, prints the launch URL (the first line of stdout, which scripts wait for) and the
@@ -66,17 +81,18 @@ pub async fn run(
              plain HTTP, so anyone on the network path can read the token"
         );
     }
-    if opts.ui_dir.is_none() {
+    if matches!(opts.ui, UiSource::NotBuilt) {
         let _ = writeln!(
             err,
-            "warning: no built UI found (build it with `npm --prefix ui run build` or pass --ui-dir); serving the API only"
+            "warning: this heddle was built without its UI; serving the API and a page that says \
+             how to get the UI: {BUILD_THE_UI}"
         );
     }
     if opts.open {
         open_browser(&url, err);
     }
     let config = ServerConfig {
-        ui_dir: opts.ui_dir,
+        ui: opts.ui,
         launch: LaunchInfo {
             initial_file: opts.file.map(|f| absolute(&f).display().to_string()),
             workspace_dir: Some(absolute(&opts.workspace).display().to_string()),

@@ -1,7 +1,7 @@
 //! heddle-server owns the HTTP door onto heddle-api: every operation as `POST /api/{name}`
 //! with a JSON body, run events as Server-Sent Events (`GET /api/events`, resumable with
-//! `Last-Event-ID`), and the built UI (`ui/dist`) as static files, so the same UI that runs
-//! in the desktop window also runs in a plain browser. It binds to loopback, rejects
+//! `Last-Event-ID`), and the built UI (compiled into the binary, or a `ui/dist` folder) as
+//! static files, so the same UI that runs in the desktop window also runs in a plain browser. It binds to loopback, rejects
 //! requests whose `Host` is not a loopback name (DNS-rebinding protection), and requires
 //! its random access token on every request (a shared link of one run's files carries a key
 //! derived from it instead).
@@ -16,11 +16,16 @@ mod response_headers;
 mod router;
 mod run_files;
 mod shared_files;
+mod ui_files;
 
 pub use auth::{LAUNCH_PARAM, token_cookie};
 pub use response_headers::FRAME_POLICY;
 pub use router::{AppState, MAX_BODY_BYTES, ServerConfig, router};
 pub use shared_files::{run_files_key, shared_link};
+pub use ui_files::{
+    BUILD_THE_UI, EmbeddedLookup, IMMUTABLE, INDEX, REVALIDATE, UiFile, UiSource, cache_control,
+    content_type,
+};
 
 use std::net::SocketAddr;
 

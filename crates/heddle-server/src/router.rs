@@ -1,26 +1,25 @@
 //! The routes: operations under `/api`, run events as SSE, the UI everywhere else; every
 //! request checked for a loopback Host (unless bound elsewhere on purpose) and the token.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::{Router, middleware};
 use heddle_api::{LaunchInfo, MAX_WORKFLOW_BYTES, RunHost, WorkflowWatches};
-use tower_http::services::{ServeDir, ServeFile};
 
 use crate::auth::{Access, require_token};
 use crate::host_check::require_loopback_host;
 use crate::operation_routes::operation_routes;
 use crate::response_headers::protective_headers;
 use crate::run_files::shared_run_file;
+use crate::ui_files::{UiSource, serve_ui};
 
 /// What the server serves.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// The built UI (`ui/dist`); `None` serves the API only.
-    pub ui_dir: Option<PathBuf>,
+    /// Where the UI's files come from.
+    pub ui: UiSource,
     /// What the UI should open first.
     pub launch: LaunchInfo,
     /// Accept any `Host` header (only with an explicit `--bind` to a non-loopback address).
@@ -72,11 +71,13 @@ pub fn router(config: ServerConfig) -> Router {
     let api = operation_routes()
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state);
-    let mut app = Router::new().nest("/api", api).nest("/shared", shared);
-    if let Some(dir) = config.ui_dir {
-        let index = dir.join("index.html");
-        app = app.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(index)));
-    }
+    let ui = Router::new()
+        .fallback(serve_ui)
+        .with_state(Arc::new(config.ui));
+    let app = Router::new()
+        .nest("/api", api)
+        .nest("/shared", shared)
+        .fallback_service(ui);
     let app = app.layer(middleware::from_fn_with_state(access, require_token));
     let app = if config.allow_any_host {
         app

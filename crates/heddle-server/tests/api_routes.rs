@@ -189,7 +189,7 @@ async fn the_ui_is_served_with_an_index_fallback_for_client_routes() {
     std::fs::create_dir_all(ui.path().join("assets")).unwrap();
     std::fs::write(ui.path().join("assets/app.js"), "console.log(1)").unwrap();
     let config = ServerConfig {
-        ui_dir: Some(ui.path().to_path_buf()),
+        ui: heddle_server::UiSource::Folder(ui.path().to_path_buf()),
         ..config().await
     };
     let (status, text) = call(config.clone(), "GET", "/", "localhost", "").await;
@@ -241,7 +241,7 @@ async fn paths_outside_the_ui_folder_are_not_served() {
     std::fs::write(ui.join("index.html"), "<html>heddle ui</html>").unwrap();
     std::fs::write(root.path().join("secret.txt"), "top secret").unwrap();
     let config = ServerConfig {
-        ui_dir: Some(ui),
+        ui: heddle_server::UiSource::Folder(ui),
         ..config().await
     };
     for uri in [

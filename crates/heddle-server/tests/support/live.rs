@@ -70,7 +70,7 @@ pub async fn start_server() -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let config = ServerConfig {
-        ui_dir: None,
+        ui: heddle_server::UiSource::NotBuilt,
         launch: LaunchInfo::default(),
         allow_any_host: false,
         token: TOKEN.to_string(),

@@ -20,7 +20,7 @@ pub const PORT: u16 = 7878;
 pub async fn config() -> ServerConfig {
     let home = tempfile::tempdir().unwrap().keep();
     ServerConfig {
-        ui_dir: None,
+        ui: heddle_server::UiSource::NotBuilt,
         launch: LaunchInfo::default(),
         allow_any_host: false,
         token: TOKEN.to_string(),
