@@ -20,6 +20,13 @@ pub fn shadow_dir(heddle_home: &Path, workspace: &Path) -> PathBuf {
     heddle_home.join("shadow").join(hex::encode(&digest[..8]))
 }
 
+/// Opens the shadow repository at `dir` as a health check (it is not kept open).
+pub fn check_opens(dir: &Path) -> Result<()> {
+    Repository::open_bare(dir)
+        .map(|_| ())
+        .map_err(|e| CheckpointError::git(dir, "open the shadow repository", &e))
+}
+
 /// Refuses folders no run should snapshot whole: `/` and the user's home folder.
 pub fn refuse_unsafe_workspace(workspace: &Path, user_home: Option<&Path>) -> Result<()> {
     let home = user_home.and_then(|h| h.canonicalize().ok());

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use heddle_checkpoint::git2::Repository;
 use heddle_checkpoint::{GitState, Mode, integrity, shadow};
 use heddle_engine::RunDir;
 use heddle_llm::config::{CONFIG_FILE, LlmConfig};
@@ -109,7 +108,7 @@ pub async fn index(home: &HeddleHome) -> Check {
          the run folders",
         path.display()
     );
-    let store = match Store::open(&path).await {
+    let store = match Store::open(&path, crate::run_readers()).await {
         Ok(store) => store,
         Err(e) => {
             let newer = e.to_string().contains("previously applied but is missing");
@@ -202,8 +201,8 @@ fn check_repository(home: &HeddleHome, dir: &Path, found: &mut ShadowFindings) {
         ));
         return;
     }
-    if let Err(e) = Repository::open_bare(dir) {
-        found.broken.push(format!("{name}: {}", e.message()));
+    if let Err(e) = shadow::check_opens(dir) {
+        found.broken.push(format!("{name}: {e}"));
         return;
     }
     if !workspace.is_dir() {
