@@ -13,22 +13,7 @@ use crate::state::{GitState, Mode};
 /// Repairs what a crash can leave behind; warnings saying what was done. The caller holds
 /// the run's lock, so no other Heddle process writes these refs now.
 pub fn repair(run_dir: &RunDir, state: &GitState) -> Result<Vec<String>> {
-    let mut warnings = Vec::new();
-    let mut locks: Vec<PathBuf> = state
-        .timelines
-        .iter()
-        .chain(std::iter::once(&state.metadata_ref))
-        .map(|r| state.git_dir.join(format!("{r}.lock")))
-        .collect();
-    locks.push(PathBuf::from(format!("{}.lock", state.index.display())));
-    for lock in locks {
-        if lock.exists() && std::fs::remove_file(&lock).is_ok() {
-            warnings.push(format!(
-                "removed {} left by an interrupted checkpoint",
-                lock.display()
-            ));
-        }
-    }
+    let mut warnings = remove_stale_locks(state);
     if state.mode == Mode::Worktree && !state.work_tree.join(".git").exists() {
         attach_worktree(state)?;
         warnings.push(format!(
@@ -39,6 +24,39 @@ pub fn repair(run_dir: &RunDir, state: &GitState) -> Result<Vec<String>> {
     }
     let _ = run_dir;
     Ok(warnings)
+}
+
+/// Removes the lock files a killed process left on the run's refs (timelines, metadata,
+/// recovery snapshots) and its index; a warning for each. Only for a caller holding the
+/// run's lock, so that no other Heddle process is writing them.
+pub fn remove_stale_locks(state: &GitState) -> Vec<String> {
+    let mut locks: Vec<PathBuf> = state
+        .timelines
+        .iter()
+        .chain(std::iter::once(&state.metadata_ref))
+        .map(|r| state.git_dir.join(format!("{r}.lock")))
+        .collect();
+    locks.push(PathBuf::from(format!("{}.lock", state.index.display())));
+    // Recovery refs are numbered; a lock may sit beside any of them.
+    let recovery = state.git_dir.join(state.recovery_ref(0));
+    if let Some(Ok(entries)) = recovery.parent().map(std::fs::read_dir) {
+        locks.extend(
+            entries
+                .filter_map(std::result::Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "lock")),
+        );
+    }
+    let mut warnings = Vec::new();
+    for lock in locks {
+        if lock.exists() && std::fs::remove_file(&lock).is_ok() {
+            warnings.push(format!(
+                "removed {} left by an interrupted checkpoint",
+                lock.display()
+            ));
+        }
+    }
+    warnings
 }
 
 /// Adds the run's worktree again, on its current branch; its index file.

@@ -65,6 +65,8 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         other => other.into(),
     })?;
     let (mut state, repo) = open_run(run_dir)?;
+    // A rollback or resume killed while writing a ref left its lock; the run's lock is ours.
+    crate::reopen::remove_stale_locks(&state);
     let target_oid = resolve(&repo, &state, target)?;
     let head = tip(&repo, &state.branch)?.ok_or_else(|| CheckpointError::NotFound {
         what: format!("run branch {}", state.branch),

@@ -192,6 +192,24 @@ fn checkpoint() -> Checkpoint {
 }
 
 #[test]
+fn a_recovery_ref_lock_left_by_a_killed_rollback_does_not_block_the_next() {
+    let mut run = Run::new(&[("a.txt", "one\n")]);
+    let first = run.checkpoint("first");
+    write(&run.work.join("a.txt"), "two\n");
+    run.checkpoint("second");
+    // What a rollback killed while creating its recovery ref leaves behind.
+    let lock = run
+        .dir
+        .path()
+        .join("repo/.git/refs/heddle/recovery/r1/1.lock");
+    write(&lock, "");
+    let report = run.rollback(&first, false);
+    assert_eq!(report.recovery_ref, "refs/heddle/recovery/r1/1");
+    assert!(!lock.exists());
+    assert_eq!(read(&run.work.join("a.txt")), "one\n");
+}
+
+#[test]
 fn a_folder_where_the_target_has_a_file_is_moved_aside_with_all_it_holds() {
     let mut run = Run::new(&[(".gitignore", "*.log\n"), ("out", "file v1\n")]);
     let first = run.checkpoint("one");
