@@ -57,9 +57,9 @@ pub enum EngineError {
     /// The run cannot resume (it already finished, or is still running).
     #[error("run {run_id} cannot resume: {reason}")]
     NotResumable {
-        /// The run.
+        /// The full id of the run asked to resume.
         run_id: String,
-        /// Why.
+        /// What stops it, in words ("it already finished", "process 42 runs it").
         reason: String,
     },
     /// An LLM backend cannot serve the workflow (no key, no provider).

@@ -17,7 +17,7 @@ pub use service_errors::{ArtifactError, BlobSinkError};
 /// A new run, as the checkpoint store sees it at setup.
 #[derive(Debug, Clone, Copy)]
 pub struct RunStart<'a> {
-    /// The run id.
+    /// The new run's id, as in its manifest and its branch names.
     pub run_id: &'a str,
     /// Its run directory (created, still empty but for run.pid).
     pub run_dir: &'a RunDir,
@@ -205,7 +205,7 @@ pub struct CapturedArtifact {
     pub path: String,
     /// `screenshot`, `video`, `junit`, `playwright_report`, `trace` or `other`.
     pub kind: String,
-    /// Its media type.
+    /// From the file's extension (`image/png`); `application/octet-stream` when unknown.
     pub media_type: String,
     /// Its size in bytes.
     pub size: u64,

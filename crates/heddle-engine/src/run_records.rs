@@ -71,7 +71,7 @@ pub struct ListedArtifact {
     pub size: u64,
     /// SHA-256 of the content (hex).
     pub sha256: String,
-    /// Media type.
+    /// From the file's extension (`image/png`); `application/octet-stream` when unknown.
     pub media_type: String,
     /// What kind of artifact it is.
     pub kind: ArtifactKind,

@@ -34,7 +34,7 @@ size: number,
  */
 sha256: string, 
 /**
- * Media type.
+ * From the file's extension (`image/png`); `application/octet-stream` when unknown.
  */
 media_type: string, 
 /**

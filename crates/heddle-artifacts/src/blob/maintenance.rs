@@ -51,7 +51,7 @@ pub struct CorruptBlob {
 /// A file or folder that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnreadableEntry {
-    /// The path.
+    /// Where it is, under the blob store or a run folder.
     pub path: PathBuf,
     /// What failed.
     pub message: String,
@@ -85,7 +85,7 @@ pub struct GcReport {
 /// One unreferenced blob.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GcEntry {
-    /// The blob.
+    /// Its `blob://sha256/…` reference, which no run names any more.
     pub blob: BlobRef,
     /// Its file.
     pub path: PathBuf,

@@ -39,7 +39,7 @@ pub enum ControlRequest {
     Answer {
         /// The gate's question id.
         question_id: String,
-        /// The answer.
+        /// A choice's key or free text, as the gate accepts it.
         answer: Answer,
     },
     /// Stop the run cleanly (as Ctrl-C does).

@@ -35,7 +35,7 @@ pub struct Choice {
 pub struct Question {
     /// Unique id (answer it by this through a queue).
     pub id: String,
-    /// The run.
+    /// The run whose gate asks it (a manager loop's child asks under its own id).
     pub run_id: String,
     /// The gate's node.
     pub node_id: String,

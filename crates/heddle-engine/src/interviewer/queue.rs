@@ -16,7 +16,7 @@ const NOTIFY_CAPACITY: usize = 64;
 pub struct PendingQuestion {
     /// Order of asking within this queue, from 1.
     pub seq: u64,
-    /// The question.
+    /// What the gate asks, with its choices.
     pub question: Question,
 }
 

@@ -23,15 +23,16 @@ pub const DIRECTIVE_FIELDS: &[&str] = &[
 /// What a reply asked for.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RoutingDirective {
-    /// `outcome`.
+    /// The stage status the reply reports (`success`, `fail`, `retry`… or an alias); `None`
+    /// counts as success.
     pub outcome: Option<String>,
-    /// `failure_reason`.
+    /// Why it failed or asks to retry, in the reply's words.
     pub failure_reason: Option<String>,
-    /// `preferred_next_label`.
+    /// The label of the edge the reply wants taken next.
     pub preferred_next_label: Option<String>,
-    /// `suggested_next_ids`.
+    /// Node ids the reply suggests going to, most wanted first.
     pub suggested_next_ids: Vec<String>,
-    /// `context_updates`.
+    /// Keys and values to set in the run's context.
     pub context_updates: BTreeMap<String, Json>,
 }
 

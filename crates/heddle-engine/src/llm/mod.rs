@@ -23,7 +23,7 @@ use crate::outcome::Usage;
 /// What an LLM stage asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LlmRequest {
-    /// The run.
+    /// The id of the run the stage belongs to (the built-in backends do not send it).
     pub run_id: String,
     /// The stage's node.
     pub node_id: String,
@@ -31,9 +31,11 @@ pub struct LlmRequest {
     pub kind: HandlerKind,
     /// Model (node attribute, stylesheet, graph default).
     pub model: Option<String>,
-    /// Provider.
+    /// The node's `provider` (`anthropic`, `openai`, a name from heddle.toml); `None`: the
+    /// model's family or heddle.toml's default decides.
     pub provider: Option<String>,
-    /// Reasoning effort.
+    /// The node's `reasoning_effort` (`low`, `medium`, `high`), passed to providers that
+    /// take one.
     pub reasoning_effort: Option<String>,
     /// `backend` (built-in loop or an external agent).
     pub backend: Option<String>,
@@ -110,16 +112,16 @@ pub enum LlmEvent {
     TextDelta(String),
     /// A tool call began.
     ToolCallStarted {
-        /// Call id.
+        /// The provider's id of the call; its completion carries the same.
         call_id: String,
         /// Tool name.
         tool: String,
-        /// Arguments.
+        /// The arguments the model passed, as JSON.
         arguments: Json,
     },
     /// A tool call finished.
     ToolCallCompleted {
-        /// Call id.
+        /// The id its start carried.
         call_id: String,
         /// Tool name.
         tool: String,
@@ -130,16 +132,16 @@ pub enum LlmEvent {
     },
     /// Tokens used.
     Usage {
-        /// Model.
+        /// The model the provider says answered (may differ from the one asked for).
         model: String,
         /// Counts.
         usage: Usage,
     },
     /// Retries, compaction and the like.
     Note {
-        /// What kind.
+        /// What happened (`retry`, `loop_detected`, a compaction step…).
         kind: String,
-        /// Details.
+        /// Its particulars (the attempt and delay, the looping pattern…), as JSON.
         details: Json,
     },
 }

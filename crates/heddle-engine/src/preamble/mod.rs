@@ -55,13 +55,13 @@ fn read_tail(path: &std::path::Path) -> Option<String> {
 pub struct PreambleInput<'a> {
     /// The run's goal.
     pub goal: Option<&'a str>,
-    /// The run id.
+    /// The run's id, quoted in the preamble.
     pub run_id: &'a str,
     /// The stage's fidelity.
     pub fidelity: Fidelity,
     /// Completed stages, in order.
     pub stages: &'a [StageRecord],
-    /// The context.
+    /// The run's context as the stage starts (the fidelity decides how much is shown).
     pub context: &'a BTreeMap<String, Json>,
     /// Stage files.
     pub outputs: &'a dyn StageOutputs,

@@ -37,7 +37,7 @@ use crate::llm::LlmBackend;
 #[derive(Clone)]
 #[allow(missing_debug_implementations)]
 pub struct EngineEnv {
-    /// The clock.
+    /// Timestamps of events and checkpoints, and timeouts (a fake one in tests).
     pub clock: Arc<dyn Clock>,
     /// Randomness (run ids, jitter).
     pub entropy: Arc<dyn Entropy>,

@@ -70,9 +70,9 @@ impl Language {
 /// One command stage to run.
 #[derive(Debug, Clone)]
 pub struct CommandSpec {
-    /// The node.
+    /// The command node's id (in its events and `HEDDLE_NODE_ID`).
     pub node_id: String,
-    /// The script.
+    /// The node's `script` attribute, run by `language`'s interpreter in `work_dir`.
     pub script: String,
     /// Its interpreter.
     pub language: Language,
