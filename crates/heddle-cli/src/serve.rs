@@ -11,17 +11,17 @@ use heddle_server::{LAUNCH_PARAM, ServeError, ServerConfig, bind, serve};
 /// Options after the environment has been consulted.
 #[derive(Debug)]
 pub struct ServeOptions {
-    /// Where to listen.
+    /// `--bind` address and `--port` (0: any free port).
     pub addr: SocketAddr,
     /// Folder of workflows to list.
     pub workspace: PathBuf,
-    /// Built UI.
+    /// The built UI (`ui/dist`) to serve; `None`: the API only.
     pub ui_dir: Option<PathBuf>,
-    /// File to open first.
+    /// A workflow the page opens first (`--file`).
     pub file: Option<PathBuf>,
-    /// Open a browser.
+    /// Open the launch URL in the default browser.
     pub open: bool,
-    /// Heddle's data folder.
+    /// Heddle's data folder: `$HEDDLE_HOME`, else `~/.heddle`.
     pub home: HeddleHome,
     /// The environment runs' commands get.
     pub vars: Vec<(String, String)>,
