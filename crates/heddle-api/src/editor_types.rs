@@ -63,9 +63,9 @@ pub enum ExpressionKind {
 /// Check an expression while it is being typed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CheckExpressionRequest {
-    /// The language.
+    /// Whether `text` is an edge condition or a model stylesheet.
     pub kind: ExpressionKind,
-    /// The text as typed.
+    /// The expression alone (not the whole DOT attribute), unquoted.
     pub text: String,
 }
 
@@ -100,7 +100,7 @@ pub struct WorkflowTemplate {
 /// Create a workflow file from a template.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CreateWorkflowRequest {
-    /// The template's name.
+    /// A [`WorkflowTemplate::name`], e.g. `plan-implement-test`.
     pub template: String,
     /// Where to write the new `.dot` file; it must not exist yet.
     pub path: String,
@@ -120,8 +120,8 @@ pub struct WatchWorkflowRequest {
 /// The watched file changed on disk (written, replaced, removed or created again).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct WorkflowChanged {
-    /// The file.
+    /// Absolute path of the watched file.
     pub path: String,
-    /// Whether it exists now.
+    /// Whether it is a file now (`false` after a removal).
     pub exists: bool,
 }

@@ -24,7 +24,7 @@ pub enum ErrorCode {
     Unauthorized,
     /// The workflow has errors, so the run did not start (the message lists them).
     InvalidWorkflow,
-    /// The run is not executing in this process (nothing to cancel or answer here).
+    /// No process executes the run (it ended, or its process stopped): nothing to cancel or answer.
     NotRunning,
     /// The run is executing, so it cannot be rolled back or resumed now.
     Busy,
@@ -71,7 +71,7 @@ impl ErrorCode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, thiserror::Error)]
 #[error("{message}")]
 pub struct ApiError {
-    /// What kind of failure.
+    /// The failure's kind; it decides the status code the HTTP door answers with.
     pub code: ErrorCode,
     /// What went wrong and what to do about it, naming the path concerned.
     pub message: String,

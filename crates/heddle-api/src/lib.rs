@@ -1,7 +1,10 @@
 //! heddle-api owns the one application API: every operation Heddle offers, with serde
 //! request/response types and stable error codes. The CLI calls it in-process, src-tauri
 //! wraps each operation in a one-line command, and heddle-server exposes it over HTTP.
-//! TypeScript bindings for the UI are generated from these types.
+//! TypeScript bindings for the UI are generated from these types, and every door's list of
+//! operations from one table ([`for_each_operation!`]). [`RunLibrary`] answers the reads and
+//! git operations and controls runs that any process executes; [`RunHost`] adds executing
+//! runs in this process.
 
 mod checkpoint_ops;
 pub mod doctor;

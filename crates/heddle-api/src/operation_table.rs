@@ -88,7 +88,7 @@ macro_rules! for_each_operation {
             resume_run($crate::RunRef) -> $crate::RunStarted: host_async(resume);
             /// Starts a new run from a checkpoint of another.
             fork_run($crate::ForkRequest) -> $crate::RunStarted: host_async(fork);
-            /// Cancels a run executing in this process.
+            /// Cancels a running run, whichever process executes it.
             cancel_run($crate::RunRef) -> (): host(cancel);
             /// The human gates of a run waiting for an answer.
             pending_gates($crate::RunRef) -> Vec<$crate::PendingGate>: host(pending_gates);

@@ -23,7 +23,7 @@ pub struct Operation {
     pub name: &'static str,
     /// Its kind in the table (`blocking`, `host_async`, `events`…), which says how doors serve it.
     pub kind: &'static str,
-    /// How it is called.
+    /// One answer, a stream of items, or a file's bytes.
     pub call: CallKind,
     /// Its HTTP method and path (under `/api`), when heddle-server serves it.
     pub http: Option<(&'static str, &'static str)>,

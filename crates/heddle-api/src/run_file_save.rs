@@ -19,7 +19,7 @@ use crate::run_library::RunLibrary;
 pub struct SavedRunFile {
     /// The copy's full path.
     pub path: String,
-    /// Its size in bytes.
+    /// Bytes written.
     pub size: u64,
 }
 

@@ -45,7 +45,7 @@ impl RunFileArea {
 pub struct RunFileRequest {
     /// The run (id, unique prefix or folder).
     pub run_id: String,
-    /// The folder.
+    /// Which folder of the run `path` is in: `artifacts` or `nodes`.
     pub area: RunFileArea,
     /// The file, relative to that folder, with `/` separators.
     pub path: String,

@@ -31,7 +31,7 @@ pub struct Executor {
 /// A new run ready to execute, and what the person should know before it does.
 #[derive(Debug)]
 pub struct PreparedStart {
-    /// The run.
+    /// The run, set up in its folder and not executing yet.
     pub run: PreparedRun,
     /// Notes on the run config (unknown keys, ...).
     pub warnings: Vec<String>,

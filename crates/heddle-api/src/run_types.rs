@@ -23,7 +23,7 @@ pub struct StartRunRequest {
     /// of a run config beside the workflow, key by key.
     #[serde(default)]
     pub inputs: BTreeMap<String, String>,
-    /// Simulate LLM stages.
+    /// Simulate LLM stages: no model is called; replies are marked simulated.
     #[serde(default)]
     pub dry_run: bool,
     /// Where stages run (default: the workflow's folder).
@@ -46,9 +46,9 @@ pub struct StartRunRequest {
 /// A run that started (or continued) executing in this process.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RunStarted {
-    /// The run.
+    /// The run's full id (a ULID).
     pub run_id: String,
-    /// Its folder.
+    /// The run folder: a new one under `$HEDDLE_HOME/runs`, or the folder asked for.
     pub run_dir: String,
     /// The node it starts or resumes at.
     pub start_node: String,
@@ -61,12 +61,12 @@ pub struct RunRef {
     pub run_id: String,
 }
 
-/// Answer a human gate of a run executing in this process.
+/// Answer a human gate of a run, whichever process executes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct AnswerGateRequest {
-    /// The run.
+    /// The run: its id, a unique prefix of it, or its folder.
     pub run_id: String,
-    /// The question (from [`PendingGate::question_id`]).
+    /// Which waiting question ([`PendingGate::question_id`]).
     pub question_id: String,
     /// A choice's key, label or target; or freeform text when `freeform`.
     pub answer: String,
@@ -78,9 +78,9 @@ pub struct AnswerGateRequest {
 /// One choice of a gate.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct GateChoice {
-    /// Accelerator key.
+    /// The key that picks it: the accelerator in the label (`[A] Approve`), else derived.
     pub key: String,
-    /// The edge's label.
+    /// The edge's `label` as written, or the target node's id when it has none.
     pub label: String,
     /// The node it leads to.
     pub target: String,
@@ -89,13 +89,13 @@ pub struct GateChoice {
 /// A human gate waiting for an answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PendingGate {
-    /// The run.
+    /// The run's full id (a ULID).
     pub run_id: String,
-    /// Answer with this id.
+    /// Names this question in [`AnswerGateRequest::question_id`].
     pub question_id: String,
-    /// The gate's node.
+    /// Id of the human gate node asking.
     pub node_id: String,
-    /// The question.
+    /// The question text shown to the person.
     pub text: String,
     /// Its choices, in edge order.
     pub choices: Vec<GateChoice>,
@@ -106,7 +106,7 @@ pub struct PendingGate {
 /// Roll a stopped run back to a checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RollbackRequest {
-    /// The run.
+    /// The run: its id, a unique prefix of it, or its folder.
     pub run_id: String,
     /// `last-success`, `NODE[:start|end]`, `NODE@VISIT` or a (partial) sha.
     pub to: String,
@@ -118,7 +118,7 @@ pub struct RollbackRequest {
 /// Start a new run from a checkpoint of another.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ForkRequest {
-    /// The run to fork.
+    /// The run to fork: its id, a unique prefix of it, or its folder.
     pub run_id: String,
     /// The checkpoint (same forms as [`RollbackRequest::to`]).
     pub from: String,
@@ -127,7 +127,7 @@ pub struct ForkRequest {
 /// One checkpoint of a run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CheckpointRef {
-    /// The run.
+    /// The run: its id, a unique prefix of it, or its folder.
     pub run_id: String,
     /// The checkpoint (same forms as [`RollbackRequest::to`]).
     pub at: String,
@@ -136,9 +136,9 @@ pub struct CheckpointRef {
 /// One file at a checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CheckpointFileRequest {
-    /// The run.
+    /// The run: its id, a unique prefix of it, or its folder.
     pub run_id: String,
-    /// The checkpoint.
+    /// The checkpoint (same forms as [`RollbackRequest::to`]).
     pub at: String,
     /// The file's path in the work tree, with `/` separators.
     pub path: String,
@@ -147,7 +147,7 @@ pub struct CheckpointFileRequest {
 /// A file's content at a checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct CheckpointFile {
-    /// The path asked for.
+    /// The path asked for, as given in the request.
     pub path: String,
     /// UTF-8 text, or `None` when the file is binary.
     pub text: Option<String>,
@@ -158,9 +158,9 @@ pub struct CheckpointFile {
 /// The diff between two checkpoints.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct DiffRequest {
-    /// The run.
+    /// The run: its id, a unique prefix of it, or its folder.
     pub run_id: String,
-    /// The older checkpoint.
+    /// The older checkpoint (same forms as [`RollbackRequest::to`]).
     pub from: String,
     /// The newer one (default: the run's latest).
     #[serde(default)]
@@ -170,7 +170,7 @@ pub struct DiffRequest {
 /// A run's events after a sequence number.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct EventsRequest {
-    /// The run.
+    /// The run: its id, a unique prefix of it, or its folder.
     pub run_id: String,
     /// Events with a larger `seq` than this (0: from the first).
     #[serde(default)]
@@ -191,7 +191,7 @@ pub struct ListRunsRequest {
 /// Recently opened workflows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RecentWorkflowsRequest {
-    /// At most this many.
+    /// At most this many, most recently opened first (20 by default).
     #[serde(default = "default_recent")]
     pub limit: u32,
 }
@@ -204,7 +204,7 @@ fn default_recent() -> u32 {
 /// had done, and its context.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct CheckpointState {
-    /// The checkpoint commit.
+    /// Full sha of the checkpoint commit `at` named.
     pub sha: String,
     /// The node that had just finished.
     pub current_node: Option<String>,
@@ -212,9 +212,9 @@ pub struct CheckpointState {
     pub next_node_id: Option<String>,
     /// Nodes completed by then, in order.
     pub completed_nodes: Vec<String>,
-    /// Visits per node.
+    /// How many times each node had started by then, keyed by node id.
     pub node_visits: BTreeMap<String, u32>,
-    /// Retries used per node.
+    /// Retries each node had used by then, keyed by node id.
     pub node_retries: BTreeMap<String, u32>,
     /// The context: every key and its JSON value.
     #[ts(type = "Record<string, unknown>")]

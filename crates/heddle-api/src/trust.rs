@@ -47,7 +47,7 @@ pub struct WorkflowTrust {
     pub work_dir: String,
     /// It may run without asking: trusted before, or it does nothing that needs trust.
     pub trusted: bool,
-    /// What it will do.
+    /// What it will do, item by item, as heddle-workflow analysed it.
     pub effects: WorkflowEffects,
     /// The same, worded for a person, in the order to list it (every door shows these).
     pub items: Vec<TrustItem>,

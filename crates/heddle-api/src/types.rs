@@ -17,7 +17,7 @@ pub struct OpenWorkflowRequest {
 pub struct CheckWorkflowRequest {
     /// Where the text lives (or will live); `@file` references resolve relative to it.
     pub path: String,
-    /// The DOT text.
+    /// The unsaved DOT text, as in the editor.
     pub source: String,
 }
 
@@ -57,7 +57,7 @@ pub struct ListWorkflowsRequest {
 /// One workflow file found in a folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct WorkflowEntry {
-    /// Absolute path.
+    /// Absolute path of the workflow file.
     pub path: String,
     /// Path relative to the scanned folder, with `/` separators.
     pub relative_path: String,
@@ -88,9 +88,9 @@ pub struct EditWorkflowRequest {
 /// Save workflow text to its file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SaveWorkflowRequest {
-    /// The file.
+    /// Path of the `.dot` file; relative paths are made absolute; it need not exist yet.
     pub path: String,
-    /// The text to write.
+    /// The whole new content of the file.
     pub source: String,
     /// The text the file had when it was opened; the save is refused if the file on disk
     /// is no longer that (`None`: overwrite whatever is there).

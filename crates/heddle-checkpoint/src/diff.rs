@@ -16,9 +16,9 @@ use crate::tree_diff::{diff_trees, patch_bytes};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckpointDiff {
-    /// From.
+    /// Full sha of the older checkpoint commit.
     pub from: String,
-    /// To.
+    /// Full sha of the newer checkpoint commit (the timeline's tip when none was named).
     pub to: String,
     /// Files changed, with their hunks.
     pub files: Vec<FileChange>,

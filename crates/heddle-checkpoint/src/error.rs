@@ -24,7 +24,7 @@ pub enum CheckpointError {
     /// The run's saved state and its repository disagree (a ref moved outside Heddle).
     #[error("{path}: {message}")]
     Inconsistent {
-        /// The repository.
+        /// The repository's git dir.
         path: PathBuf,
         /// What disagrees, and what to do.
         message: String,
@@ -32,7 +32,7 @@ pub enum CheckpointError {
     /// A file of the run directory could not be read or written.
     #[error("{path}: {message}")]
     Io {
-        /// The file.
+        /// The file of the run folder that failed.
         path: PathBuf,
         /// What went wrong.
         message: String,
@@ -56,7 +56,7 @@ pub enum CheckpointError {
     /// The folder cannot be checkpointed.
     #[error("{path}: {reason}")]
     Refused {
-        /// The folder.
+        /// The workspace folder refused.
         path: PathBuf,
         /// Why, and what to do instead.
         reason: String,
@@ -68,15 +68,15 @@ pub enum CheckpointError {
         .files.join(", ")
     )]
     ChangedOutside {
-        /// The changed files.
+        /// `/`-separated paths, relative to the work tree, that differ from the last checkpoint.
         files: Vec<String>,
     },
     /// The run is executing a stage.
     #[error("run {run_id} is running (pid {pid}); cancel it before rolling back")]
     Busy {
-        /// The run.
+        /// The run's id (a ULID).
         run_id: String,
-        /// Its process.
+        /// Process id of the process executing it (0 when its pid file is unreadable).
         pid: i32,
     },
     /// A ref moved under us (another process wrote it).
@@ -84,7 +84,7 @@ pub enum CheckpointError {
         "{reference} moved while checkpointing (expected {expected}); another process is writing this run"
     )]
     RefMoved {
-        /// The ref.
+        /// Full name of the ref that moved (a run branch, or `refs/heddle/{run}`).
         reference: String,
         /// What it was expected to point at.
         expected: String,
@@ -92,9 +92,9 @@ pub enum CheckpointError {
     /// The run has no git checkpoints.
     #[error("run {run_id} has no git checkpoints (it ran with checkpoint mode `{mode}`)")]
     NoGit {
-        /// The run.
+        /// The run's id (a ULID).
         run_id: String,
-        /// Its mode.
+        /// The checkpoint mode it ran with, as saved (`none`).
         mode: String,
     },
     /// The run directory could not be read (engine error).

@@ -182,9 +182,9 @@ fn oid(sha: &str) -> Result<Oid> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TreeFile {
-    /// Its path.
+    /// `/`-separated path from the root of the checkpoint's tree.
     pub path: String,
-    /// Its size in bytes.
+    /// Size of the file's content (a link's target text) in bytes.
     pub size: usize,
     /// `file`, `executable` or `link`.
     pub kind: &'static str,

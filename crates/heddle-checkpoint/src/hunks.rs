@@ -70,7 +70,7 @@ pub struct FileChange {
     pub path: String,
     /// Its path before, when it was renamed or copied.
     pub old_path: Option<String>,
-    /// How it changed.
+    /// Added, deleted, modified, renamed, copied or changed type.
     pub status: FileStatus,
     /// Its file mode before and after (`100644` → `100755`), when both sides exist and
     /// their modes differ.

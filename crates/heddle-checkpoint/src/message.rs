@@ -8,11 +8,11 @@ use git2::Commit;
 pub enum CheckpointType {
     /// The workspace as the run found it.
     Setup,
-    /// A stage succeeded.
+    /// A stage ended with any status but `fail` or `skipped`.
     Completed,
-    /// A stage failed.
+    /// A stage ended with status `fail`.
     Error,
-    /// A stage was skipped.
+    /// A stage ended with status `skipped`.
     Skipped,
     /// The run reached its exit.
     Exit,
@@ -44,15 +44,15 @@ impl CheckpointType {
 /// What a checkpoint commit says about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitFacts {
-    /// The run.
+    /// The run's id (`Heddle-Run` trailer).
     pub run_id: String,
-    /// The node.
+    /// Id of the node whose stage the checkpoint follows.
     pub node_id: String,
-    /// Its status (`success`, `fail`, ...).
+    /// That stage's status (`success`, `fail`, ...).
     pub status: String,
-    /// Nodes completed so far.
+    /// Nodes completed when it was taken (`Heddle-Completed` trailer).
     pub completed: usize,
-    /// The metadata commit.
+    /// Sha of the run-state commit on the metadata ref (`Heddle-Checkpoint`); empty for none.
     pub metadata_sha: String,
 }
 
@@ -65,7 +65,7 @@ pub struct MessageParts<'a> {
     pub kind: CheckpointType,
     /// The node's label (shadow mode).
     pub label: &'a str,
-    /// When (RFC 3339).
+    /// When the stage ended, RFC 3339.
     pub timestamp: &'a str,
     /// How long the stage took.
     pub duration_ms: u64,

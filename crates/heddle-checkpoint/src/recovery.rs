@@ -25,9 +25,9 @@ pub struct RecoverySnapshot {
     pub index: Index,
     /// The tree of the work tree as it was.
     pub tree: Oid,
-    /// The recovery ref.
+    /// Full ref name, `refs/heddle/recovery/{run}/{n}`.
     pub reference: String,
-    /// Its commit.
+    /// The snapshot commit `reference` points at.
     pub commit: Oid,
     /// Where entries in a restore's way go.
     pub aside: SetAside,

@@ -30,17 +30,17 @@ use crate::tree_diff;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RollbackReport {
-    /// The checkpoint restored.
+    /// Full sha of the checkpoint restored.
     pub target: String,
     /// The recovery snapshot of the state before (ref and commit).
     pub recovery_ref: String,
-    /// Its commit.
+    /// Full sha of the snapshot commit `recovery_ref` points at.
     pub recovery_sha: String,
     /// The new timeline branch the run continues on.
     pub timeline: String,
-    /// Files written.
+    /// Paths relative to the work tree written (added or changed) by the restore.
     pub written: Vec<String>,
-    /// Files deleted.
+    /// Paths relative to the work tree deleted (present before, absent in the target).
     pub deleted: Vec<String>,
     /// Entries that were in the way of the target's files and not the run's (ignored or
     /// oversized files, nested repositories, links, folders holding them), moved into

@@ -19,11 +19,11 @@ pub enum ModeChoice {
     /// Worktree in a clean repository, shadow otherwise.
     #[default]
     Auto,
-    /// Worktree, or fail.
+    /// A git worktree of the workspace's repository; setup fails when that is not possible.
     Worktree,
     /// Always a shadow repository.
     Shadow,
-    /// No git checkpoints.
+    /// No git checkpoints; the run works in the workspace itself.
     None,
 }
 
@@ -34,7 +34,7 @@ pub struct SetupContext<'a> {
     pub heddle_home: &'a Path,
     /// The user's home folder (refused as a workspace).
     pub user_home: Option<&'a Path>,
-    /// The allowed modes.
+    /// The mode the run request asked for (`checkpoints`); `Auto` by default.
     pub choice: ModeChoice,
     /// The size cap for stored files.
     pub size_cap: u64,
@@ -45,9 +45,9 @@ pub struct SetupContext<'a> {
 /// What setup decided.
 #[derive(Debug)]
 pub struct Setup {
-    /// The saved state.
+    /// The state as saved in the run folder's `git.json`.
     pub state: GitState,
-    /// Where stages run.
+    /// Where stages run: the workspace (shadow), or the same folder inside the run's worktree.
     pub work_dir: PathBuf,
     /// Why the mode was chosen, what was skipped.
     pub warnings: Vec<String>,

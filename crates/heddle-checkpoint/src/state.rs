@@ -35,7 +35,7 @@ impl Mode {
 /// The run's git setup, as saved in `git.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GitState {
-    /// The run.
+    /// The run's id (a ULID).
     pub run_id: String,
     /// Worktree or shadow.
     pub mode: Mode,

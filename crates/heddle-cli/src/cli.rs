@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "heddle", version, about)]
 pub struct Cli {
-    /// What to do.
+    /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
 }
@@ -34,7 +34,7 @@ pub enum Command {
     },
     /// Print a workflow's typed model: nodes with handler kinds, edges, subgraphs.
     Graph {
-        /// Workflow file.
+        /// Workflow file (`.dot` or `.fabro`).
         file: PathBuf,
         /// Print the model as JSON (the same data the UI draws).
         #[arg(long)]
@@ -136,7 +136,7 @@ pub enum Command {
     },
     /// Rebuild the run index ($HEDDLE_HOME/heddle.db) from the run folders.
     Reindex {
-        /// Print JSON.
+        /// Print the report (runs, events, failures) as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -145,7 +145,7 @@ pub enum Command {
         /// Show every run, not only running ones.
         #[arg(short, long)]
         all: bool,
-        /// Print JSON.
+        /// Print the runs as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -156,7 +156,7 @@ pub enum Command {
         /// Keep printing new events until the run ends.
         #[arg(short, long)]
         follow: bool,
-        /// Print the JSON envelopes.
+        /// Print each event as its JSON line instead of a readable summary.
         #[arg(long)]
         json: bool,
     },
@@ -194,7 +194,7 @@ pub enum Command {
     Checkpoints {
         /// Run id, unique prefix, or run folder.
         run: String,
-        /// Print JSON.
+        /// Print the checkpoints as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -240,14 +240,14 @@ pub enum Command {
     Diff {
         /// Run id, unique prefix, or run folder.
         run: String,
-        /// From (a checkpoint as `heddle rollback --to` takes it).
+        /// The older checkpoint, in any form `heddle rollback --to` takes.
         from: String,
-        /// To (default: the run's latest checkpoint).
+        /// The newer checkpoint (default: the latest of the run's current timeline).
         to: Option<String>,
         /// Only the changed files with line counts.
         #[arg(long)]
         stat: bool,
-        /// Print JSON.
+        /// Print the changed files with their hunks as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -329,10 +329,10 @@ pub enum ArtifactAction {
     List {
         /// Run id, unique prefix, or run folder.
         run: String,
-        /// Only this node's.
+        /// Only the artifacts this node's stages captured.
         #[arg(long)]
         node: Option<String>,
-        /// Print JSON.
+        /// Print the artifacts as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -340,7 +340,7 @@ pub enum ArtifactAction {
     Cp {
         /// Run id, unique prefix, or run folder.
         run: String,
-        /// The artifact's path.
+        /// The artifact's path as `heddle artifact list` prints it.
         path: String,
         /// Where to copy it (a file, or an existing folder).
         dest: PathBuf,
@@ -352,9 +352,9 @@ pub enum ArtifactAction {
 pub enum ColorChoice {
     /// When standard output is a terminal and `NO_COLOR` is unset.
     Auto,
-    /// Always.
+    /// Even when output is not a terminal or `NO_COLOR` is set.
     Always,
-    /// Never.
+    /// Plain text only.
     Never,
 }
 

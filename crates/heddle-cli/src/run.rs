@@ -19,9 +19,9 @@ use crate::trust::{Consent, ensure_trusted};
 
 /// What the caller read from the environment.
 pub struct Environment {
-    /// Heddle's data folder.
+    /// Heddle's data folder: `$HEDDLE_HOME`, else `~/.heddle`.
     pub home: HeddleHome,
-    /// The current folder.
+    /// The process's working folder: the default work folder, and where `--from-ref` looks.
     pub cwd: PathBuf,
     /// The process environment, passed to commands.
     pub vars: Vec<(String, String)>,
@@ -185,11 +185,11 @@ pub enum ResumeTarget {
 
 /// The flags `heddle resume` and `heddle fork` share.
 pub struct ContinueFlags {
-    /// `--auto-approve`.
+    /// Answer every human gate with its default (or approving) choice.
     pub auto_approve: bool,
-    /// `--json`.
+    /// Print events as JSON lines instead of the live view.
     pub json: bool,
-    /// `--trust`.
+    /// Run the workflow without asking even if it is not trusted yet, and remember it.
     pub trust: bool,
 }
 

@@ -15,17 +15,17 @@ use crate::embedded_ui;
 /// Options after the environment has been consulted.
 #[derive(Debug)]
 pub struct ServeOptions {
-    /// Where to listen.
+    /// `--bind` address and `--port` (0: any free port).
     pub addr: SocketAddr,
     /// Folder of workflows to list.
     pub workspace: PathBuf,
-    /// Where the UI's files come from.
+    /// Where the UI's files come from: compiled in, or a folder (`--ui-dir`).
     pub ui: UiSource,
-    /// File to open first.
+    /// A workflow the page opens first (`--file`).
     pub file: Option<PathBuf>,
-    /// Open a browser.
+    /// Open the launch URL in the default browser.
     pub open: bool,
-    /// Heddle's data folder.
+    /// Heddle's data folder: `$HEDDLE_HOME`, else `~/.heddle`.
     pub home: HeddleHome,
     /// The environment runs' commands get.
     pub vars: Vec<(String, String)>,

@@ -9,7 +9,7 @@ use crate::Span;
 /// A whole `[strict] (graph|digraph) [id] { ... }`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Graph {
-    /// `strict` keyword present.
+    /// Whether the header starts with `strict` (Graphviz then merges duplicate edges).
     pub strict: bool,
     /// `digraph` (true) or `graph` (false).
     pub directed: bool,
@@ -50,12 +50,12 @@ pub struct NodeStmt {
 /// A node id with an optional port: `n`, `n:p`, `n:p:sw`, `n:sw`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeRef {
-    /// The node id.
+    /// The node's name (`n` in `n:p:sw`).
     pub id: Id,
     /// `:port[:compass]`, if present. Boxed: ports are rare in workflows, and inline they
     /// would triple the size of every node reference.
     pub port: Option<Box<Port>>,
-    /// Id plus port.
+    /// From the node id to the end of the port, if any.
     pub span: Span,
 }
 
@@ -86,7 +86,7 @@ pub struct EdgeStmt {
 /// One endpoint of an edge statement.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EdgeOperand {
-    /// A node.
+    /// A node id, optionally with a port.
     Node(NodeRef),
     /// A subgraph: the edge connects to every node in it.
     Subgraph(Subgraph),
@@ -106,22 +106,22 @@ pub enum AttrTarget {
 /// `graph|node|edge [ ... ]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttrStmt {
-    /// Which kind of defaults.
+    /// Whether this sets graph, node or edge defaults.
     pub target: AttrTarget,
     /// Attributes from every `[...]` list, flattened.
     pub attrs: Vec<Attr>,
-    /// The whole statement.
+    /// From the `graph`/`node`/`edge` keyword to the last `]`.
     pub span: Span,
 }
 
 /// `key = value`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attr {
-    /// The key.
+    /// The left of `=`, e.g. `label`; compare keys by [`Id::value`].
     pub key: Id,
-    /// The value.
+    /// The right of `=`; [`Id::value`] holds it unquoted and unescaped.
     pub value: Id,
-    /// From key to value.
+    /// From the first byte of the key to the last byte of the value.
     pub span: Span,
 }
 
@@ -130,7 +130,7 @@ pub struct Attr {
 pub struct Subgraph {
     /// `subgraph name`; `None` for `subgraph { }` and `{ }`.
     pub id: Option<Id>,
-    /// Body statements.
+    /// Statements between the braces, in source order.
     pub stmts: Vec<Stmt>,
     /// From `subgraph` (or `{`) to `}`.
     pub span: Span,
@@ -157,7 +157,7 @@ pub enum IdKind {
 /// An identifier (DOT's `ID`): a key, a value, a node or graph name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Id {
-    /// How it was written.
+    /// Identifier, numeral, quoted string, HTML string or bare run of tokens.
     pub kind: IdKind,
     /// The value with Graphviz semantics: for `Quoted`, the quotes removed, parts
     /// concatenated, `\"` unescaped and backslash-newline removed (every other escape kept

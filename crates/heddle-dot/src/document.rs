@@ -9,7 +9,7 @@ use crate::{Edit, EditError, Graph, ParseError, ValueSplice};
 /// The result of parsing: a document (always, even with errors) and the errors found.
 #[derive(Debug, Clone)]
 pub struct Parse {
-    /// The lossless document.
+    /// The tokens and syntax tree; built even when `errors` is not empty.
     pub document: Document,
     /// Syntax errors, in source order. Empty when the file parsed cleanly.
     pub errors: Vec<ParseError>,

@@ -123,11 +123,10 @@ pub(crate) struct Token {
     pub lo: u32,
     /// Byte offset one past the last byte.
     pub hi: u32,
-    /// 1-based line of `start`.
+    /// 1-based line of `lo`.
     pub line: u32,
-    /// 1-based column of `start`, in characters.
+    /// 1-based column of `lo`, in characters.
     pub col: u32,
-    /// The kind.
     pub kind: TokenKind,
     /// A newline (or the start of the file) lies between the previous non-trivia token and
     /// this one. Used for error recovery.

@@ -37,9 +37,9 @@ pub enum Scenario {
 pub enum TurnEnd {
     /// The prompt's answer, with this stop reason.
     Stop(&'static str),
-    /// An error answer.
+    /// A JSON-RPC error answer (code -32603) with this message.
     Error(String),
-    /// No answer yet.
+    /// No answer until `session/cancel` (then `cancelled`; `Stubborn` never answers).
     Pending,
     /// The agent exits with this status.
     Exit(u8),

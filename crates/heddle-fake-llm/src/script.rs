@@ -21,7 +21,7 @@ pub struct FakeUsage {
 /// A tool call in a [`FakeReply`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FakeToolCall {
-    /// The tool's name.
+    /// The tool's name, e.g. `read_file`; the fake does not check it was offered.
     pub name: String,
     /// The argument text exactly as streamed (need not be JSON).
     pub arguments: String,
@@ -38,7 +38,7 @@ pub struct FakeReply {
     pub reasoning: Option<String>,
     /// Tool calls, each with its arguments split across several deltas.
     pub tool_calls: Vec<FakeToolCall>,
-    /// Reported usage.
+    /// The token counts the stream's usage fields carry.
     pub usage: FakeUsage,
     /// The model reported; the request's `model` when `None`.
     pub model: Option<String>,
@@ -111,14 +111,14 @@ pub enum Scripted {
     Reply(FakeReply),
     /// Waits `delay` before sending the response headers, then streams the reply.
     Delayed {
-        /// The wait.
+        /// How long the response headers are held back.
         delay: Duration,
-        /// The reply.
+        /// The reply streamed after the wait.
         reply: FakeReply,
     },
     /// Answers with an HTTP error status and a provider-shaped error body.
     Status {
-        /// The status code.
+        /// The HTTP status, e.g. `429` or `529`.
         status: u16,
         /// The error message in the body.
         message: String,
@@ -128,14 +128,14 @@ pub enum Scripted {
     /// Streams the first `events` events (half the reply when `None`), then ends the body
     /// cleanly without the completion marker.
     Truncated {
-        /// The reply it starts.
+        /// The reply whose first events are streamed.
         reply: FakeReply,
         /// How many events to send.
         events: Option<usize>,
     },
     /// Streams the first `events` events (half when `None`), then breaks the connection.
     Disconnect {
-        /// The reply it starts.
+        /// The reply whose first events are streamed.
         reply: FakeReply,
         /// How many events to send.
         events: Option<usize>,
@@ -143,7 +143,7 @@ pub enum Scripted {
     /// Streams the first `events` events (half when `None`), then sends nothing more and
     /// keeps the connection open until the client leaves.
     Stall {
-        /// The reply it starts.
+        /// The reply whose first events are streamed.
         reply: FakeReply,
         /// How many events to send.
         events: Option<usize>,
@@ -152,11 +152,11 @@ pub enum Scripted {
     /// (Anthropic `overloaded_error`, Responses `response.failed` with `server_error`, a
     /// Chat chunk with `error`) carrying `message`.
     StreamError {
-        /// The reply it starts.
+        /// The reply whose first events are streamed.
         reply: FakeReply,
         /// How many events to send.
         events: Option<usize>,
-        /// The error message.
+        /// The error message the error event carries.
         message: String,
     },
 }

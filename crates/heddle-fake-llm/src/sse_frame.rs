@@ -36,9 +36,9 @@ impl Ids {
 
 /// What every format's writer needs besides the reply.
 pub(crate) struct ReplyContext<'a> {
-    /// The model reported.
+    /// The model the stream reports: the reply's `model`, else the request's.
     pub model: String,
-    /// Id source.
+    /// Numbers for the ids and signatures the stream carries (`msg_fake_1`, ...).
     pub ids: &'a Ids,
     /// The request body (some formats send parts only when asked).
     pub request: &'a Json,

@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 pub enum Role {
     /// The person (the stage prompt, repair turns) and tool results.
     User,
-    /// The model.
+    /// The model's replies: text, tool calls and opaque blocks.
     Assistant,
 }
 
@@ -57,9 +57,9 @@ impl Message {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
-    /// Text.
+    /// Plain text: the prompt, or what the model wrote.
     Text {
-        /// The text.
+        /// The text as sent or received.
         text: String,
     },
     /// The model asks for a tool to run (assistant messages only).
@@ -75,7 +75,7 @@ pub enum Block {
     },
     /// What a tool returned (user messages only), answering the call with `call_id`.
     ToolResult {
-        /// The call this answers.
+        /// [`ToolCall::id`] of the call this answers.
         call_id: String,
         /// The tool's output, already truncated.
         content: String,
@@ -89,9 +89,9 @@ pub enum Block {
 pub struct ToolCall {
     /// The provider's id for the call.
     pub id: String,
-    /// The tool's name.
+    /// The tool's name as the model wrote it; normally one of the offered [`ToolSpec`]s.
     pub name: String,
-    /// Its arguments.
+    /// The arguments, parsed, or the raw text when it is not valid JSON.
     pub arguments: ToolArguments,
 }
 
@@ -101,7 +101,7 @@ pub struct ToolCall {
 pub enum ToolArguments {
     /// Valid JSON.
     Parsed {
-        /// The arguments.
+        /// The arguments (`{}` when the model sent none).
         value: Json,
     },
     /// Text that is not valid JSON; the loop answers with an error so the model can retry.
@@ -151,7 +151,7 @@ impl ToolArguments {
 /// A tool the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolSpec {
-    /// Its name.
+    /// What the model calls it by, e.g. `read_file`.
     pub name: String,
     /// What it does, for the model.
     pub description: String,
@@ -197,10 +197,10 @@ pub enum StopReason {
 pub struct ChatResponse {
     /// The model that answered (as the provider reports it).
     pub model: String,
-    /// The assistant message.
+    /// The reply: an assistant message of text, tool calls and opaque blocks.
     pub message: Message,
     /// Tokens used by this call.
     pub usage: Usage,
-    /// Why it stopped.
+    /// Why the model stopped; `ToolUse` when the message holds calls to run.
     pub stop: StopReason,
 }

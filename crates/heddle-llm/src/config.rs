@@ -51,7 +51,7 @@ pub enum ConfigError {
     /// The file is not valid TOML or has unknown keys.
     #[error("{path}:{line}:{column}: {message}")]
     Syntax {
-        /// The file.
+        /// The `heddle.toml` read.
         path: PathBuf,
         /// 1-based line.
         line: usize,
@@ -63,17 +63,17 @@ pub enum ConfigError {
     /// The file exists but cannot be read.
     #[error("cannot read {path}: {message}")]
     Read {
-        /// The file.
+        /// The `heddle.toml` that could not be read.
         path: PathBuf,
-        /// The OS error.
+        /// The OS error's message.
         message: String,
     },
     /// A provider section is incomplete.
     #[error("{path}: [providers.{name}] {message}")]
     Provider {
-        /// The file.
+        /// The `heddle.toml` read.
         path: PathBuf,
-        /// The section.
+        /// `NAME` of the `[providers.NAME]` section.
         name: String,
         /// What is missing.
         message: String,
@@ -110,15 +110,15 @@ pub struct Shell {
 pub struct Network {
     /// Retries after the first attempt.
     pub max_retries: Option<u32>,
-    /// The first retry's delay; it doubles each time.
+    /// The first retry's delay in milliseconds; it doubles each time.
     pub initial_backoff_ms: Option<u64>,
-    /// The longest delay between retries.
+    /// The longest delay between retries, in milliseconds.
     pub max_backoff_ms: Option<u64>,
-    /// Time to connect.
+    /// Milliseconds allowed to open the connection.
     pub connect_timeout_ms: Option<u64>,
-    /// Time until the response starts.
+    /// Milliseconds allowed until the response starts.
     pub request_timeout_ms: Option<u64>,
-    /// The longest silence inside a stream.
+    /// The longest silence inside a stream, in milliseconds.
     pub stream_idle_timeout_ms: Option<u64>,
 }
 
@@ -142,25 +142,25 @@ struct ProviderSection {
 /// The providers Heddle can use, and the defaults.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LlmConfig {
-    /// Configured providers by name.
+    /// Every usable provider (known from the environment, or from `heddle.toml`), by name.
     pub providers: BTreeMap<String, ProviderEntry>,
-    /// `[defaults] provider`.
+    /// `[defaults] provider` of `heddle.toml`; `None` when unset.
     pub default_provider: Option<String>,
-    /// `[defaults] model`.
+    /// `[defaults] model` of `heddle.toml`; `None` when unset.
     pub default_model: Option<String>,
     /// The `heddle.toml` that was read, if any.
     pub source: Option<PathBuf>,
-    /// `[network]`.
+    /// `[network]` retry and timeout settings; unset ones keep the built-in defaults.
     pub network: Network,
-    /// `[shell]`.
+    /// `[shell]` settings of the built-in agent's `shell` tool.
     pub shell: Shell,
 }
 
 /// A provider Heddle knows without configuration.
 pub struct KnownProvider {
-    /// Its name.
+    /// The name nodes and `[defaults]` use, e.g. `anthropic`, `openai_compatible`.
     pub name: &'static str,
-    /// Its wire format.
+    /// Which API it speaks (Anthropic Messages, OpenAI Responses, ...).
     pub format: WireFormat,
     /// The variable holding its key.
     pub key_var: &'static str,

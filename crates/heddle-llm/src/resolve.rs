@@ -9,7 +9,7 @@ use crate::config::{LlmConfig, ProviderEntry, canonical_name, known_provider};
 /// The provider and model chosen for a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice<'a> {
-    /// The provider.
+    /// The configured provider (endpoint and key) that serves `model`.
     pub provider: &'a ProviderEntry,
     /// The model id to send (an alias already replaced by the id it names).
     pub model: String,

@@ -19,7 +19,7 @@ use crate::router::AppState;
 /// The query of the watch route.
 #[derive(Debug, Deserialize)]
 pub struct WatchQuery {
-    /// The workflow file.
+    /// Path of the workflow file to watch; it need not exist yet.
     path: String,
 }
 

@@ -1,10 +1,12 @@
-//! heddle-server owns the HTTP door onto heddle-api: every operation as `POST /api/{name}`
-//! with a JSON body, run events as Server-Sent Events (`GET /api/events`, resumable with
-//! `Last-Event-ID`), and the built UI (compiled into the binary, or a `ui/dist` folder) as
-//! static files, so the same UI that runs in the desktop window also runs in a plain browser. It binds to loopback, rejects
-//! requests whose `Host` is not a loopback name (DNS-rebinding protection), and requires
-//! its random access token on every request (a shared link of one run's files carries a key
-//! derived from it instead).
+//! heddle-server owns the HTTP door onto heddle-api, with routes generated from heddle-api's
+//! operation table: each request/answer operation as `POST /api/{name}` with a JSON body,
+//! streams as Server-Sent Events (`GET /api/events`, resumable with `Last-Event-ID`;
+//! `/api/run_changes`, `/api/watch_workflow`), a run's files at `GET /api/runs/{run}/...`
+//! with range requests, and the built UI (compiled into the binary, or a `ui/dist` folder)
+//! as static files, so the same UI that runs in the desktop window also runs in a plain
+//! browser. It binds to loopback, rejects requests whose `Host` is not a loopback name
+//! (DNS-rebinding protection), and requires its random access token on every request (a
+//! shared link of one run's files carries a key derived from it instead).
 
 mod auth;
 mod events;
@@ -62,9 +64,9 @@ pub enum ServeError {
     /// Binding the address failed (port in use, permission…).
     #[error("cannot listen on {addr}: {source}")]
     Bind {
-        /// The address.
+        /// The address and port asked for.
         addr: SocketAddr,
-        /// The OS error.
+        /// The OS error (address in use, permission denied, ...).
         source: std::io::Error,
     },
     /// A non-loopback address was given without the explicit opt-in.

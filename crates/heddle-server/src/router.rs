@@ -33,7 +33,7 @@ pub struct ServerConfig {
     pub port: u16,
     /// The workflow watches it may run (`WorkflowWatches::default()`: at most 32 at once).
     pub watches: WorkflowWatches,
-    /// Where runs execute.
+    /// Executes runs in this process; through it, the [`heddle_api::RunLibrary`] reads.
     pub host: RunHost,
 }
 
@@ -45,9 +45,9 @@ pub const MAX_BODY_BYTES: usize = 2 * MAX_WORKFLOW_BYTES as usize + 1024 * 1024;
 /// The state every handler sees.
 #[derive(Debug, Clone)]
 pub struct AppState {
-    /// The launch info.
+    /// What the page opens first (`launch_info`): a workflow file, the workspace folder.
     pub launch: Arc<LaunchInfo>,
-    /// The run host.
+    /// Executes runs in this process; through it, the [`heddle_api::RunLibrary`] reads.
     pub host: RunHost,
     /// The access token (shared links of a run's files derive their key from it).
     pub token: Arc<String>,

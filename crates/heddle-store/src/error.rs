@@ -44,7 +44,7 @@ pub enum StoreError {
     /// A run's git checkpoints could not be read.
     #[error("checkpoints of run {run_id}: {message}")]
     Checkpoints {
-        /// The run.
+        /// The run's id (a ULID).
         run_id: String,
         /// What git said.
         message: String,
@@ -68,7 +68,7 @@ pub enum StoreError {
     /// A time given in a request is not RFC 3339.
     #[error("`{value}` is not an RFC 3339 time for {field} (like 2026-11-22T17:40:01Z)")]
     InvalidTime {
-        /// The request field.
+        /// The request field that held it, e.g. `since`.
         field: &'static str,
         /// The value given.
         value: String,
@@ -76,7 +76,7 @@ pub enum StoreError {
     /// The filesystem watcher could not start.
     #[error("cannot watch {path}: {message}")]
     Watch {
-        /// The folder.
+        /// The folder the watcher was asked to watch.
         path: PathBuf,
         /// What the watcher said.
         message: String,

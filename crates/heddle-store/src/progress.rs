@@ -19,7 +19,7 @@ pub(crate) struct ParsedEvent {
     pub line: u64,
     /// The envelope's seq, as the index stores it.
     pub seq: i64,
-    /// The event.
+    /// The line's envelope and typed event.
     pub envelope: Envelope,
     /// The properties object as the line has it, stored as written.
     pub properties: Box<RawValue>,

@@ -32,7 +32,7 @@ pub(crate) enum GitRead {
     Unchanged,
     /// Read again (empty when the run has no git checkpoints).
     Read(Vec<CheckpointEntry>),
-    /// Reading failed.
+    /// Reading failed: `run {id}: {git error}`.
     Failed(String),
 }
 

@@ -12,7 +12,7 @@ pub enum Severity {
     Error,
     /// Probably a mistake; the workflow can still run.
     Warning,
-    /// Worth knowing.
+    /// A note, not a problem (e.g. the inputs a run must be given).
     Info,
 }
 
@@ -22,7 +22,7 @@ pub enum Severity {
 pub struct Diagnostic {
     /// Rule id (`syntax` for parse errors, else the lint rule's id, e.g. `start_node`).
     pub rule: String,
-    /// Severity.
+    /// Whether it stops a run (error), is probably a mistake (warning) or a note (info).
     pub severity: Severity,
     /// What is wrong, in one sentence.
     pub message: String,

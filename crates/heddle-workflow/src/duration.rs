@@ -13,9 +13,9 @@ pub enum DurationError {
     /// A unit that is not one of `ms s m h d`.
     #[error("unknown duration unit `{unit}` in `{text}`; use ms, s, m, h or d")]
     UnknownUnit {
-        /// The whole text.
+        /// The whole duration as written, e.g. `5x`.
         text: String,
-        /// The offending unit.
+        /// The unit letters that are not one of `ms s m h d`, e.g. `x`.
         unit: String,
     },
     /// Something other than digits where a number should be.

@@ -52,7 +52,7 @@ impl WorkflowEffects {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct NodeEffect {
-    /// Node id.
+    /// Id of the node in `workflow`, e.g. `implement`.
     pub node_id: String,
     /// The workflow file the node is in (the analysed one, or a child).
     pub workflow: String,
@@ -62,7 +62,7 @@ pub struct NodeEffect {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CommandEffect {
-    /// Node id.
+    /// Id of the node in `workflow`, e.g. `implement`.
     pub node_id: String,
     /// The workflow file the node is in.
     pub workflow: String,
@@ -76,11 +76,11 @@ pub struct CommandEffect {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ExternalAgent {
-    /// Node id.
+    /// Id of the node in `workflow`, e.g. `implement`.
     pub node_id: String,
     /// The workflow file the node is in.
     pub workflow: String,
-    /// `cli` or `acp`.
+    /// The node's `backend` attribute: `cli` or `acp`.
     pub backend: String,
     /// The command line (`cli.command` / `acp.command`), empty when unset.
     pub command: String,
@@ -90,7 +90,7 @@ pub struct ExternalAgent {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OutsideFile {
-    /// Node id.
+    /// Id of the node in `workflow`, e.g. `implement`.
     pub node_id: String,
     /// The workflow file the node is in.
     pub workflow: String,

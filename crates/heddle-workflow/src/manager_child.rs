@@ -16,7 +16,7 @@ pub enum ChildSource<'a> {
     /// A workflow file, as referenced (trimmed, a leading `@` removed), resolved against the
     /// parent workflow's folder like every other reference.
     File {
-        /// The reference.
+        /// The path as written, trimmed and without `@`; relative to the parent's folder.
         reference: &'a str,
         /// The attribute it came from, for messages: `stack.child_workflow` on the node, or
         /// `graph stack.child_dotfile`.

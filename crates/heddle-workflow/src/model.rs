@@ -14,11 +14,11 @@ use serde::{Deserialize, Serialize};
 pub struct Workflow {
     /// The digraph's name (`digraph Name { .. }`), empty when anonymous.
     pub name: String,
-    /// Graph attribute `goal`.
+    /// The `goal` graph attribute as written (decoded); `None` when unset.
     pub goal: Option<String>,
-    /// Graph attribute `label`.
+    /// The `label` graph attribute as written (decoded); `None` when unset.
     pub label: Option<String>,
-    /// `rankdir` (TB when unset).
+    /// `rankdir`: `TB`, `LR`, `BT` or `RL`; `TB` when unset or not one of those.
     pub rankdir: String,
     /// Every graph attribute, typed.
     pub attrs: Vec<AttrEntry>,
@@ -67,7 +67,7 @@ pub enum HandlerKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Node {
-    /// Node id.
+    /// The node's id in the DOT file, e.g. `plan`; unique in the workflow.
     pub id: String,
     /// Handler kind: explicit `type`, else shape, else id, else agent.
     pub kind: HandlerKind,
@@ -89,21 +89,21 @@ pub struct Node {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Edge {
-    /// Tail node id.
+    /// Id of the node the edge leaves.
     pub from: String,
-    /// Head node id.
+    /// Id of the node the edge enters.
     pub to: String,
     /// Among edges with the same endpoints, which one (document order, from 0).
     pub occurrence: usize,
-    /// `label`.
+    /// The edge's effective `label` (own or from `edge [..]` defaults); `None` when unset.
     pub label: Option<String>,
-    /// `condition` source text.
+    /// The effective `condition` as written, e.g. `outcome=success`; `None` when unset or blank.
     pub condition: Option<String>,
     /// `weight` (0 when unset); whole or fractional, as Graphviz reads it.
     pub weight: f64,
     /// Effective attributes, typed.
     pub attrs: Vec<AttrEntry>,
-    /// The edge statement.
+    /// The whole edge statement (a chain's links share it).
     pub span: Span,
     /// The parsed `condition`, when it parses (runtime only; not serialized).
     #[serde(skip)]
@@ -115,9 +115,9 @@ pub struct Edge {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SubgraphInfo {
-    /// `subgraph name`, if named.
+    /// `name` in `subgraph name { .. }`; `None` for an anonymous subgraph.
     pub id: Option<String>,
-    /// Its `label`.
+    /// The subgraph's own `label` attribute; `None` when unset.
     pub label: Option<String>,
     /// The class derived from the label (lowercased, spaces to `-`, other symbols dropped).
     pub class: Option<String>,
@@ -125,7 +125,7 @@ pub struct SubgraphInfo {
     pub parent: Option<usize>,
     /// Node ids declared directly or transitively inside.
     pub nodes: Vec<String>,
-    /// The subgraph's source.
+    /// From `subgraph` (or `{`) to the closing `}`.
     pub span: Span,
 }
 
@@ -151,7 +151,7 @@ pub struct AttrEntry {
     pub key: Cow<'static, str>,
     /// The canonical key (Heddle's name, e.g. `model`); same as `key` for unknown keys.
     pub canonical: Cow<'static, str>,
-    /// The typed value.
+    /// `raw` converted to the attribute's catalog type; text for unknown keys.
     pub value: Value,
     /// The value as written (decoded DOT string).
     pub raw: String,
@@ -168,9 +168,9 @@ pub struct AttrEntry {
 pub enum Value {
     /// Free text.
     String(String),
-    /// An integer.
+    /// A whole number (attributes typed integer in the catalog).
     Integer(i64),
-    /// A float.
+    /// A decimal number (attributes typed float in the catalog, e.g. `weight`).
     Float(f64),
     /// `true`/`false`.
     Boolean(bool),

@@ -16,11 +16,11 @@ pub const DEFAULT_GRAPH: &str = "workflow.fabro";
 /// What a run config says.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunConfig {
-    /// The config file.
+    /// Path of the config file read, as given to [`parse_run_config`].
     pub path: PathBuf,
     /// `[workflow] graph`, resolved against the config's folder.
     pub graph: PathBuf,
-    /// `[run] goal`.
+    /// `[run] goal`; `None` when the file sets none.
     pub goal: Option<String>,
     /// `[run.inputs]`, each value as text.
     pub inputs: BTreeMap<String, String>,
@@ -32,7 +32,7 @@ pub struct RunConfig {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {message}")]
 pub struct RunConfigError {
-    /// The file.
+    /// Path of the config file, as displayed in the message.
     pub path: String,
     /// What is wrong (TOML errors carry line and column).
     pub message: String,

@@ -11,12 +11,12 @@ pub enum ValueType {
     String,
     /// A whole number, at least `min`.
     Integer {
-        /// Smallest allowed value.
+        /// Smallest allowed value, inclusive.
         min: i64,
     },
     /// A decimal number, at least `min`.
     Float {
-        /// Smallest allowed value.
+        /// Smallest allowed value, inclusive.
         min: f64,
     },
     /// `true` or `false` (any case).
@@ -49,12 +49,12 @@ pub enum ValueError {
     /// Not a number.
     #[error("`{0}` is not a number")]
     NotFloat(String),
-    /// Below the minimum.
+    /// A number smaller than its type's `min`.
     #[error("`{raw}` is below the minimum of {min}")]
     BelowMinimum {
         /// The value as written.
         raw: String,
-        /// The minimum.
+        /// The type's `min`, formatted for the message.
         min: String,
     },
     /// Not `true`/`false`.

@@ -6,7 +6,7 @@ import type { ErrorCode } from "./ErrorCode";
  */
 export type ApiError = { 
 /**
- * What kind of failure.
+ * The failure's kind; it decides the status code the HTTP door answers with.
  */
 code: ErrorCode, 
 /**

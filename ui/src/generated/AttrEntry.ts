@@ -17,7 +17,7 @@ key: string,
  */
 canonical: string, 
 /**
- * The typed value.
+ * `raw` converted to the attribute's catalog type; text for unknown keys.
  */
 value: Value, 
 /**

@@ -6,10 +6,10 @@ import type { ExpressionKind } from "./ExpressionKind";
  */
 export type CheckExpressionRequest = { 
 /**
- * The language.
+ * Whether `text` is an edge condition or a model stylesheet.
  */
 kind: ExpressionKind, 
 /**
- * The text as typed.
+ * The expression alone (not the whole DOT attribute), unquoted.
  */
 text: string, };

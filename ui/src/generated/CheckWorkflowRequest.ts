@@ -9,6 +9,6 @@ export type CheckWorkflowRequest = {
  */
 path: string, 
 /**
- * The DOT text.
+ * The unsaved DOT text, as in the editor.
  */
 source: string, };

@@ -6,11 +6,11 @@ import type { FileChange } from "./FileChange";
  */
 export type CheckpointDiff = { 
 /**
- * From.
+ * Full sha of the older checkpoint commit.
  */
 from: string, 
 /**
- * To.
+ * Full sha of the newer checkpoint commit (the timeline's tip when none was named).
  */
 to: string, 
 /**

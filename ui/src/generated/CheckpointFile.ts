@@ -5,7 +5,7 @@
  */
 export type CheckpointFile = { 
 /**
- * The path asked for.
+ * The path asked for, as given in the request.
  */
 path: string, 
 /**

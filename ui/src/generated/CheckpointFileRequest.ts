@@ -5,11 +5,11 @@
  */
 export type CheckpointFileRequest = { 
 /**
- * The run.
+ * The run: its id, a unique prefix of it, or its folder.
  */
 run_id: string, 
 /**
- * The checkpoint.
+ * The checkpoint (same forms as [`RollbackRequest::to`]).
  */
 at: string, 
 /**

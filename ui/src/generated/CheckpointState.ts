@@ -6,7 +6,7 @@
  */
 export type CheckpointState = { 
 /**
- * The checkpoint commit.
+ * Full sha of the checkpoint commit `at` named.
  */
 sha: string, 
 /**
@@ -22,11 +22,11 @@ next_node_id: string | null,
  */
 completed_nodes: Array<string>, 
 /**
- * Visits per node.
+ * How many times each node had started by then, keyed by node id.
  */
 node_visits: { [key in string]: number }, 
 /**
- * Retries used per node.
+ * Retries each node had used by then, keyed by node id.
  */
 node_retries: { [key in string]: number }, 
 /**

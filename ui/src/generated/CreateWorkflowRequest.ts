@@ -5,7 +5,7 @@
  */
 export type CreateWorkflowRequest = { 
 /**
- * The template's name.
+ * A [`WorkflowTemplate::name`], e.g. `plan-implement-test`.
  */
 template: string, 
 /**

@@ -12,7 +12,7 @@ export type Diagnostic = {
  */
 rule: string, 
 /**
- * Severity.
+ * Whether it stops a run (error), is probably a mistake (warning) or a note (info).
  */
 severity: Severity, 
 /**

@@ -5,11 +5,11 @@
  */
 export type DiffRequest = { 
 /**
- * The run.
+ * The run: its id, a unique prefix of it, or its folder.
  */
 run_id: string, 
 /**
- * The older checkpoint.
+ * The older checkpoint (same forms as [`RollbackRequest::to`]).
  */
 from: string, 
 /**

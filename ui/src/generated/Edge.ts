@@ -7,11 +7,11 @@ import type { Span } from "./Span";
  */
 export type Edge = { 
 /**
- * Tail node id.
+ * Id of the node the edge leaves.
  */
 from: string, 
 /**
- * Head node id.
+ * Id of the node the edge enters.
  */
 to: string, 
 /**
@@ -19,11 +19,11 @@ to: string,
  */
 occurrence: number, 
 /**
- * `label`.
+ * The edge's effective `label` (own or from `edge [..]` defaults); `None` when unset.
  */
 label: string | null, 
 /**
- * `condition` source text.
+ * The effective `condition` as written, e.g. `outcome=success`; `None` when unset or blank.
  */
 condition: string | null, 
 /**
@@ -35,6 +35,6 @@ weight: number,
  */
 attrs: Array<AttrEntry>, 
 /**
- * The edge statement.
+ * The whole edge statement (a chain's links share it).
  */
 span: Span, };

@@ -6,11 +6,11 @@
  */
 export type EdgeKey = { 
 /**
- * Tail node id.
+ * Id of the node the edge leaves (left of `->`).
  */
 from: string, 
 /**
- * Head node id.
+ * Id of the node the edge enters (right of `->`).
  */
 to: string, 
 /**

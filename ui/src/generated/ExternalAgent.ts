@@ -5,7 +5,7 @@
  */
 export type ExternalAgent = { 
 /**
- * Node id.
+ * Id of the node in `workflow`, e.g. `implement`.
  */
 node_id: string, 
 /**
@@ -13,7 +13,7 @@ node_id: string,
  */
 workflow: string, 
 /**
- * `cli` or `acp`.
+ * The node's `backend` attribute: `cli` or `acp`.
  */
 backend: string, 
 /**

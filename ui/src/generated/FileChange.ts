@@ -16,7 +16,7 @@ path: string,
  */
 old_path: string | null, 
 /**
- * How it changed.
+ * Added, deleted, modified, renamed, copied or changed type.
  */
 status: FileStatus, 
 /**

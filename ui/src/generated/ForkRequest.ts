@@ -5,7 +5,7 @@
  */
 export type ForkRequest = { 
 /**
- * The run to fork.
+ * The run to fork: its id, a unique prefix of it, or its folder.
  */
 run_id: string, 
 /**

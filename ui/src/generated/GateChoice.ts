@@ -5,11 +5,11 @@
  */
 export type GateChoice = { 
 /**
- * Accelerator key.
+ * The key that picks it: the accelerator in the label (`[A] Approve`), else derived.
  */
 key: string, 
 /**
- * The edge's label.
+ * The edge's `label` as written, or the target node's id when it has none.
  */
 label: string, 
 /**

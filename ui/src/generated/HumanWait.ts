@@ -7,23 +7,23 @@ import type { WaitOutcome } from "./WaitOutcome";
  */
 export type HumanWait = { 
 /**
- * The question's id.
+ * The id a gate answer names (from `interview.started`).
  */
 question_id: string, 
 /**
- * The gate node.
+ * Id of the human gate node.
  */
 node_id: string, 
 /**
- * The node's visit.
+ * The gate node's visit, from 1.
  */
 visit: number, 
 /**
- * The question.
+ * The question text shown to the person.
  */
 question: string, 
 /**
- * The choices' labels.
+ * The choices' labels in the order offered.
  */
 choices: Array<string>, 
 /**
@@ -31,15 +31,15 @@ choices: Array<string>,
  */
 started_at: string, 
 /**
- * When it was answered or timed out.
+ * When it was answered or timed out (RFC 3339); `None` while waiting.
  */
 ended_at: string | null, 
 /**
- * How long it waited.
+ * Milliseconds from question to answer or time-out; `None` while waiting.
  */
 duration_ms: number | null, 
 /**
- * How it ended.
+ * Still waiting, answered, or timed out.
  */
 outcome: WaitOutcome, 
 /**

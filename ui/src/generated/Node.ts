@@ -8,7 +8,7 @@ import type { Span } from "./Span";
  */
 export type Node = { 
 /**
- * Node id.
+ * The node's id in the DOT file, e.g. `plan`; unique in the workflow.
  */
 id: string, 
 /**

@@ -5,7 +5,7 @@
  */
 export type OutsideFile = { 
 /**
- * Node id.
+ * Id of the node in `workflow`, e.g. `implement`.
  */
 node_id: string, 
 /**

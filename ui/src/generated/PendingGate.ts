@@ -6,19 +6,19 @@ import type { GateChoice } from "./GateChoice";
  */
 export type PendingGate = { 
 /**
- * The run.
+ * The run's full id (a ULID).
  */
 run_id: string, 
 /**
- * Answer with this id.
+ * Names this question in [`AnswerGateRequest::question_id`].
  */
 question_id: string, 
 /**
- * The gate's node.
+ * Id of the human gate node asking.
  */
 node_id: string, 
 /**
- * The question.
+ * The question text shown to the person.
  */
 text: string, 
 /**

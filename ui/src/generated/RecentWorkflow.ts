@@ -5,11 +5,11 @@
  */
 export type RecentWorkflow = { 
 /**
- * The file.
+ * Path of the workflow file as it was opened.
  */
 path: string, 
 /**
- * The digraph's name.
+ * The workflow's digraph name, empty when anonymous.
  */
 name: string, 
 /**

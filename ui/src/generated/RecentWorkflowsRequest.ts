@@ -5,6 +5,6 @@
  */
 export type RecentWorkflowsRequest = { 
 /**
- * At most this many.
+ * At most this many, most recently opened first (20 by default).
  */
 limit: number, };

@@ -5,7 +5,7 @@
  */
 export type RollbackReport = { 
 /**
- * The checkpoint restored.
+ * Full sha of the checkpoint restored.
  */
 target: string, 
 /**
@@ -13,7 +13,7 @@ target: string,
  */
 recovery_ref: string, 
 /**
- * Its commit.
+ * Full sha of the snapshot commit `recovery_ref` points at.
  */
 recovery_sha: string, 
 /**
@@ -21,11 +21,11 @@ recovery_sha: string,
  */
 timeline: string, 
 /**
- * Files written.
+ * Paths relative to the work tree written (added or changed) by the restore.
  */
 written: Array<string>, 
 /**
- * Files deleted.
+ * Paths relative to the work tree deleted (present before, absent in the target).
  */
 deleted: Array<string>, 
 /**

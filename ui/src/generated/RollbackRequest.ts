@@ -5,7 +5,7 @@
  */
 export type RollbackRequest = { 
 /**
- * The run.
+ * The run: its id, a unique prefix of it, or its folder.
  */
 run_id: string, 
 /**

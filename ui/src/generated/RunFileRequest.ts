@@ -10,7 +10,7 @@ export type RunFileRequest = {
  */
 run_id: string, 
 /**
- * The folder.
+ * Which folder of the run `path` is in: `artifacts` or `nodes`.
  */
 area: RunFileArea, 
 /**

@@ -10,7 +10,7 @@ export type RunFilter = {
  */
 status: Array<RunStatus>, 
 /**
- * The workflow's name.
+ * Only runs of the workflow with this digraph name (exact match).
  */
 workflow: string | null, 
 /**
@@ -22,7 +22,7 @@ labels: { [key in string]: string },
  */
 since: string | null, 
 /**
- * Started before (RFC 3339).
+ * Started before this time (RFC 3339), exclusive.
  */
 until: string | null, 
 /**

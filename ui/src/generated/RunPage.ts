@@ -7,7 +7,7 @@ import type { RunRecord } from "./RunRecord";
  */
 export type RunPage = { 
 /**
- * The runs.
+ * At most the page's `limit` runs, newest first.
  */
 items: Array<RunRecord>, 
 /**

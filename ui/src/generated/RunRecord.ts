@@ -10,11 +10,11 @@ export type RunRecord = {
  */
 id: string, 
 /**
- * The run folder.
+ * Absolute path of the run folder (where manifest.json and progress.jsonl are).
  */
 folder: string, 
 /**
- * The digraph's name.
+ * The workflow's digraph name (`digraph Name {`), empty when anonymous.
  */
 workflow_name: string, 
 /**
@@ -22,7 +22,7 @@ workflow_name: string,
  */
 workflow_path: string, 
 /**
- * The goal.
+ * The goal it ran with (`--goal`, else the workflow's `goal`); `None` when neither.
  */
 goal: string | null, 
 /**
@@ -35,19 +35,19 @@ labels: { [key in string]: string },
  */
 inputs: { [key in string]: string }, 
 /**
- * Where it stands.
+ * Running, interrupted, or how it concluded (success, fail, cancelled).
  */
 status: RunStatus, 
 /**
- * Start (RFC 3339).
+ * When it started, RFC 3339 UTC.
  */
 started_at: string, 
 /**
- * End (RFC 3339), once concluded.
+ * When it ended, RFC 3339 UTC; `None` until it concludes.
  */
 ended_at: string | null, 
 /**
- * Wall time, once concluded.
+ * Milliseconds from start to end; `None` until it concludes.
  */
 duration_ms: number | null, 
 /**
@@ -87,7 +87,7 @@ event_count: number,
  */
 last_seq: number, 
 /**
- * LLM stages are simulated.
+ * Started as a dry run: LLM stages got simulated answers.
  */
 dry_run: boolean, 
 /**
@@ -95,11 +95,11 @@ dry_run: boolean,
  */
 parent_run_id: string | null, 
 /**
- * Where stages run.
+ * Where stages ran: the workspace, or the run's git worktree.
  */
 work_dir: string, 
 /**
- * Nodes in the workflow.
+ * How many nodes the run's workflow has (for a progress `completed / nodes`).
  */
 node_count: number, 
 /**

@@ -5,11 +5,11 @@
  */
 export type RunStarted = { 
 /**
- * The run.
+ * The run's full id (a ULID).
  */
 run_id: string, 
 /**
- * Its folder.
+ * The run folder: a new one under `$HEDDLE_HOME/runs`, or the folder asked for.
  */
 run_dir: string, 
 /**

@@ -5,11 +5,11 @@
  */
 export type SaveWorkflowRequest = { 
 /**
- * The file.
+ * Path of the `.dot` file; relative paths are made absolute; it need not exist yet.
  */
 path: string, 
 /**
- * The text to write.
+ * The whole new content of the file.
  */
 source: string, 
 /**

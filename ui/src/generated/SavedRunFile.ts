@@ -9,6 +9,6 @@ export type SavedRunFile = {
  */
 path: string, 
 /**
- * Its size in bytes.
+ * Bytes written.
  */
 size: number, };

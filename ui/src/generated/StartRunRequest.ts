@@ -22,7 +22,7 @@ labels: { [key in string]: string },
  */
 inputs: { [key in string]: string }, 
 /**
- * Simulate LLM stages.
+ * Simulate LLM stages: no model is called; replies are marked simulated.
  */
 dry_run: boolean, 
 /**

@@ -6,11 +6,11 @@ import type { Span } from "./Span";
  */
 export type SubgraphInfo = { 
 /**
- * `subgraph name`, if named.
+ * `name` in `subgraph name { .. }`; `None` for an anonymous subgraph.
  */
 id: string | null, 
 /**
- * Its `label`.
+ * The subgraph's own `label` attribute; `None` when unset.
  */
 label: string | null, 
 /**
@@ -26,6 +26,6 @@ parent: number | null,
  */
 nodes: Array<string>, 
 /**
- * The subgraph's source.
+ * From `subgraph` (or `{`) to the closing `}`.
  */
 span: Span, };

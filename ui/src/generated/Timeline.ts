@@ -7,11 +7,11 @@ import type { TimelineStage } from "./TimelineStage";
  */
 export type Timeline = { 
 /**
- * The run.
+ * The run's id (a ULID).
  */
 run_id: string, 
 /**
- * Where it stands.
+ * The run's status now.
  */
 status: RunStatus, 
 /**

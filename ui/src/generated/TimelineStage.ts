@@ -7,7 +7,7 @@ import type { StageState } from "./StageState";
  */
 export type TimelineStage = { 
 /**
- * The node.
+ * Id of the node the stage ran.
  */
 node_id: string, 
 /**
@@ -23,11 +23,11 @@ kind: string,
  */
 branch: string | null, 
 /**
- * Where it stands.
+ * Running, ended (with its outcome) or interrupted.
  */
 status: StageState, 
 /**
- * Attempts made.
+ * Attempts started, from 1 (retries included).
  */
 attempts: number, 
 /**
@@ -39,7 +39,7 @@ retries: number,
  */
 started_at: string, 
 /**
- * When it ended.
+ * When its last attempt ended (RFC 3339); `None` while running or interrupted.
  */
 ended_at: string | null, 
 /**
@@ -51,7 +51,7 @@ duration_ms: number | null,
  */
 notes: string | null, 
 /**
- * Why it failed.
+ * The stage's failure reason as the engine reported it; `None` when it did not fail.
  */
 failure_reason: string | null, 
 /**

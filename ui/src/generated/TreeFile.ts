@@ -5,11 +5,11 @@
  */
 export type TreeFile = { 
 /**
- * Its path.
+ * `/`-separated path from the root of the checkpoint's tree.
  */
 path: string, 
 /**
- * Its size in bytes.
+ * Size of the file's content (a link's target text) in bytes.
  */
 size: number, 
 /**

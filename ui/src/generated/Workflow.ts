@@ -13,15 +13,15 @@ export type Workflow = {
  */
 name: string, 
 /**
- * Graph attribute `goal`.
+ * The `goal` graph attribute as written (decoded); `None` when unset.
  */
 goal: string | null, 
 /**
- * Graph attribute `label`.
+ * The `label` graph attribute as written (decoded); `None` when unset.
  */
 label: string | null, 
 /**
- * `rankdir` (TB when unset).
+ * `rankdir`: `TB`, `LR`, `BT` or `RL`; `TB` when unset or not one of those.
  */
 rankdir: string, 
 /**

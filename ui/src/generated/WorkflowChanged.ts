@@ -5,10 +5,10 @@
  */
 export type WorkflowChanged = { 
 /**
- * The file.
+ * Absolute path of the watched file.
  */
 path: string, 
 /**
- * Whether it exists now.
+ * Whether it is a file now (`false` after a removal).
  */
 exists: boolean, };

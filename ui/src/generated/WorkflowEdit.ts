@@ -22,7 +22,7 @@ value: string, } | { "op": "remove_graph_attr",
  */
 key: string, } | { "op": "set_node_attr", 
 /**
- * Node id.
+ * Id of a node already in the workflow.
  */
 node: string, 
 /**
@@ -34,7 +34,7 @@ key: string,
  */
 value: string, } | { "op": "remove_node_attr", 
 /**
- * Node id.
+ * Id of a node already in the workflow.
  */
 node: string, 
 /**
@@ -42,7 +42,7 @@ node: string,
  */
 key: string, } | { "op": "set_edge_attr", 
 /**
- * Which edge.
+ * The edge to change; it must be in the workflow.
  */
 edge: EdgeKey, 
 /**
@@ -54,7 +54,7 @@ key: string,
  */
 value: string, } | { "op": "remove_edge_attr", 
 /**
- * Which edge.
+ * The edge to change; it must be in the workflow.
  */
 edge: EdgeKey, 
 /**
@@ -74,7 +74,7 @@ kind?: HandlerKind,
  */
 label?: string, 
 /**
- * Further attributes, in order.
+ * Further `(key, value)` pairs, written in this order; values unquoted.
  */
 attrs: Array<[string, string]>, 
 /**
@@ -82,35 +82,35 @@ attrs: Array<[string, string]>,
  */
 allow_another_exit?: boolean, } | { "op": "remove_node", 
 /**
- * Node id.
+ * Id of the node to remove.
  */
 id: string, } | { "op": "rename_node", 
 /**
- * Current id.
+ * The node's id now.
  */
 from: string, 
 /**
- * New id.
+ * Letters, digits and `_`, not starting with a digit, no DOT keyword, not used yet.
  */
 to: string, } | { "op": "add_edge", 
 /**
- * Tail node id.
+ * Id of the existing node the edge leaves.
  */
 from: string, 
 /**
- * Head node id.
+ * Id of the existing node the edge enters.
  */
 to: string, 
 /**
- * Attributes in order.
+ * `(key, value)` pairs written in this order; values unquoted.
  */
 attrs: Array<[string, string]>, } | { "op": "remove_edge", 
 /**
- * Which edge.
+ * The edge to change; it must be in the workflow.
  */
 edge: EdgeKey, } | { "op": "delete", 
 /**
- * Node ids.
+ * Ids of the nodes to delete.
  */
 nodes: Array<string>, 
 /**

@@ -5,7 +5,7 @@
  */
 export type WorkflowEntry = { 
 /**
- * Absolute path.
+ * Absolute path of the workflow file.
  */
 path: string, 
 /**

@@ -27,7 +27,7 @@ work_dir: string,
  */
 trusted: boolean, 
 /**
- * What it will do.
+ * What it will do, item by item, as heddle-workflow analysed it.
  */
 effects: WorkflowEffects, 
 /**

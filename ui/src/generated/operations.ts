@@ -80,7 +80,7 @@ export interface RequestOperations {
   resumeRun(req: RunRef): Promise<RunStarted>;
   /** Starts a new run from a checkpoint of another. */
   forkRun(req: ForkRequest): Promise<RunStarted>;
-  /** Cancels a run executing in this process. */
+  /** Cancels a running run, whichever process executes it. */
   cancelRun(req: RunRef): Promise<null>;
   /** The human gates of a run waiting for an answer. */
   pendingGates(req: RunRef): Promise<Array<PendingGate>>;

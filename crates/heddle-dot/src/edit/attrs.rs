@@ -9,7 +9,7 @@ use crate::{Attr, AttrStmt, AttrTarget, EdgeStmt, NodeStmt, Span, Stmt};
 
 /// One `[...]` list of a statement.
 struct List {
-    /// Offset of `[`.
+    /// Byte offset of `[`.
     open: usize,
     /// Offset just past `]`.
     close_end: usize,

@@ -97,7 +97,7 @@ pub(crate) fn operand_nodes(op: &EdgeOperand) -> Vec<&str> {
 
 /// One edge located in the source.
 pub(crate) struct EdgeLoc<'g> {
-    /// The statement defining it.
+    /// The edge statement (possibly a chain) that contains this edge.
     pub stmt: &'g EdgeStmt,
     /// The body (graph, subgraph or subgraph endpoint) holding that statement.
     pub body: &'g [Stmt],

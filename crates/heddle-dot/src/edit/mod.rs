@@ -24,9 +24,9 @@ pub use values::ValueSplice;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EdgeKey {
-    /// Tail node id.
+    /// Id of the node the edge leaves (left of `->`).
     pub from: String,
-    /// Head node id.
+    /// Id of the node the edge enters (right of `->`).
     pub to: String,
     /// Which of several parallel `from -> to` edges, in document order.
     #[serde(default)]
@@ -40,82 +40,82 @@ pub struct EdgeKey {
 pub enum Edit {
     /// Set (add or replace) a graph attribute.
     SetGraphAttr {
-        /// Attribute key.
+        /// Attribute key as written without quotes, e.g. `label`.
         key: String,
         /// New value (unquoted; the printer quotes it if needed).
         value: String,
     },
     /// Remove a graph attribute wherever the top level sets it.
     RemoveGraphAttr {
-        /// Attribute key.
+        /// Attribute key as written without quotes, e.g. `label`.
         key: String,
     },
     /// Set an attribute on a node's own statement (added to its first node statement, or a
     /// new node statement if the node only appears in edges).
     SetNodeAttr {
-        /// Node id.
+        /// Id of a node already in the graph.
         node: String,
-        /// Attribute key.
+        /// Attribute key as written without quotes, e.g. `label`.
         key: String,
-        /// New value.
+        /// New value, unquoted; quoted on writing only if DOT needs it.
         value: String,
     },
     /// Remove an attribute from every statement of the node.
     RemoveNodeAttr {
-        /// Node id.
+        /// Id of a node already in the graph.
         node: String,
-        /// Attribute key.
+        /// Attribute key as written without quotes, e.g. `label`.
         key: String,
     },
     /// Set an attribute on one edge. An edge inside a chain is split out of the chain first
     /// only when that is unavoidable.
     SetEdgeAttr {
-        /// Which edge.
+        /// The edge to change; it must be in the graph.
         edge: EdgeKey,
-        /// Attribute key.
+        /// Attribute key as written without quotes, e.g. `label`.
         key: String,
-        /// New value.
+        /// New value, unquoted; quoted on writing only if DOT needs it.
         value: String,
     },
     /// Remove an attribute from one edge.
     RemoveEdgeAttr {
-        /// Which edge.
+        /// The edge to change; it must be in the graph.
         edge: EdgeKey,
-        /// Attribute key.
+        /// Attribute key as written without quotes, e.g. `label`.
         key: String,
     },
     /// Add a node statement (after the last node statement of the top level, in its
     /// indentation).
     AddNode {
-        /// New node id.
+        /// Letters, digits and `_`, not starting with a digit, not used yet.
         id: String,
-        /// Attributes in order.
+        /// `(key, value)` pairs written in this order; values unquoted.
         attrs: Vec<(String, String)>,
     },
     /// Remove a node's statements and every edge touching it.
     RemoveNode {
-        /// Node id.
+        /// Id of a node already in the graph.
         id: String,
     },
     /// Rename a node everywhere it appears (its statements and its edges).
     RenameNode {
-        /// Current id.
+        /// The node's id now.
         from: String,
-        /// New id.
+        /// Letters, digits and `_`, not starting with a digit, not used yet.
         to: String,
     },
     /// Add an edge statement `from -> to [attrs]`.
     AddEdge {
-        /// Tail node id.
+        /// Id of the existing node the edge leaves.
         from: String,
-        /// Head node id.
+        /// Id of the existing node the edge enters.
         to: String,
-        /// Attributes in order.
+        /// `(key, value)` pairs written in this order; values unquoted.
         attrs: Vec<(String, String)>,
     },
     /// Remove one edge (splitting a chain if needed).
     RemoveEdge {
-        /// Which edge.
+        /// The edge to change; it must be in the graph.
         edge: EdgeKey,
     },
 }
@@ -126,13 +126,13 @@ pub enum EditError {
     /// The document has syntax errors; fix them before structured edits.
     #[error("the file has {count} syntax error(s); fix them before editing the graph")]
     HasSyntaxErrors {
-        /// Number of parse errors.
+        /// How many syntax errors the parse reported.
         count: usize,
     },
-    /// No such node.
+    /// No node has this id.
     #[error("no node `{0}` in the graph")]
     NodeNotFound(String),
-    /// No such edge.
+    /// The graph has no edge with this key.
     #[error("no edge `{}` -> `{}` (occurrence {}) in the graph", .0.from, .0.to, .0.occurrence)]
     EdgeNotFound(EdgeKey),
     /// Adding or renaming to an id already used.

@@ -31,9 +31,9 @@ pub const DEFAULT_MAX_TURNS: u32 = 200;
 /// How a session calls its model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentSettings {
-    /// The model id.
+    /// The model id sent to the provider.
     pub model: String,
-    /// `reasoning_effort`.
+    /// The node's `reasoning_effort` (`low`, `medium`, `high`); `None` keeps the model's default.
     pub reasoning_effort: Option<String>,
     /// The most model calls one turn may make.
     pub max_turns: u32,

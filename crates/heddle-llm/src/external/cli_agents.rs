@@ -26,7 +26,7 @@ pub enum CliAgent {
 pub struct CliAgentReply {
     /// The agent's final answer.
     pub text: String,
-    /// The tokens it reported.
+    /// The tokens the agent reported in its output; zero where it reported none.
     pub usage: Usage,
 }
 

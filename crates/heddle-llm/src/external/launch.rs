@@ -20,9 +20,9 @@ pub(crate) struct AgentCommand {
     pub command: String,
     /// The attribute the command line came from (`cli.command`, `acp.command`).
     pub attribute: &'static str,
-    /// Where it runs.
+    /// The stage's work folder, the command's current directory.
     pub work_dir: PathBuf,
-    /// Its complete environment.
+    /// Its complete environment; nothing else is inherited from Heddle's.
     pub env: Vec<(String, String)>,
 }
 

@@ -59,7 +59,6 @@ pub(crate) fn count(json: &Json, path: &[&str]) -> u64 {
 pub(crate) struct PendingToolCall {
     /// The provider's id for it.
     pub id: String,
-    /// The tool.
     pub name: String,
     /// The argument text so far.
     pub arguments: String,

@@ -18,7 +18,7 @@ pub struct SseDecoder {
     line: Vec<u8>,
     /// The previous chunk ended with `\r`: a `\n` starting the next chunk belongs to it.
     after_cr: bool,
-    /// The event being built.
+    /// The `event:` name of the event being built (empty when the stream sends none).
     event: String,
     data: String,
     has_data: bool,

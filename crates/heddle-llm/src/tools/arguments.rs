@@ -21,9 +21,9 @@ pub(crate) enum ArgumentError {
     Missing {
         /// The tool called.
         tool: &'static str,
-        /// The argument.
+        /// The argument's name, e.g. `path`.
         name: &'static str,
-        /// Its type, in words.
+        /// What it must be, in words (`a string`).
         expected: &'static str,
         /// The names that were given, if any, as a sentence.
         given: String,
@@ -33,9 +33,9 @@ pub(crate) enum ArgumentError {
     WrongType {
         /// The tool called.
         tool: &'static str,
-        /// The argument.
+        /// The argument's name, e.g. `path`.
         name: &'static str,
-        /// Its type, in words.
+        /// What it must be, in words (`a string`).
         expected: &'static str,
         /// What was given instead.
         found: String,

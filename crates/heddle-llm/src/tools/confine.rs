@@ -44,7 +44,7 @@ pub(crate) enum ConfineError {
     Unresolvable {
         /// The path as given.
         path: String,
-        /// Why.
+        /// What stopped it, e.g. `too many levels of symbolic links`.
         reason: String,
     },
 }

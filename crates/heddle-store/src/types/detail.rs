@@ -15,15 +15,15 @@ pub enum StageState {
     Running,
     /// Started and never ended, in a run that stopped.
     Interrupted,
-    /// Succeeded.
+    /// Ended with outcome `success`.
     Success,
-    /// Failed.
+    /// Ended with outcome `fail`, or with a status the index does not know.
     Fail,
-    /// Partly succeeded.
+    /// Ended with outcome `partial_success`.
     PartialSuccess,
     /// Ended still asking to retry.
     Retry,
-    /// Skipped.
+    /// Ended with outcome `skipped`.
     Skipped,
 }
 
@@ -72,24 +72,24 @@ pub enum WaitOutcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HumanWait {
-    /// The question's id.
+    /// The id a gate answer names (from `interview.started`).
     pub question_id: String,
-    /// The gate node.
+    /// Id of the human gate node.
     pub node_id: String,
-    /// The node's visit.
+    /// The gate node's visit, from 1.
     pub visit: u32,
-    /// The question.
+    /// The question text shown to the person.
     pub question: String,
-    /// The choices' labels.
+    /// The choices' labels in the order offered.
     pub choices: Vec<String>,
     /// When it was asked (RFC 3339).
     pub started_at: String,
-    /// When it was answered or timed out.
+    /// When it was answered or timed out (RFC 3339); `None` while waiting.
     pub ended_at: Option<String>,
-    /// How long it waited.
+    /// Milliseconds from question to answer or time-out; `None` while waiting.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub duration_ms: Option<i64>,
-    /// How it ended.
+    /// Still waiting, answered, or timed out.
     pub outcome: WaitOutcome,
     /// The chosen label, freeform text or the default choice taken.
     pub answer: Option<String>,
@@ -99,7 +99,7 @@ pub struct HumanWait {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TimelineStage {
-    /// The node.
+    /// Id of the node the stage ran.
     pub node_id: String,
     /// The node's visit, from 1.
     pub visit: u32,
@@ -107,22 +107,22 @@ pub struct TimelineStage {
     pub kind: String,
     /// The parallel branch (lane) it ran in, named by the branch's first node.
     pub branch: Option<String>,
-    /// Where it stands.
+    /// Running, ended (with its outcome) or interrupted.
     pub status: StageState,
-    /// Attempts made.
+    /// Attempts started, from 1 (retries included).
     pub attempts: u32,
     /// Attempts that asked to retry (`stage.retrying` events).
     pub retries: u32,
     /// When its first attempt started (RFC 3339).
     pub started_at: String,
-    /// When it ended.
+    /// When its last attempt ended (RFC 3339); `None` while running or interrupted.
     pub ended_at: Option<String>,
     /// Time it took, all attempts.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub duration_ms: Option<i64>,
     /// The stage's short note.
     pub notes: Option<String>,
-    /// Why it failed.
+    /// The stage's failure reason as the engine reported it; `None` when it did not fail.
     pub failure_reason: Option<String>,
     /// The failure's class (`deterministic`, `transient`, ...).
     pub failure_class: Option<String>,
@@ -138,9 +138,9 @@ pub struct TimelineStage {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Timeline {
-    /// The run.
+    /// The run's id (a ULID).
     pub run_id: String,
-    /// Where it stands.
+    /// The run's status now.
     pub status: RunStatus,
     /// The stage visits, in start order.
     pub stages: Vec<TimelineStage>,
@@ -152,21 +152,21 @@ pub struct Timeline {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckpointRecord {
-    /// Its commit.
+    /// Full sha of the checkpoint commit.
     pub sha: String,
-    /// The node it followed.
+    /// Id of the node whose stage the checkpoint follows.
     pub node_id: String,
-    /// That node's status.
+    /// That stage's status (`success`, `fail`, ...).
     pub status: String,
-    /// Nodes completed by then.
+    /// Nodes the run had completed when it was taken.
     pub completed: u32,
     /// The timeline it was first made on (1 is the first).
     pub timeline: u32,
     /// Every timeline branch that contains it (short names).
     pub branches: Vec<String>,
-    /// When (RFC 3339).
+    /// The commit's time, RFC 3339 UTC, whole seconds.
     pub time: String,
-    /// Its parent commit.
+    /// Full sha of its first parent; `None` for a commit without parents.
     pub parent: Option<String>,
     /// The metadata commit holding its checkpoint.json.
     pub metadata_sha: String,
@@ -182,7 +182,7 @@ pub struct ArtifactRecord {
     pub path: String,
     /// The stage folder (`test`, `test-visit_2`).
     pub stage: String,
-    /// The node.
+    /// Id of the node whose stage captured it.
     pub node_id: String,
     /// The attempt (`retry_{n}`).
     pub retry: u32,
@@ -193,7 +193,7 @@ pub struct ArtifactRecord {
     pub size: i64,
     /// SHA-256 of the content (hex).
     pub sha256: String,
-    /// Media type.
+    /// MIME type from the file extension (`image/png`; `application/octet-stream` if unknown).
     pub media_type: String,
     /// `screenshot`, `video`, `junit`, `playwright_report`, `trace` or `other`.
     pub kind: String,
@@ -208,13 +208,13 @@ pub struct EventRecord {
     pub seq: i64,
     /// The event's ULID.
     pub id: String,
-    /// When (RFC 3339).
+    /// When the event was written, RFC 3339 UTC.
     pub ts: String,
-    /// The node it concerns.
+    /// The node it concerns; `None` for run-level events.
     pub node_id: Option<String>,
     /// The event's name (`stage.started`).
     pub event: String,
-    /// Its properties.
+    /// The event's own fields, as the progress.jsonl line has them.
     #[cfg_attr(feature = "ts", ts(type = "Record<string, unknown>"))]
     pub properties: Json,
 }
@@ -223,9 +223,9 @@ pub struct EventRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RecentWorkflow {
-    /// The file.
+    /// Path of the workflow file as it was opened.
     pub path: String,
-    /// The digraph's name.
+    /// The workflow's digraph name, empty when anonymous.
     pub name: String,
     /// When it was last opened (RFC 3339).
     pub last_opened: String,

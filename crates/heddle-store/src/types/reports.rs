@@ -10,7 +10,7 @@ use super::RunStatus;
 pub struct IngestReport {
     /// The run (`None` when the folder has no manifest yet, or is gone).
     pub run_id: Option<String>,
-    /// Events added.
+    /// Events read from progress.jsonl by this ingest (0 when none were new).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub new_events: i64,
     /// Where the run stands now.
@@ -23,9 +23,9 @@ pub struct IngestReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct IngestFailure {
-    /// The run folder.
+    /// Absolute path of the run folder.
     pub folder: String,
-    /// Why.
+    /// The error's message, e.g. a corrupt event's file and line.
     pub error: String,
 }
 
@@ -35,7 +35,7 @@ pub struct IngestFailure {
 pub struct ReindexReport {
     /// Runs indexed (children included).
     pub runs: usize,
-    /// Events indexed.
+    /// Events indexed over all runs.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub events: i64,
     /// Runs dropped from the index because their folder is gone.
@@ -48,7 +48,7 @@ pub struct ReindexReport {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunChange {
-    /// The run.
+    /// The run's id (a ULID).
     pub run_id: String,
     /// Where it stands now (`None`: it left the index, its folder is gone).
     pub status: Option<RunStatus>,

@@ -13,13 +13,13 @@ pub use heddle_engine::RunStatus;
 pub struct RunRecord {
     /// The run id (a ULID).
     pub id: String,
-    /// The run folder.
+    /// Absolute path of the run folder (where manifest.json and progress.jsonl are).
     pub folder: String,
-    /// The digraph's name.
+    /// The workflow's digraph name (`digraph Name {`), empty when anonymous.
     pub workflow_name: String,
     /// The workflow file the run started from.
     pub workflow_path: String,
-    /// The goal.
+    /// The goal it ran with (`--goal`, else the workflow's `goal`); `None` when neither.
     pub goal: Option<String>,
     /// `--label K=V` pairs.
     pub labels: BTreeMap<String, String>,
@@ -27,13 +27,13 @@ pub struct RunRecord {
     /// run (`get_run`), empty in run lists (the index does not hold them).
     #[serde(default)]
     pub inputs: BTreeMap<String, String>,
-    /// Where it stands.
+    /// Running, interrupted, or how it concluded (success, fail, cancelled).
     pub status: RunStatus,
-    /// Start (RFC 3339).
+    /// When it started, RFC 3339 UTC.
     pub started_at: String,
-    /// End (RFC 3339), once concluded.
+    /// When it ended, RFC 3339 UTC; `None` until it concludes.
     pub ended_at: Option<String>,
-    /// Wall time, once concluded.
+    /// Milliseconds from start to end; `None` until it concludes.
     #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub duration_ms: Option<i64>,
     /// Why it failed or was cancelled.
@@ -58,13 +58,13 @@ pub struct RunRecord {
     /// The last event's seq.
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub last_seq: i64,
-    /// LLM stages are simulated.
+    /// Started as a dry run: LLM stages got simulated answers.
     pub dry_run: bool,
     /// The run supervising this one (manager-loop children).
     pub parent_run_id: Option<String>,
-    /// Where stages run.
+    /// Where stages ran: the workspace, or the run's git worktree.
     pub work_dir: String,
-    /// Nodes in the workflow.
+    /// How many nodes the run's workflow has (for a progress `completed / nodes`).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub node_count: i64,
     /// The node of the latest stage that started.
@@ -80,7 +80,7 @@ pub struct RunFilter {
     /// Any of these statuses (empty: any status).
     #[serde(default)]
     pub status: Vec<RunStatus>,
-    /// The workflow's name.
+    /// Only runs of the workflow with this digraph name (exact match).
     #[serde(default)]
     pub workflow: Option<String>,
     /// Every one of these labels, with this value.
@@ -89,7 +89,7 @@ pub struct RunFilter {
     /// Started at or after (RFC 3339).
     #[serde(default)]
     pub since: Option<String>,
-    /// Started before (RFC 3339).
+    /// Started before this time (RFC 3339), exclusive.
     #[serde(default)]
     pub until: Option<String>,
     /// Only the children of this run (manager loops); implies `include_children`.
@@ -136,7 +136,7 @@ impl Default for PageRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunPage {
-    /// The runs.
+    /// At most the page's `limit` runs, newest first.
     pub items: Vec<RunRecord>,
     /// Pass this as [`PageRequest::after`] for the next page (`None`: this is the last).
     pub next: Option<RunCursor>,

@@ -53,7 +53,7 @@ pub(crate) enum Typed {
     File {
         /// The path as written, without `@`.
         path: String,
-        /// The resolved path.
+        /// The resolved path; `None` when the file does not exist.
         resolved: Option<String>,
     },
 }
@@ -66,7 +66,7 @@ pub(crate) struct Occurrence<'g> {
     pub scope: Scope,
     /// What it belongs to.
     pub owner: Owner,
-    /// The syntax.
+    /// The `key=value` in the syntax tree.
     pub attr: &'g Attr,
     /// Counts statements: occurrences in the same attribute list share it.
     pub stmt: usize,
@@ -109,7 +109,6 @@ pub(crate) fn decoded(id: &heddle_dot::Id) -> Cow<'_, str> {
 
 /// The model plus what validation needs beyond it.
 pub(crate) struct Built<'g> {
-    /// The model.
     pub workflow: Workflow,
     /// Every attribute as written.
     pub occurrences: Vec<Occurrence<'g>>,

@@ -65,7 +65,7 @@ pub struct AttrSpec {
     pub scopes: &'static str,
     /// The type its value must have.
     pub ty: ValueType,
-    /// Dialect or Graphviz.
+    /// Whether the dialect or Graphviz defines the attribute.
     pub source: Source,
     /// The lint rule that checks its values, when it is not `attribute_type`.
     pub checked_by: Option<&'static str>,

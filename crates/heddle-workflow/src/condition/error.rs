@@ -24,9 +24,9 @@ pub enum ConditionErrorKind {
     /// An operator without a value after it.
     #[error("expected a value after `{op}`, found {found}")]
     ExpectedValue {
-        /// The operator.
+        /// The operator as written, e.g. `!=`.
         op: String,
-        /// What came instead.
+        /// What came instead, the token in backticks, or `the end of the condition`.
         found: String,
     },
     /// `(` without `)`.

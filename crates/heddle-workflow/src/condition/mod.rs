@@ -74,7 +74,7 @@ pub struct Clause {
 /// The `OP value` part of a clause.
 #[derive(Debug, Clone)]
 pub struct Comparison {
-    /// The operator.
+    /// `=`, `!=`, `<`, `>`, `<=`, `>=`, `contains` or `matches`.
     pub op: Op,
     /// The value, quotes removed.
     pub value: String,

@@ -10,19 +10,19 @@ pub enum WorkflowEditError {
     /// The text does not parse; structured edits need a parsed graph.
     #[error("the file has {count} syntax error(s); fix them before editing the graph")]
     HasSyntaxErrors {
-        /// Number of parse errors.
+        /// How many syntax errors the parse reported.
         count: usize,
     },
     /// The file holds no graph to edit.
     #[error("the file holds no graph to edit")]
     NoGraph,
-    /// No such node.
+    /// The edit names a node the workflow does not have.
     #[error("there is no node `{node}` in the workflow")]
     NodeNotFound {
         /// The id asked for.
         node: String,
     },
-    /// No such edge.
+    /// The edit names an edge the workflow does not have.
     #[error("there is no edge `{} -> {}` (#{}) in the workflow", .edge.from, .edge.to, .edge.occurrence)]
     EdgeNotFound {
         /// The edge asked for.
@@ -53,53 +53,53 @@ pub enum WorkflowEditError {
     /// A second start node (the dialect wants exactly one).
     #[error("the workflow already starts at `{start}`; it can have only one start")]
     StartExists {
-        /// The existing start.
+        /// Id of the node that already starts the workflow.
         start: String,
     },
     /// A second exit when the edit did not allow one.
     #[error("the workflow already has an exit, `{exit}`")]
     ExitExists {
-        /// The existing exit.
+        /// Id of an exit node the workflow already has.
         exit: String,
     },
     /// Deleting the only start node.
     #[error("`{node}` is the only start node; a workflow needs one")]
     OnlyStart {
-        /// The start node.
+        /// Id of the start node the edit would delete.
         node: String,
     },
     /// Deleting the last exit node.
     #[error("`{node}` is the last exit node; a workflow needs one")]
     LastExit {
-        /// The exit node.
+        /// Id of the exit node the edit would delete.
         node: String,
     },
     /// An edge into the start node.
     #[error("`{node}` is the start node; no edge may lead into it")]
     IntoStart {
-        /// The start node.
+        /// Id of the start node the new edge would enter.
         node: String,
     },
     /// An edge out of an exit node.
     #[error("`{node}` is an exit; a run ends there, so no edge may leave it")]
     OutOfExit {
-        /// The exit node.
+        /// Id of the exit node the new edge would leave.
         node: String,
     },
     /// An edge exactly like an existing one (no attributes of its own, same endpoints).
     #[error("there is already an edge `{from} -> {to}`")]
     DuplicateEdge {
-        /// Tail node id.
+        /// Id of the node the edge leaves.
         from: String,
-        /// Head node id.
+        /// Id of the node the edge enters.
         to: String,
     },
     /// A rename that would change what the node does (`start`, `exit`, `end` imply kinds).
     #[error("renaming `{node}` to `{to}` would make it a {} node; give it an explicit shape or type first", .kind.type_name())]
     KindChange {
-        /// The node renamed.
+        /// The node's id before the rename.
         node: String,
-        /// The new id.
+        /// The id asked for.
         to: String,
         /// The kind the new id would give it.
         kind: HandlerKind,
@@ -110,7 +110,7 @@ pub enum WorkflowEditError {
     StillNamed {
         /// The node being deleted.
         node: String,
-        /// The attribute naming it.
+        /// The attribute whose value names the node, e.g. `retry_target`.
         key: String,
         /// Where that attribute is written.
         place: &'static str,

@@ -45,7 +45,7 @@ pub enum WorkflowEdit {
     },
     /// Sets a node attribute, in the spelling the node already uses.
     SetNodeAttr {
-        /// Node id.
+        /// Id of a node already in the workflow.
         node: String,
         /// Attribute key (name or alias).
         key: String,
@@ -54,14 +54,14 @@ pub enum WorkflowEdit {
     },
     /// Removes a node attribute in every spelling, from every statement of the node.
     RemoveNodeAttr {
-        /// Node id.
+        /// Id of a node already in the workflow.
         node: String,
         /// Attribute key (name or alias).
         key: String,
     },
     /// Sets an attribute of one edge, in the spelling the edge already uses.
     SetEdgeAttr {
-        /// Which edge.
+        /// The edge to change; it must be in the workflow.
         edge: EdgeKey,
         /// Attribute key (name or alias).
         key: String,
@@ -70,7 +70,7 @@ pub enum WorkflowEdit {
     },
     /// Removes an attribute of one edge in every spelling.
     RemoveEdgeAttr {
-        /// Which edge.
+        /// The edge to change; it must be in the workflow.
         edge: EdgeKey,
         /// Attribute key (name or alias).
         key: String,
@@ -91,7 +91,7 @@ pub enum WorkflowEdit {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         label: Option<String>,
-        /// Further attributes, in order.
+        /// Further `(key, value)` pairs, written in this order; values unquoted.
         #[serde(default)]
         attrs: Vec<(String, String)>,
         /// Add an exit even when there is one (the dialect accepts several).
@@ -101,37 +101,37 @@ pub enum WorkflowEdit {
     },
     /// Removes a node, every edge touching it and the attributes naming it.
     RemoveNode {
-        /// Node id.
+        /// Id of the node to remove.
         id: String,
     },
     /// Renames a node everywhere: its statements, its edges, and every attribute value that
     /// names it (`retry_target`, `fallback_retry_target`, `#id` stylesheet selectors).
     RenameNode {
-        /// Current id.
+        /// The node's id now.
         from: String,
-        /// New id.
+        /// Letters, digits and `_`, not starting with a digit, no DOT keyword, not used yet.
         to: String,
     },
     /// Adds an edge `from -> to`. Refused into the start, out of an exit, and when an edge
     /// without attributes of its own already joins the two.
     AddEdge {
-        /// Tail node id.
+        /// Id of the existing node the edge leaves.
         from: String,
-        /// Head node id.
+        /// Id of the existing node the edge enters.
         to: String,
-        /// Attributes in order.
+        /// `(key, value)` pairs written in this order; values unquoted.
         #[serde(default)]
         attrs: Vec<(String, String)>,
     },
     /// Removes one edge.
     RemoveEdge {
-        /// Which edge.
+        /// The edge to change; it must be in the workflow.
         edge: EdgeKey,
     },
     /// Deletes a selection: its edges, then its nodes (with their edges and the attributes
     /// naming them). Refused when it would remove the only start or the last exit.
     Delete {
-        /// Node ids.
+        /// Ids of the nodes to delete.
         #[serde(default)]
         nodes: Vec<String>,
         /// Edges (those touching a deleted node go with it).

@@ -146,7 +146,7 @@ pub(crate) struct Input<'a> {
     pub lines: &'a LineIndex,
     /// Its path (`@file` references are relative to it).
     pub path: &'a Path,
-    /// File access.
+    /// Reads the files `@file` references and child workflows name.
     pub files: &'a dyn FileSource,
     /// What is known about the run's inputs.
     pub inputs: &'a crate::template::Inputs,

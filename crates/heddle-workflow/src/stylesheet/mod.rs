@@ -56,7 +56,7 @@ pub enum SelectorKind {
 /// One selector.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Selector {
-    /// What it matches.
+    /// Every node, a shape, a class or one node id.
     pub kind: SelectorKind,
     /// Byte range in the stylesheet text.
     pub span: (usize, usize),

@@ -50,7 +50,7 @@ pub enum Inputs {
     /// These values will be used; an input without one is reported with `missing`
     /// (a warning for `heddle validate`, an error before a run starts).
     Given {
-        /// `inputs.NAME` values.
+        /// Value of each `inputs.NAME`, keyed by `NAME`.
         values: BTreeMap<String, String>,
         /// How an input without a value is reported.
         missing: Severity,

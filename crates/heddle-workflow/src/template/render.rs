@@ -11,7 +11,7 @@ use minijinja::{Environment, ErrorKind, UndefinedBehavior, Value};
 pub(crate) struct Scope<'a> {
     /// `goal`, when it is in scope (it is not inside the goal itself).
     pub goal: Option<&'a str>,
-    /// `inputs.NAME`.
+    /// Value of each `inputs.NAME`, keyed by `NAME`.
     pub inputs: &'a BTreeMap<String, String>,
     /// A shell or Python script: `{#` is the shell's (`${#array[@]}`), not a comment.
     pub script: bool,

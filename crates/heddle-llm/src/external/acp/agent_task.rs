@@ -25,9 +25,9 @@ pub const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// One message for the agent, from `send`.
 #[derive(Debug)]
 pub(super) struct TurnRequest {
-    /// The prompt text.
+    /// The prompt text sent with `session/prompt`.
     pub text: String,
-    /// The caller's cancellation.
+    /// Cancelled by the caller to stop the turn (`session/cancel` is sent).
     pub cancel: CancellationToken,
     /// Where the turn's events and result go.
     pub replies: mpsc::UnboundedSender<TurnMessage>,

@@ -13,23 +13,23 @@ pub(super) const METHOD_NOT_FOUND: i64 = -32601;
 pub(super) enum Incoming {
     /// The answer to one of the client's requests.
     Response {
-        /// The request's id.
+        /// The id of the client request it answers.
         id: Json,
         /// Its result, or the error the agent returned.
         result: Result<Json, RpcError>,
     },
     /// A request the client must answer.
     Request {
-        /// Its id.
+        /// Its id, echoed in the client's response.
         id: Json,
-        /// The method.
+        /// The JSON-RPC method, e.g. `session/request_permission`.
         method: String,
         /// Its parameters (`null` when absent).
         params: Json,
     },
     /// A notification.
     Notification {
-        /// The method.
+        /// The JSON-RPC method, e.g. `session/update`.
         method: String,
         /// Its parameters (`null` when absent).
         params: Json,
@@ -41,9 +41,9 @@ pub(super) enum Incoming {
 /// A JSON-RPC error object.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct RpcError {
-    /// The code.
+    /// JSON-RPC error code, e.g. `-32601` (method not found).
     pub code: i64,
-    /// The message.
+    /// The agent's error message.
     pub message: String,
     /// Extra data, if any.
     pub data: Option<Json>,
