@@ -1,5 +1,6 @@
 //! The live terminal view of a run: the stage list with statuses, the current stage with a
-//! spinner and its elapsed time, redrawn in place on a terminal; one line per event
+//! spinner and its elapsed time, redrawn in place on a terminal by `indicatif` with every row
+//! cut to the terminal's width (so no row wraps and garbles the redraw); one line per event
 //! otherwise.
 
 use std::collections::BTreeMap;
@@ -8,9 +9,12 @@ use std::time::{Duration, Instant};
 
 use heddle_engine::event::Stream;
 use heddle_engine::{Envelope, Event, StageStatus};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Stage rows the redrawn block shows (the newest).
 const MAX_ROWS: usize = 15;
+/// The width assumed when the terminal does not say.
+const DEFAULT_WIDTH: usize = 80;
 
 const SPINNER: [char; 8] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧'];
 
@@ -37,7 +41,8 @@ pub struct LiveView {
     redraw: bool,
     started: Instant,
     lines: Vec<Line>,
-    drawn: usize,
+    /// The block drawn in place; `None` without a terminal or while an interview asks.
+    block: Option<ProgressBar>,
     tick: usize,
     paused: bool,
     last_output: BTreeMap<String, String>,
@@ -51,7 +56,7 @@ impl LiveView {
             redraw,
             started: Instant::now(),
             lines: Vec::new(),
-            drawn: 0,
+            block: redraw.then(new_block),
             tick: 0,
             paused: false,
             last_output: BTreeMap::new(),
@@ -181,11 +186,15 @@ impl LiveView {
             }
             Event::InterviewStarted { .. } => {
                 self.draw(out);
+                // The block stays as drawn; the questions are asked below it.
+                self.leave_on_screen();
                 self.paused = true;
-                self.drawn = 0;
             }
             Event::InterviewAnswered { .. } | Event::InterviewTimedOut { .. } => {
-                self.paused = false
+                self.paused = false;
+                if self.redraw && self.block.is_none() {
+                    self.block = Some(new_block());
+                }
             }
             Event::AgentText { text, simulated } if !self.redraw => {
                 let mark = if *simulated { " (simulated)" } else { "" };
@@ -195,9 +204,14 @@ impl LiveView {
                     truncate(text.lines().next().unwrap_or(""), 120)
                 );
             }
-            Event::Warning { message } => {
-                let _ = writeln!(out, "warning: {message}");
-            }
+            Event::Warning { message } => match &self.block {
+                Some(block) => block.suspend(|| {
+                    let _ = writeln!(out, "warning: {message}");
+                }),
+                None => {
+                    let _ = writeln!(out, "warning: {message}");
+                }
+            },
             _ => {}
         }
         self.draw(out);
@@ -210,16 +224,31 @@ impl LiveView {
         }
     }
 
-    /// Redraws the block (spinner frame advances); a no-op without a terminal.
-    pub fn draw(&mut self, out: &mut dyn Write) {
-        if !self.redraw || self.paused {
+    /// Leaves the block on the screen as last drawn; what is written next goes below it.
+    pub fn leave_on_screen(&mut self) {
+        if let Some(block) = self.block.take() {
+            block.abandon();
+        }
+    }
+
+    /// Redraws the block (spinner frame advances); a no-op without a terminal. The block
+    /// is drawn on stderr, whatever `_out` is.
+    pub fn draw(&mut self, _out: &mut dyn Write) {
+        if self.paused || self.block.is_none() {
             return;
         }
         self.tick += 1;
-        let mut text = String::new();
-        if self.drawn > 0 {
-            text.push_str(&format!("\x1b[{}A", self.drawn));
+        let width = console::Term::stderr()
+            .size_checked()
+            .map_or(DEFAULT_WIDTH, |(_, columns)| usize::from(columns));
+        let message = fit_to_width(&self.rows(), width);
+        if let Some(block) = &self.block {
+            block.set_message(message);
         }
+    }
+
+    /// The rows of the block, uncut.
+    fn rows(&self) -> Vec<String> {
         let mut rows = vec![format!(
             "{} · {}",
             self.title,
@@ -267,15 +296,25 @@ impl LiveView {
                 truncate(&detail, 90)
             ));
         }
-        for row in &rows {
-            text.push_str("\x1b[2K");
-            text.push_str(row);
-            text.push('\n');
-        }
-        self.drawn = rows.len();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        rows
     }
+}
+
+/// A block drawn in place on stderr, showing its message as it is.
+fn new_block() -> ProgressBar {
+    let block = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{msg}") {
+        block.set_style(style);
+    }
+    block
+}
+
+/// `rows` joined by newlines, each cut to `width` columns (with `…`) so none wraps.
+fn fit_to_width(rows: &[String], width: usize) -> String {
+    rows.iter()
+        .map(|row| console::truncate_str(row, width, "…").into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn truncate(text: &str, max: usize) -> String {
@@ -300,5 +339,36 @@ pub fn elapsed(duration: Duration) -> String {
     } else {
         let secs = duration.as_secs();
         format!("{}m{:02}s", secs / 60, secs % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn a_long_stage_row_is_cut_to_the_terminal_width() {
+        let long = format!(
+            "  ✓ {:<20} {:<12} {}",
+            "implement",
+            "agent",
+            "x".repeat(200)
+        );
+        let rows = vec!["plan · run 01 · 3.2s".to_string(), long];
+        let fitted = fit_to_width(&rows, 40);
+        let lines: Vec<&str> = fitted.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0], "plan · run 01 · 3.2s");
+        assert_eq!(console::measure_text_width(lines[1]), 40, "{}", lines[1]);
+        assert!(lines[1].starts_with("  ✓ implement"), "{}", lines[1]);
+        assert!(lines[1].ends_with('…'), "{}", lines[1]);
+    }
+
+    #[test]
+    fn wide_characters_count_as_two_columns() {
+        let fitted = fit_to_width(&["💬💬💬💬💬💬".to_string()], 7);
+        assert!(console::measure_text_width(&fitted) <= 7, "{fitted}");
+        assert!(fitted.ends_with('…'), "{fitted}");
     }
 }

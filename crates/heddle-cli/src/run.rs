@@ -366,6 +366,7 @@ async fn drive(
         }
     }
     view.draw(err);
+    view.leave_on_screen();
     if !json {
         summary(&conclusion, &run_dir, err);
     }

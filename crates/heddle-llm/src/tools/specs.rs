@@ -95,7 +95,9 @@ fn description(tool: Tool, context: &ToolContext) -> String {
         Tool::Grep => "Search file contents in the work dir with a regular expression (Rust \
              regex syntax), line by line. Returns matching lines as `path:line: text`, sorted \
              by path and line. Searches `path` (a file or folder, default the whole work dir), \
-             skipping `.git`, binary files and links that lead outside the work dir. `glob` \
+             skipping `.git`, files ignored by `.gitignore`/`.ignore`, binary files and links \
+             that lead outside the work dir (a `path` inside an ignored folder is still \
+             searched). `glob` \
              limits the files searched: without `/` it matches file names (`*.rs`), with `/` \
              paths relative to `path` (`src/**/*.rs`)."
             .to_string(),
@@ -103,7 +105,8 @@ fn description(tool: Tool, context: &ToolContext) -> String {
              the work dir) matches a glob pattern: `*` and `?` match within one path \
              component, `**` matches any number of folders, `[abc]` and `{a,b}` alternatives. \
              `*.rs` matches only files directly in `path`; `**/*.rs` matches at any depth. \
-             Returns paths relative to the work dir, sorted; `.git` is skipped."
+             Returns paths relative to the work dir, sorted; `.git` and files ignored by \
+             `.gitignore`/`.ignore` are skipped."
             .to_string(),
     }
 }
