@@ -144,7 +144,7 @@ const CRASHY: &str = r#"digraph Crashy {
     start [shape=Mdiamond];
     exit  [shape=Msquare];
     a    [shape=parallelogram, script="echo a >> count.txt"];
-    slow [shape=parallelogram, script="echo slow >> count.txt; echo $$ > slow.pid; if [ ! -e \"$HEDDLE_STAGE_DIR/began\" ]; then touch \"$HEDDLE_STAGE_DIR/began\"; sleep 60 & echo $! > sleep.pid; wait; fi"];
+    slow [shape=parallelogram, script="echo slow >> count.txt; echo $$ > slow.pid; if [ ! -e \"$HEDDLE_STAGE_DIR/began\" ]; then touch \"$HEDDLE_STAGE_DIR/began\"; sleep 60 & echo $! > sleep.pid.new; mv sleep.pid.new sleep.pid; wait; fi"];
     b    [shape=parallelogram, script="echo b >> count.txt"];
     start -> a -> slow -> b -> exit;
 }
@@ -228,7 +228,7 @@ const GATED: &str = r#"digraph Gated {
     start [shape=Mdiamond];
     exit  [shape=Msquare];
     first  [shape=parallelogram, script="echo first >> log.txt"];
-    second [shape=parallelogram, script="echo second >> log.txt; if [ -f gate ]; then sleep 60 & echo $! > sleep.pid; wait; fi"];
+    second [shape=parallelogram, script="echo second >> log.txt; if [ -f gate ]; then sleep 60 & echo $! > sleep.pid.new; mv sleep.pid.new sleep.pid; wait; fi"];
     start -> first -> second -> exit;
 }
 "#;
