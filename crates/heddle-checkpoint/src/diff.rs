@@ -43,7 +43,8 @@ fn resolve_pair(
     Ok((from, to))
 }
 
-/// The diff between the checkpoints `from` and `to` name (see [`resolve_pair`]).
+/// The diff between the checkpoints `from` and `to` name (any form [`resolve`] takes;
+/// without `to`, up to the tip of the timeline the run continues on).
 pub fn diff_targets(
     repo: &Repository,
     state: &GitState,
@@ -63,38 +64,41 @@ pub fn patch_targets(
     to: Option<&str>,
 ) -> Result<String> {
     let (from, to) = resolve_pair(repo, state, from, to)?;
-    let git = |e: &git2::Error| CheckpointError::git(repo.path(), &format!("diff {from}..{to}"), e);
-    let old = commit(repo, from)?.tree().map_err(|e| git(&e))?;
-    let new = commit(repo, to)?.tree().map_err(|e| git(&e))?;
-    let Some(mut diff) =
-        diff_trees(repo, &old, &new, &mut DiffOptions::new()).map_err(|e| git(&e))?
-    else {
+    let Some(diff) = renames_found(repo, from, to)? else {
         return Ok(String::new());
     };
-    diff.find_similar(None).map_err(|e| git(&e))?;
-    let (patch, _) = patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?;
+    let (patch, _) = patch_bytes(&diff, usize::MAX).map_err(|e| diff_error(repo, from, to, &e))?;
     Ok(String::from_utf8_lossy(&patch).into_owned())
 }
 
 /// The diff from checkpoint `from` to checkpoint `to`.
 pub fn diff(repo: &Repository, from: Oid, to: Oid) -> Result<CheckpointDiff> {
-    let git = |e: &git2::Error| CheckpointError::git(repo.path(), &format!("diff {from}..{to}"), e);
-    let old = commit(repo, from)?.tree().map_err(|e| git(&e))?;
-    let new = commit(repo, to)?.tree().map_err(|e| git(&e))?;
-    let Some(mut diff) =
-        diff_trees(repo, &old, &new, &mut DiffOptions::new()).map_err(|e| git(&e))?
-    else {
-        return Ok(CheckpointDiff {
-            from: from.to_string(),
-            to: to.to_string(),
-            files: Vec::new(),
-        });
+    let files = match renames_found(repo, from, to)? {
+        Some(diff) => file_changes(&diff).map_err(|e| diff_error(repo, from, to, &e))?,
+        None => Vec::new(),
     };
-    diff.find_similar(None).map_err(|e| git(&e))?;
-    let files = file_changes(&diff).map_err(|e| git(&e))?;
     Ok(CheckpointDiff {
         from: from.to_string(),
         to: to.to_string(),
         files,
     })
+}
+
+/// The git diff between the trees of commits `from` and `to`, renames found; `None` when
+/// the trees are the same.
+fn renames_found(repo: &Repository, from: Oid, to: Oid) -> Result<Option<git2::Diff<'_>>> {
+    let git = |e: &git2::Error| diff_error(repo, from, to, e);
+    let old = commit(repo, from)?.tree().map_err(|e| git(&e))?;
+    let new = commit(repo, to)?.tree().map_err(|e| git(&e))?;
+    let Some(mut diff) =
+        diff_trees(repo, &old, &new, &mut DiffOptions::new()).map_err(|e| git(&e))?
+    else {
+        return Ok(None);
+    };
+    diff.find_similar(None).map_err(|e| git(&e))?;
+    Ok(Some(diff))
+}
+
+fn diff_error(repo: &Repository, from: Oid, to: Oid, e: &git2::Error) -> CheckpointError {
+    CheckpointError::git(repo.path(), &format!("diff {from}..{to}"), e)
 }
