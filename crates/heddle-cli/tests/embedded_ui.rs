@@ -4,11 +4,14 @@
 //! (`npm --prefix ui run build`; scripts/test.sh does it first).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod sandbox;
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+
+use sandbox::serve_banner;
 
 /// A `heddle serve` process and where to reach it.
 struct Served {
@@ -59,25 +62,11 @@ impl Served {
             command.env(name, value);
         }
         let child = command.spawn().unwrap();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut text = String::new();
-        while Instant::now() < deadline {
-            text = std::fs::read_to_string(&out).unwrap_or_default();
-            if text.contains("Bearer ") {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let url = text
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("heddle serve printed no URL: {text}"));
-        let addr = url.trim_start_matches("http://").split('/').next().unwrap();
-        let token = text.split("Bearer ").nth(1).unwrap().trim_end();
+        let banner = serve_banner(&out);
         Served {
             child,
-            addr: addr.to_string(),
-            token: token.trim_end_matches('`').to_string(),
+            addr: banner.addr,
+            token: banner.token,
         }
     }
 

@@ -11,7 +11,7 @@ use std::net::TcpStream;
 use std::process::Child;
 use std::time::Duration;
 
-use sandbox::{Sandbox, describe, text, wait_for};
+use sandbox::{Sandbox, describe, serve_banner, text, wait_for};
 use serde_json::{Value, json};
 
 /// A `heddle serve` process: its address and token.
@@ -36,34 +36,17 @@ fn serve(sandbox: &Sandbox, n: u32) -> Served {
         .stderr(std::fs::File::create(sandbox.path().join(format!("serve-{n}.err"))).unwrap())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    let ready = wait_for(Duration::from_secs(30), || {
-        line = std::fs::read_to_string(&out).unwrap_or_default();
-        line.contains("Bearer ")
-    });
-    assert!(ready, "heddle serve printed no URL: {line}");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_string();
-    let (base, launch) = url.split_once("/?launch=").unwrap();
-    let token = line
-        .split("Bearer ")
-        .nth(1)
-        .unwrap()
-        .trim_end()
-        .trim_end_matches('`')
-        .to_string();
-    assert_eq!(token.len(), 32, "{line}");
+    let banner = serve_banner(&out);
+    assert_eq!(banner.token.len(), 32, "token {}", banner.token);
+    assert!(!banner.launch.is_empty(), "the URL has no launch key");
     assert_ne!(
-        launch, token,
-        "the URL must not carry the access token: {line}"
+        banner.launch, banner.token,
+        "the URL must not carry the access token"
     );
     Served {
         child,
-        addr: base.trim_start_matches("http://").to_string(),
-        token,
+        addr: banner.addr,
+        token: banner.token,
     }
 }
 

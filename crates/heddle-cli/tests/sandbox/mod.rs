@@ -199,6 +199,35 @@ pub fn wait_for(limit: Duration, mut ready: impl FnMut() -> bool) -> bool {
     ready()
 }
 
+/// What `heddle serve` prints when it is listening: its address (`127.0.0.1:PORT`), the
+/// one-time launch key in its URL, and the access token for scripts.
+pub struct ServeBanner {
+    pub addr: String,
+    pub launch: String,
+    pub token: String,
+}
+
+/// Waits up to 30 s for the banner `heddle serve` writes to the file `out`, and reads it.
+pub fn serve_banner(out: &Path) -> ServeBanner {
+    let mut text = String::new();
+    let ready = wait_for(Duration::from_secs(30), || {
+        text = std::fs::read_to_string(out).unwrap_or_default();
+        text.contains("Bearer ")
+    });
+    assert!(ready, "heddle serve printed no URL: {text}");
+    let url = text
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("heddle serve printed no URL: {text}"));
+    let (base, launch) = url.split_once("/?launch=").unwrap_or((url, ""));
+    let token = text.split("Bearer ").nth(1).unwrap().trim_end();
+    ServeBanner {
+        addr: base.trim_start_matches("http://").to_string(),
+        launch: launch.to_string(),
+        token: token.trim_end_matches('`').to_string(),
+    }
+}
+
 /// Waits for `child` to exit within `limit`; kills it and panics otherwise.
 pub fn exit_code_within(child: &mut Child, limit: Duration, what: &str) -> Option<i32> {
     let deadline = Instant::now() + limit;
