@@ -169,6 +169,12 @@ run_events! {
             /// The stage's folder, relative to the run directory (absent in older logs).
             #[serde(default, skip_serializing_if = "Option::is_none")]
             stage_dir: Option<String>,
+            /// Tokens the stage's LLM calls used (LLM stages).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            usage: Option<Usage>,
+            /// What the stage's LLM calls cost in US dollars, when the prices are known.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cost_usd: Option<f64>,
         },
         /// A stage finished failing.
         "stage.failed" => StageFailed {
@@ -188,6 +194,12 @@ run_events! {
             /// The stage's folder, relative to the run directory (absent in older logs).
             #[serde(default, skip_serializing_if = "Option::is_none")]
             stage_dir: Option<String>,
+            /// Tokens the stage's LLM calls used (LLM stages).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            usage: Option<Usage>,
+            /// What the stage's LLM calls cost in US dollars, when the prices are known.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cost_usd: Option<f64>,
         },
         /// A stage attempt will be retried after a delay.
         "stage.retrying" => StageRetrying {

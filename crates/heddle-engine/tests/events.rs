@@ -90,6 +90,8 @@ fn stage_events_name_their_folder_and_lines_without_it_still_parse() {
         notes: String::new(),
         branch: None,
         stage_dir: Some("nodes/unit-rerun_2".into()),
+        usage: None,
+        cost_usd: None,
     };
     let value = serde_json::to_value(&event).unwrap();
     assert_eq!(value["properties"]["stage_dir"], "nodes/unit-rerun_2");

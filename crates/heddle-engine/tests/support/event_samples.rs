@@ -60,6 +60,8 @@ pub fn samples() -> Vec<Event> {
             notes: String::new(),
             branch: None,
             stage_dir: Some("nodes/test-rerun_2".into()),
+            usage: None,
+            cost_usd: None,
         },
         Event::StageFailed {
             reason: "r".into(),
@@ -69,6 +71,8 @@ pub fn samples() -> Vec<Event> {
             attempts: 1,
             branch: None,
             stage_dir: None,
+            usage: None,
+            cost_usd: None,
         },
         Event::StageRetrying {
             attempt: 1,
