@@ -24,6 +24,7 @@ fn every_variant_is_listed_with_its_serialized_name() {
             | Event::RunCompleted { .. }
             | Event::RunFailed { .. }
             | Event::RunCancelled { .. }
+            | Event::RunBudgetExceeded { .. }
             | Event::RunRolledBack { .. }
             | Event::RunRecovered { .. }
             | Event::StageStarted { .. }

@@ -30,6 +30,13 @@ pub fn samples() -> Vec<Event> {
             reason: "r".into(),
             duration_ms: 1,
         },
+        Event::RunBudgetExceeded {
+            cost_usd: 0.5,
+            tokens: 1200,
+            max_cost_usd: Some(0.25),
+            max_tokens: None,
+            next_node: "review".into(),
+        },
         Event::RunRolledBack {
             to: "abc".into(),
             timeline: "heddle/run/R-t2".into(),
