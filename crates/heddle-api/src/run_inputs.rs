@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use heddle_engine::Budget;
 use heddle_workflow::{OsFiles, find_run_config, parse_run_config};
 
 /// What a run starts from once its run config is read.
@@ -20,6 +21,8 @@ pub struct ResolvedRun {
     pub config: Option<PathBuf>,
     /// Keys of the config Heddle ignores.
     pub warnings: Vec<String>,
+    /// The config's `[run] max_cost_usd` / `max_tokens` (callers lay their own over it).
+    pub budget: Budget,
 }
 
 /// Whether `path` is a run config rather than a workflow.
@@ -85,6 +88,10 @@ pub fn resolve_run(
         inputs: merged,
         config: Some(config.path),
         warnings: config.warnings,
+        budget: Budget {
+            max_cost_usd: config.max_cost_usd,
+            max_tokens: config.max_tokens,
+        },
     })
 }
 

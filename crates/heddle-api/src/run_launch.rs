@@ -83,7 +83,10 @@ impl RunLibrary {
             dry_run: request.dry_run,
             parent_run_id: None,
         };
-        let run = blocking(move || engine.prepare(run).map_err(ApiError::from)).await?;
+        let budget = resolved.budget;
+        let run = blocking(move || engine.prepare(run).map_err(ApiError::from))
+            .await?
+            .with_budget(budget);
         Ok(PreparedStart {
             run,
             warnings: resolved.warnings,
@@ -142,7 +145,21 @@ impl RunLibrary {
         run_dir: RunDir,
         executor: &Executor,
     ) -> Result<PreparedRun, ApiError> {
-        let dry_run = run_dir.read_manifest().map(|m| m.dry_run).unwrap_or(false);
+        let manifest = run_dir.read_manifest().ok();
+        let dry_run = manifest.as_ref().is_some_and(|m| m.dry_run);
+        // The budget is not frozen in the run: the run config beside the workflow, as it is
+        // now, gives it (a caller lays its own limits over it).
+        let budget = manifest
+            .and_then(|m| {
+                crate::run_inputs::resolve_run(
+                    Path::new(&m.workflow_path),
+                    None,
+                    Default::default(),
+                )
+                .ok()
+            })
+            .map(|resolved| resolved.budget)
+            .unwrap_or_default();
         let engine = engine(
             self.home(),
             dry_run,
@@ -150,7 +167,8 @@ impl RunLibrary {
             executor.env.clone(),
             ModeChoice::Auto,
         );
-        blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await
+        let run = blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await?;
+        Ok(run.with_budget(budget))
     }
 
     /// Executes `prepared` to its end, keeping the index current: the run is listed as soon

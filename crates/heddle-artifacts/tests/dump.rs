@@ -25,6 +25,7 @@ fn record(node: &str, visit: u32) -> StageRecord {
         preferred_label: None,
         model: None,
         usage: None,
+        cost_usd: None,
         files_touched: Vec::new(),
         script: Some("true".into()),
         simulated: false,

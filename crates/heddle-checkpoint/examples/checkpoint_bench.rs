@@ -380,6 +380,7 @@ fn next_node(run_dir: &RunDir, checkpoint: &mut Checkpoint, visit: usize) -> Res
         preferred_label: None,
         model: None,
         usage: None,
+        cost_usd: None,
         files_touched: Vec::new(),
         script: None,
         simulated: true,

@@ -105,6 +105,14 @@ pub enum Command {
         /// repository), `worktree`, `shadow` or `none`.
         #[arg(long, value_enum, default_value_t = CheckpointChoice::Auto)]
         checkpoints: CheckpointChoice,
+        /// Stop the run cleanly at the next stage boundary once its LLM calls have cost more
+        /// than USD dollars (overrides the run config's and the graph's `max_cost_usd`).
+        #[arg(long, value_name = "USD")]
+        max_cost: Option<f64>,
+        /// Stop the run cleanly at the next stage boundary once its LLM calls have used more
+        /// than N input plus output tokens (overrides `max_tokens` of the config and graph).
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<u64>,
         /// Run it even if this workflow (this content, in this folder) has not been trusted
         /// on this machine yet, and remember it as trusted. Without it, Heddle lists what the
         /// workflow will do and asks (on a terminal) or refuses. `HEDDLE_TRUST_WORKFLOWS=1`
@@ -121,6 +129,14 @@ pub enum Command {
         /// current folder's repository), then continue it.
         #[arg(long, value_name = "REF", conflicts_with = "run")]
         from_ref: Option<String>,
+        /// Stop the run cleanly at the next stage boundary once its LLM calls have cost more
+        /// than USD dollars (overrides the run config's and the graph's `max_cost_usd`).
+        #[arg(long, value_name = "USD")]
+        max_cost: Option<f64>,
+        /// Stop the run cleanly at the next stage boundary once its LLM calls have used more
+        /// than N input plus output tokens (overrides `max_tokens` of the config and graph).
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<u64>,
         /// Answer every human gate with its default (or approving) choice.
         #[arg(long)]
         auto_approve: bool,

@@ -25,6 +25,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use cli::{ArtifactAction, BlobsAction, Cli, Command};
+use heddle_engine::Budget;
 
 /// Exit status for "ran, found errors".
 const EXIT_ERRORS: u8 = 1;
@@ -116,6 +117,8 @@ fn main() -> ExitCode {
             labels,
             json,
             checkpoints,
+            max_cost,
+            max_tokens,
             trust,
         } => {
             let options = run::RunOptions {
@@ -130,6 +133,10 @@ fn main() -> ExitCode {
                 json,
                 checkpoints: checkpoints.name(),
                 trust,
+                budget: Budget {
+                    max_cost_usd: max_cost,
+                    max_tokens,
+                },
             };
             with_runtime(&mut err, |env, err| {
                 Box::pin(async move { run::run(options, env, &mut std::io::stdout(), err).await })
@@ -138,6 +145,8 @@ fn main() -> ExitCode {
         Command::Resume {
             run: id,
             from_ref,
+            max_cost,
+            max_tokens,
             auto_approve,
             json,
             trust,
@@ -152,6 +161,10 @@ fn main() -> ExitCode {
                     auto_approve,
                     json,
                     trust,
+                    budget: Budget {
+                        max_cost_usd: max_cost,
+                        max_tokens,
+                    },
                 };
                 run::resume(target, flags, env, &mut std::io::stdout(), err).await
             })
@@ -200,6 +213,7 @@ fn main() -> ExitCode {
                     auto_approve,
                     json,
                     trust,
+                    budget: Budget::default(),
                 };
                 run::fork(&id, &from, flags, env, &mut std::io::stdout(), err).await
             })

@@ -12,7 +12,7 @@ use heddle_api::runs::HeddleHome;
 use heddle_api::trust::{TRUST_ENV, env_trusts};
 use heddle_api::{Executor, ForkRequest, RunLibrary, StartRunRequest, WorkflowTrustRequest};
 use heddle_engine::interviewer::{AutoApprove, Interviewer, TerminalInterviewer};
-use heddle_engine::{Conclusion, PreparedRun, RunStatus};
+use heddle_engine::{Budget, Conclusion, PreparedRun, RunStatus};
 
 use crate::live::{LiveView, elapsed};
 use crate::trust::{Consent, ensure_trusted};
@@ -63,6 +63,8 @@ pub struct RunOptions {
     pub checkpoints: &'static str,
     /// `--trust`: run the workflow even if it has not been trusted yet, and remember it.
     pub trust: bool,
+    /// `--max-cost` / `--max-tokens`, over the run config's and the graph's budget.
+    pub budget: Budget,
 }
 
 /// Exit codes.
@@ -141,7 +143,9 @@ pub async fn run(
     for warning in &prepared.warnings {
         let _ = writeln!(err, "warning: {warning}");
     }
-    drive(&library, prepared.run, options.json, env.terminal, out, err).await
+    let budget = options.budget.or(prepared.run.budget());
+    let run = prepared.run.with_budget(budget);
+    drive(&library, run, options.json, env.terminal, out, err).await
 }
 
 /// The workflow file `file` is, or names when it is a run config.
@@ -191,6 +195,8 @@ pub struct ContinueFlags {
     pub json: bool,
     /// Run the workflow without asking even if it is not trusted yet, and remember it.
     pub trust: bool,
+    /// `--max-cost` / `--max-tokens`, over the run config's and the graph's budget.
+    pub budget: Budget,
 }
 
 /// `heddle resume`.
@@ -228,7 +234,11 @@ pub async fn resume(
         }
     };
     match prepared {
-        Ok(prepared) => drive(&library, prepared, flags.json, env.terminal, out, err).await,
+        Ok(prepared) => {
+            let budget = flags.budget.or(prepared.budget());
+            let prepared = prepared.with_budget(budget);
+            drive(&library, prepared, flags.json, env.terminal, out, err).await
+        }
         Err(error) => fail(err, &error.message),
     }
 }
@@ -396,6 +406,17 @@ fn summary(conclusion: &Conclusion, run_dir: &std::path::Path, err: &mut dyn Wri
             conclusion.run_id
         ),
     };
+    if conclusion
+        .failure_reason
+        .as_deref()
+        .is_some_and(|r| r.starts_with("budget exceeded"))
+    {
+        let _ = writeln!(
+            err,
+            "  a higher budget continues it: heddle resume {} --max-cost USD / --max-tokens N",
+            conclusion.run_id
+        );
+    }
     if let Some(notes) = &conclusion.notes {
         let _ = writeln!(err, "  {notes}");
     }

@@ -61,8 +61,8 @@ pub async fn ps(
     }
     writeln!(
         out,
-        "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  LABELS",
-        "RUN", "WORKFLOW", "STATUS", "STARTED", "TOOK"
+        "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {:>9}  LABELS",
+        "RUN", "WORKFLOW", "STATUS", "STARTED", "TOOK", "COST"
     )
     .map_err(write)?;
     for run in runs {
@@ -85,17 +85,28 @@ pub async fn ps(
         };
         writeln!(
             out,
-            "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {}",
+            "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {:>9}  {}",
             run.id,
             run.workflow_name,
             status,
             started,
             took,
+            dollars(run.cost_usd),
             labels.join(",")
         )
         .map_err(write)?;
     }
     Ok(())
+}
+
+/// A run's cost for people: `$0.45`, with four decimals under a cent (`$0.0042`), `-` when
+/// no stage had a known price (dry runs included: nothing was spent or priced).
+fn dollars(cost: Option<f64>) -> String {
+    match cost {
+        None => "-".to_string(),
+        Some(usd) if usd > 0.0 && usd < 0.01 => format!("${usd:.4}"),
+        Some(usd) => format!("${usd:.2}"),
+    }
 }
 
 /// `heddle events`: a run's events as heddle-api's feed hands them out (the same the UI
@@ -188,6 +199,12 @@ pub async fn inspect(
     if let Some(reason) = &record.failure_reason {
         lines.push(format!("reason    {reason}"));
     }
+    lines.push(format!(
+        "cost      {} ({} input + {} output tokens)",
+        dollars(record.cost_usd),
+        record.input_tokens,
+        record.output_tokens
+    ));
     if !record.labels.is_empty() {
         let labels: Vec<String> = record
             .labels

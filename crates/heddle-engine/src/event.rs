@@ -101,6 +101,22 @@ run_events! {
             /// Wall time of the run.
             duration_ms: u64,
         },
+        /// The run spent more than its budget (`max_cost_usd` / `max_tokens`, a Heddle
+        /// extension): it stops before `next_node`, which a resume with a higher budget runs.
+        "run.budget_exceeded" => RunBudgetExceeded {
+            /// What its priced LLM calls cost so far, in US dollars.
+            cost_usd: f64,
+            /// Input plus output tokens its LLM calls used so far.
+            tokens: u64,
+            /// The cost limit, when there is one.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            max_cost_usd: Option<f64>,
+            /// The token limit, when there is one.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            max_tokens: Option<u64>,
+            /// The node the run would have run next.
+            next_node: String,
+        },
         /// Someone rolled the stopped run back to a checkpoint; resumed, it continues from there
         /// on a new timeline. Nodes the checkpoint had not completed are pending again.
         "run.rolled_back" => RunRolledBack {
@@ -169,6 +185,12 @@ run_events! {
             /// The stage's folder, relative to the run directory (absent in older logs).
             #[serde(default, skip_serializing_if = "Option::is_none")]
             stage_dir: Option<String>,
+            /// Tokens the stage's LLM calls used (LLM stages).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            usage: Option<Usage>,
+            /// What the stage's LLM calls cost in US dollars, when the prices are known.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cost_usd: Option<f64>,
         },
         /// A stage finished failing.
         "stage.failed" => StageFailed {
@@ -188,6 +210,12 @@ run_events! {
             /// The stage's folder, relative to the run directory (absent in older logs).
             #[serde(default, skip_serializing_if = "Option::is_none")]
             stage_dir: Option<String>,
+            /// Tokens the stage's LLM calls used (LLM stages).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            usage: Option<Usage>,
+            /// What the stage's LLM calls cost in US dollars, when the prices are known.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            cost_usd: Option<f64>,
         },
         /// A stage attempt will be retried after a delay.
         "stage.retrying" => StageRetrying {

@@ -13,6 +13,7 @@
 mod event_decl;
 
 pub mod atomic_file;
+pub mod budget;
 pub mod checkpoint;
 pub mod clock;
 pub mod context;
@@ -37,6 +38,7 @@ pub mod runlock;
 pub mod runs;
 pub mod work_tree;
 
+pub use budget::{Budget, Spent};
 pub use checkpoint::{Checkpoint, StageRecord};
 pub use clock::{Clock, FakeClock, SystemClock};
 pub use context::Context;

@@ -24,6 +24,7 @@ fn every_variant_is_listed_with_its_serialized_name() {
             | Event::RunCompleted { .. }
             | Event::RunFailed { .. }
             | Event::RunCancelled { .. }
+            | Event::RunBudgetExceeded { .. }
             | Event::RunRolledBack { .. }
             | Event::RunRecovered { .. }
             | Event::StageStarted { .. }
@@ -90,6 +91,8 @@ fn stage_events_name_their_folder_and_lines_without_it_still_parse() {
         notes: String::new(),
         branch: None,
         stage_dir: Some("nodes/unit-rerun_2".into()),
+        usage: None,
+        cost_usd: None,
     };
     let value = serde_json::to_value(&event).unwrap();
     assert_eq!(value["properties"]["stage_dir"], "nodes/unit-rerun_2");

@@ -54,6 +54,7 @@ fn record(node: &str, kind: HandlerKind, status: StageStatus) -> StageRecord {
         preferred_label: None,
         model: None,
         usage: None,
+        cost_usd: None,
         files_touched: Vec::new(),
         script: None,
         simulated: false,

@@ -156,6 +156,8 @@ fn write_run(runs: &Path, n: usize, events: usize) -> PathBuf {
                 notes: "exit 0".into(),
                 branch,
                 stage_dir: Some(stage_dir),
+                usage: None,
+                cost_usd: None,
             },
         );
         last = emit(

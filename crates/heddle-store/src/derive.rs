@@ -35,6 +35,8 @@ struct StageEnd<'a> {
     failure_class: Option<&'static str>,
     branch: Option<&'a str>,
     stage_dir: Option<&'a str>,
+    usage: Option<heddle_engine::Usage>,
+    cost_usd: Option<f64>,
 }
 
 impl<'a> StageEnd<'a> {
@@ -48,6 +50,8 @@ impl<'a> StageEnd<'a> {
                 notes,
                 branch,
                 stage_dir,
+                usage,
+                cost_usd,
             } => Some(StageEnd {
                 status: status.as_str(),
                 duration_ms: *duration_ms,
@@ -58,6 +62,8 @@ impl<'a> StageEnd<'a> {
                 failure_class: None,
                 branch: branch.as_deref(),
                 stage_dir: stage_dir.as_deref(),
+                usage: *usage,
+                cost_usd: *cost_usd,
             }),
             Event::StageFailed {
                 reason,
@@ -67,6 +73,8 @@ impl<'a> StageEnd<'a> {
                 attempts,
                 branch,
                 stage_dir,
+                usage,
+                cost_usd,
             } => Some(StageEnd {
                 status: "fail",
                 duration_ms: *duration_ms,
@@ -77,6 +85,8 @@ impl<'a> StageEnd<'a> {
                 failure_class: failure_class.map(|c| c.as_str()),
                 branch: branch.as_deref(),
                 stage_dir: stage_dir.as_deref(),
+                usage: *usage,
+                cost_usd: *cost_usd,
             }),
             _ => None,
         }
@@ -199,11 +209,16 @@ pub(crate) async fn apply(
                 .map_err(db)?;
             let attempts = i64::from(p.attempts);
             let duration_ms = i64::try_from(p.duration_ms).unwrap_or(i64::MAX);
+            let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+            let input_tokens = p.usage.map(|u| tokens(u.input_tokens));
+            let output_tokens = p.usage.map(|u| tokens(u.output_tokens));
             sqlx::query!(
                 "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
                                      attempts, retries, started_at, ended_at, duration_ms,
-                                     notes, failure_reason, failure_class, stage_dir)
-                 VALUES (?1, ?2, ?3, ?4, '', ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10, ?11, ?12, ?13)
+                                     notes, failure_reason, failure_class, stage_dir,
+                                     input_tokens, output_tokens, cost_usd)
+                 VALUES (?1, ?2, ?3, ?4, '', ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10, ?11, ?12, ?13,
+                         ?14, ?15, ?16)
                  ON CONFLICT (run_key, node_id, visit) DO UPDATE SET
                      status = excluded.status,
                      attempts = MAX(stages.attempts, excluded.attempts),
@@ -212,7 +227,10 @@ pub(crate) async fn apply(
                      duration_ms = excluded.duration_ms,
                      notes = excluded.notes,
                      failure_reason = excluded.failure_reason,
-                     failure_class = excluded.failure_class",
+                     failure_class = excluded.failure_class,
+                     input_tokens = excluded.input_tokens,
+                     output_tokens = excluded.output_tokens,
+                     cost_usd = excluded.cost_usd",
                 run_key,
                 node,
                 visit,
@@ -226,6 +244,9 @@ pub(crate) async fn apply(
                 p.reason,
                 p.failure_class,
                 dir,
+                input_tokens,
+                output_tokens,
+                p.cost_usd,
             )
             .execute(&mut *conn)
             .await

@@ -20,7 +20,8 @@ const CANDIDATES: i64 = 5;
 const RUN_COLUMNS: &str = "key, id, folder, workflow_name, workflow_path, goal, labels, status, \
      started_at, started_ms, ended_at, duration_ms, failure_reason, checkpoint_mode, \
      run_branch, base_sha, final_sha, artifact_count, stage_count, event_count, last_seq, \
-     dry_run, parent_run_id, work_dir, node_count, current_node, ingest_error";
+     dry_run, parent_run_id, work_dir, node_count, current_node, ingest_error, input_tokens, \
+     output_tokens, cost_usd";
 
 /// A row of `runs`.
 #[derive(Debug, sqlx::FromRow)]
@@ -52,6 +53,9 @@ pub(crate) struct RunRow {
     pub node_count: i64,
     pub current_node: Option<String>,
     pub ingest_error: Option<String>,
+    pub input_tokens: i64,
+    pub output_tokens: i64,
+    pub cost_usd: Option<f64>,
 }
 
 impl RunRow {
@@ -84,6 +88,9 @@ impl RunRow {
             node_count: self.node_count,
             current_node: self.current_node,
             ingest_error: self.ingest_error,
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+            cost_usd: self.cost_usd,
         }
     }
 }
@@ -212,7 +219,8 @@ impl Store {
                       status, started_at, started_ms, ended_at, duration_ms, failure_reason,
                       checkpoint_mode, run_branch, base_sha, final_sha, artifact_count,
                       stage_count, event_count, last_seq, dry_run, parent_run_id, work_dir,
-                      node_count, current_node, ingest_error
+                      node_count, current_node, ingest_error, input_tokens, output_tokens,
+                      cost_usd
                FROM runs WHERE id = ?1 OR folder = ?1"#,
             given
         )
@@ -238,7 +246,8 @@ impl Store {
                       status, started_at, started_ms, ended_at, duration_ms, failure_reason,
                       checkpoint_mode, run_branch, base_sha, final_sha, artifact_count,
                       stage_count, event_count, last_seq, dry_run, parent_run_id, work_dir,
-                      node_count, current_node, ingest_error
+                      node_count, current_node, ingest_error, input_tokens, output_tokens,
+                      cost_usd
                FROM runs WHERE id >= ?1 AND id < ?1 || '~'
                ORDER BY id LIMIT ?2"#,
             prefix,

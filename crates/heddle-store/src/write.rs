@@ -268,7 +268,12 @@ pub(crate) async fn update_run(
              event_count = (SELECT COUNT(*) FROM events WHERE run_key = ?1),
              last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = ?1),
              stage_count = (SELECT COUNT(*) FROM stages WHERE run_key = ?1),
-             artifact_count = (SELECT COUNT(*) FROM artifacts WHERE run_key = ?1)
+             artifact_count = (SELECT COUNT(*) FROM artifacts WHERE run_key = ?1),
+             input_tokens = (SELECT COALESCE(SUM(input_tokens), 0) FROM stages
+                             WHERE run_key = ?1),
+             output_tokens = (SELECT COALESCE(SUM(output_tokens), 0) FROM stages
+                              WHERE run_key = ?1),
+             cost_usd = (SELECT SUM(cost_usd) FROM stages WHERE run_key = ?1)
          WHERE key = ?1",
         update.run_key,
         status,

@@ -94,6 +94,8 @@ async fn an_event_this_version_does_not_know_is_skipped_and_named() {
                 notes: String::new(),
                 branch: None,
                 stage_dir: None,
+                usage: None,
+                cost_usd: None,
             },
         )
     };

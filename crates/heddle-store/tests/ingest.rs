@@ -39,6 +39,8 @@ fn completed(seq: u64, node: &str) -> String {
             notes: "exit 0".into(),
             branch: None,
             stage_dir: None,
+            usage: None,
+            cost_usd: None,
         },
     )
 }

@@ -49,6 +49,8 @@ impl Log {
                 notes: format!("{node} {}", dir.unwrap_or("-")),
                 branch: None,
                 stage_dir: dir.map(str::to_string),
+                usage: None,
+                cost_usd: None,
             },
         )
     }

@@ -1,5 +1,6 @@
 //! A run config file beside a workflow, as Fabro documents it (`workflow.toml` or
-//! `run.toml`): `[workflow] graph`, `[run] goal` and `[run.inputs]`. Keys Heddle does not use
+//! `run.toml`): `[workflow] graph`, `[run] goal` and `[run.inputs]`, and Heddle's own
+//! `[run] max_cost_usd` / `max_tokens` (the run's budget). Keys Heddle does not use
 //! are listed as warnings, never refused.
 
 use std::collections::BTreeMap;
@@ -24,6 +25,10 @@ pub struct RunConfig {
     pub goal: Option<String>,
     /// `[run.inputs]`, each value as text.
     pub inputs: BTreeMap<String, String>,
+    /// `[run] max_cost_usd` (a Heddle extension): the run's budget in US dollars.
+    pub max_cost_usd: Option<f64>,
+    /// `[run] max_tokens` (a Heddle extension): the run's budget in tokens.
+    pub max_tokens: Option<u64>,
     /// Keys Heddle ignores, one message each.
     pub warnings: Vec<String>,
 }
@@ -73,6 +78,23 @@ pub fn parse_run_config(path: &Path, text: &str) -> Result<RunConfig, RunConfigE
                     match (k.as_str(), v) {
                         ("goal", toml::Value::String(goal)) => config.goal = Some(goal.clone()),
                         ("goal", _) => return Err(error("`run.goal` is not a string".into())),
+                        ("max_cost_usd", toml::Value::Float(n)) if *n >= 0.0 => {
+                            config.max_cost_usd = Some(*n);
+                        }
+                        ("max_cost_usd", toml::Value::Integer(n)) if *n >= 0 => {
+                            config.max_cost_usd = Some(*n as f64);
+                        }
+                        ("max_cost_usd", _) => {
+                            return Err(error(
+                                "`run.max_cost_usd` is not a number of dollars ≥ 0".into(),
+                            ));
+                        }
+                        ("max_tokens", toml::Value::Integer(n)) if *n >= 0 => {
+                            config.max_tokens = u64::try_from(*n).ok();
+                        }
+                        ("max_tokens", _) => {
+                            return Err(error("`run.max_tokens` is not a whole number ≥ 0".into()));
+                        }
                         ("inputs", toml::Value::Table(inputs)) => {
                             for (name, value) in inputs {
                                 let text = match value {
@@ -166,6 +188,19 @@ name = "opus"
                 "flows/run.toml: Heddle ignores `run.working_dir`"
             ]
         );
+    }
+
+    #[test]
+    fn reads_the_budget_and_refuses_a_negative_one() {
+        let text = "[run]\nmax_cost_usd = 2.5\nmax_tokens = 100000\n";
+        let config = parse_run_config(Path::new("run.toml"), text).unwrap();
+        assert_eq!(config.max_cost_usd, Some(2.5));
+        assert_eq!(config.max_tokens, Some(100_000));
+        assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+        let whole = parse_run_config(Path::new("run.toml"), "[run]\nmax_cost_usd = 3\n").unwrap();
+        assert_eq!(whole.max_cost_usd, Some(3.0));
+        let error = parse_run_config(Path::new("run.toml"), "[run]\nmax_tokens = -1\n");
+        assert!(error.unwrap_err().message.contains("max_tokens"));
     }
 
     #[test]

@@ -76,7 +76,27 @@ reason: string,
 /**
  * Wall time of the run.
  */
-duration_ms: number, } } | { "event": "run.rolled_back", "properties": { 
+duration_ms: number, } } | { "event": "run.budget_exceeded", "properties": { 
+/**
+ * What its priced LLM calls cost so far, in US dollars.
+ */
+cost_usd: number, 
+/**
+ * Input plus output tokens its LLM calls used so far.
+ */
+tokens: number, 
+/**
+ * The cost limit, when there is one.
+ */
+max_cost_usd?: number | null, 
+/**
+ * The token limit, when there is one.
+ */
+max_tokens?: number | null, 
+/**
+ * The node the run would have run next.
+ */
+next_node: string, } } | { "event": "run.rolled_back", "properties": { 
 /**
  * The checkpoint commit restored.
  */
@@ -169,7 +189,15 @@ branch?: string | null,
 /**
  * The stage's folder, relative to the run directory (absent in older logs).
  */
-stage_dir?: string | null, } } | { "event": "stage.failed", "properties": { 
+stage_dir?: string | null, 
+/**
+ * Tokens the stage's LLM calls used (LLM stages).
+ */
+usage?: Usage | null, 
+/**
+ * What the stage's LLM calls cost in US dollars, when the prices are known.
+ */
+cost_usd?: number | null, } } | { "event": "stage.failed", "properties": { 
 /**
  * Why.
  */
@@ -197,7 +225,15 @@ branch?: string | null,
 /**
  * The stage's folder, relative to the run directory (absent in older logs).
  */
-stage_dir?: string | null, } } | { "event": "stage.retrying", "properties": { 
+stage_dir?: string | null, 
+/**
+ * Tokens the stage's LLM calls used (LLM stages).
+ */
+usage?: Usage | null, 
+/**
+ * What the stage's LLM calls cost in US dollars, when the prices are known.
+ */
+cost_usd?: number | null, } } | { "event": "stage.retrying", "properties": { 
 /**
  * The attempt that is over.
  */

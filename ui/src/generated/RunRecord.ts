@@ -109,4 +109,16 @@ current_node: string | null,
 /**
  * The first unreadable line of progress.jsonl, when there was one.
  */
-ingest_error: string | null, };
+ingest_error: string | null, 
+/**
+ * Input tokens the run's LLM stages used, summed over its stage visits.
+ */
+input_tokens: number, 
+/**
+ * Output tokens the run's LLM stages used, summed over its stage visits.
+ */
+output_tokens: number, 
+/**
+ * What the run's LLM calls cost in US dollars; `None` when no stage had a known price.
+ */
+cost_usd: number | null, };

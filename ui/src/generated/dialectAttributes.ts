@@ -13,6 +13,8 @@ export const DIALECT_ATTRIBUTE_TABLE = [
   {"aliases":[],"name":"max_node_visits","scopes":"G","summary":"Visits of any one node after which the run fails (0: no limit).","valueType":{"min":0,"type":"integer"}},
   {"aliases":[],"name":"checkpoint_exclude","scopes":"G","summary":"Comma-separated globs of files kept out of git checkpoints.","valueType":{"type":"string"}},
   {"aliases":[],"name":"stall_timeout","scopes":"G","summary":"Time without progress after which the run fails.","valueType":{"type":"duration"}},
+  {"aliases":[],"name":"max_cost_usd","scopes":"G","summary":"US dollars the run's LLM calls may cost; over it the run stops at the next stage (a Heddle extension).","valueType":{"min":0.0,"type":"float"}},
+  {"aliases":[],"name":"max_tokens","scopes":"G","summary":"Input plus output tokens the run's LLM calls may use; over it the run stops at the next stage (a Heddle extension).","valueType":{"min":0,"type":"integer"}},
   {"aliases":[],"name":"rankdir","scopes":"G","summary":"Layout direction (Graphviz).","valueType":{"type":"enum","values":["TB","LR","BT","RL"]}},
   {"aliases":[],"name":"shape","scopes":"N","summary":"Graphviz shape; selects the handler when `type` is unset.","valueType":{"type":"string"}},
   {"aliases":[],"name":"type","scopes":"N","summary":"Handler type; overrides the shape.","valueType":{"type":"string"}},

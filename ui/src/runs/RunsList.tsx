@@ -4,7 +4,7 @@ import { shownValue, useApiRead } from '../api/useApiRead';
 import type { ListRunsRequest } from '../generated/ListRunsRequest';
 import type { RunRecord } from '../generated/RunRecord';
 import type { RunStatus } from '../generated/RunStatus';
-import { RUN_STATUS_LABEL, formatDuration, formatStarted } from './runFormat';
+import { RUN_STATUS_LABEL, formatCost, formatDuration, formatStarted, formatTokens } from './runFormat';
 import { matchesSearch } from './runSearch';
 import { RunStatusBadge } from './RunStatusBadge';
 
@@ -14,7 +14,7 @@ const POLL_MS = 2000;
 
 const listRuns = (api: Api, request: ListRunsRequest) => api.listRuns(request);
 
-/** Every run, newest first: status, workflow, start, duration, labels; searchable. */
+/** Every run, newest first: status, workflow, start, duration, cost, labels; searchable. */
 export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => void; now: number }) {
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<RunStatus | 'all'>('all');
@@ -96,6 +96,7 @@ export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => voi
               <th scope="col">Workflow</th>
               <th scope="col">Started</th>
               <th scope="col">Duration</th>
+              <th scope="col">Cost</th>
               <th scope="col">Labels</th>
               <th scope="col">Run</th>
             </tr>
@@ -119,6 +120,13 @@ export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => voi
                     : run.status === 'running'
                       ? formatDuration(now - Date.parse(run.started_at))
                       : '–'}
+                </td>
+                <td
+                  className="runs-table__number"
+                  data-testid="run-cost"
+                  title={formatTokens(run.input_tokens, run.output_tokens)}
+                >
+                  {formatCost(run.cost_usd)}
                 </td>
                 <td>
                   {Object.entries(run.labels).map(([k, v]) => (

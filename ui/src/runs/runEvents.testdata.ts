@@ -9,6 +9,7 @@ const DEFAULTS: { [N in RunEventName]: RunEventProperties<N> } = {
   'run.completed': { duration_ms: 1000, stages: 1 },
   'run.failed': { reason: 'it broke', duration_ms: 1000 },
   'run.cancelled': { reason: 'stopped', duration_ms: 1000 },
+  'run.budget_exceeded': { cost_usd: 0.63, tokens: 1200, max_cost_usd: 0.5, max_tokens: null, next_node: 'review' },
   'run.rolled_back': { to: 'abc', timeline: 'heddle/run/R1-t2', next_node_id: null, completed_nodes: [] },
   'run.recovered': { checkpoint: 'abc', recovery_ref: 'refs/heddle/recovery/R1/1', recovery_sha: 'def', written: [], deleted: [] },
   'stage.started': { kind: 'command', visit: 1, attempt: 1 },

@@ -63,6 +63,7 @@ export function effectOf(event: RunEvent): EventEffect {
     case 'goal_gate.checked':
     case 'agent.usage':
     case 'agent.note':
+    case 'run.budget_exceeded': // the checkpoint and run.cancelled after it carry the change
     case 'loop.restarted':
     case 'manager.cycle':
     case 'warning':

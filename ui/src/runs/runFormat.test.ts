@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canResume, formatDuration, formatStarted } from './runFormat';
+import { canResume, formatCost, formatDuration, formatStarted, formatTokens } from './runFormat';
 
 describe('run formatting', () => {
   it('formats durations at every scale', () => {
@@ -9,6 +9,15 @@ describe('run formatting', () => {
     expect(formatDuration(192_000)).toBe('3 m 12 s');
     expect(formatDuration(3_900_000)).toBe('1 h 05 m');
     expect(formatDuration(-1)).toBe('–');
+  });
+
+  it('formats a run cost, with a dash when no price was known', () => {
+    expect(formatCost(0.63)).toBe('$0.63');
+    expect(formatCost(12.5)).toBe('$12.50');
+    expect(formatCost(0.0042)).toBe('$0.0042');
+    expect(formatCost(0)).toBe('$0.00');
+    expect(formatCost(null)).toBe('—');
+    expect(formatTokens(150_000, 12_000)).toBe('150,000 input + 12,000 output tokens');
   });
 
   it('says how long ago a run started', () => {

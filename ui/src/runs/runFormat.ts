@@ -22,6 +22,21 @@ export function formatStarted(iso: string, now: number): string {
   return new Date(at).toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/**
+ * What a run's LLM calls cost: `$0.45`, four decimals under a cent (`$0.0042`), `—` when no
+ * stage had a known price (dry runs included: the simulated backend prices nothing).
+ */
+export function formatCost(costUsd: number | null): string {
+  if (costUsd === null || !Number.isFinite(costUsd) || costUsd < 0) return '—';
+  if (costUsd > 0 && costUsd < 0.01) return `$${costUsd.toFixed(4)}`;
+  return `$${costUsd.toFixed(2)}`;
+}
+
+/** A run's token counts for a tooltip: `150,000 input + 12,000 output tokens`. */
+export function formatTokens(input: number, output: number): string {
+  return `${input.toLocaleString('en-US')} input + ${output.toLocaleString('en-US')} output tokens`;
+}
+
 /** The words shown for a run status. */
 export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
   running: 'Running',

@@ -14,6 +14,7 @@ use super::shared::{RunShared, Shared};
 use super::stage::millis;
 use super::state::StopReason;
 use super::walk::{Walk, WalkEnd, walk};
+use crate::budget::Budget;
 use crate::clock::rfc3339;
 use crate::context::Context;
 use crate::event::{Envelope, Event};
@@ -62,6 +63,19 @@ impl PreparedRun {
     pub(crate) fn with_seed_context(mut self, values: BTreeMap<String, Json>) -> Self {
         self.seed = values;
         self
+    }
+
+    /// Limits the run's spending (see [`crate::budget`]); the graph's `max_cost_usd` and
+    /// `max_tokens` apply to the limits `budget` leaves unset. A resumed run takes the budget
+    /// given here, not the one it stopped under.
+    pub fn with_budget(self, budget: Budget) -> Self {
+        self.shared.state().budget = budget;
+        self
+    }
+
+    /// The limits given with [`PreparedRun::with_budget`] (not the graph's).
+    pub fn budget(&self) -> Budget {
+        self.shared.state().budget
     }
 
     /// The run id.
@@ -175,6 +189,10 @@ impl PreparedRun {
             } => (RunStatus::Fail, Some(reason), resume_at),
             WalkEnd::Stopped { node } => match shared.stop_reason() {
                 Some(StopReason::Stalled(reason)) => (RunStatus::Fail, Some(reason), Some(node)),
+                // Stopped cleanly and resumable, as a cancel is: the reason says why.
+                Some(StopReason::BudgetExceeded(reason)) => {
+                    (RunStatus::Cancelled, Some(reason), Some(node))
+                }
                 Some(StopReason::Cancelled(reason)) => {
                     (RunStatus::Cancelled, Some(reason), Some(node))
                 }

@@ -104,6 +104,7 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
         preferred_label: outcome.preferred_label.clone(),
         model: outcome.model.clone(),
         usage: outcome.usage,
+        cost_usd: outcome.cost_usd,
         files_touched: outcome.files_touched.clone(),
         script: (node.kind == HandlerKind::Command)
             .then(|| node.attr_str("script").map(str::to_string))
@@ -127,6 +128,8 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
             attempts: attempt,
             branch,
             stage_dir: Some(record.stage_dir.clone()),
+            usage: outcome.usage,
+            cost_usd: outcome.cost_usd,
         });
     } else {
         events.emit(Event::StageCompleted {
@@ -137,6 +140,8 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
             notes: outcome.notes.clone(),
             branch,
             stage_dir: Some(record.stage_dir.clone()),
+            usage: outcome.usage,
+            cost_usd: outcome.cost_usd,
         });
     }
     (outcome, record)

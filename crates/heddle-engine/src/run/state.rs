@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::budget::Budget;
 use crate::checkpoint::{BranchProgress, Checkpoint, NodeOutcome, StageRecord};
 use crate::context::Context;
 use crate::llm::LlmConversation;
@@ -17,6 +18,8 @@ pub(crate) enum StopReason {
     Cancelled(String),
     /// Nothing happened for `stall_timeout`.
     Stalled(String),
+    /// The run spent more than its budget (`max_cost_usd` / `max_tokens`).
+    BudgetExceeded(String),
 }
 
 /// Everything about a run that changes while it executes.
@@ -35,6 +38,8 @@ pub(crate) struct RunState {
     pub threads: HashMap<String, Box<dyn LlmConversation>>,
     /// The first LLM stage after a resume drops `full` fidelity to `summary:high`.
     pub resumed_pending: bool,
+    /// The limits the caller gave (the graph's attributes fill the ones left unset).
+    pub budget: Budget,
 }
 
 impl RunState {
@@ -47,6 +52,7 @@ impl RunState {
             main_context: None,
             threads: HashMap::new(),
             resumed_pending: resumed,
+            budget: Budget::default(),
         }
     }
 }

@@ -11,6 +11,8 @@ use super::goal::{GateCheck, check_goal_gates, retry_target};
 use super::loops::{count_failure, restart};
 use super::shared::Shared;
 use super::stage::{StageCall, execute_stage};
+use super::state::StopReason;
+use crate::budget::Spent;
 use crate::context::{Context, keys};
 use crate::event::{EdgeReason, Event};
 use crate::outcome::{FailureClass, Outcome, StageStatus};
@@ -89,6 +91,10 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
     let mut check_limit = !resumed;
     loop {
         if cancel.is_cancelled() {
+            return WalkEnd::Stopped { node: current };
+        }
+        // A stage boundary of the main walk: over its budget, the run stops here.
+        if !in_branch && over_budget(shared, &current) {
             return WalkEnd::Stopped { node: current };
         }
         let Some(node) = shared.spec.node(&current) else {
@@ -319,6 +325,31 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         edge = next_edge;
         current = target;
     }
+}
+
+/// Whether the run has spent more than its budget; if so, says so (an event) and stops the
+/// run with the budget as its reason.
+fn over_budget(shared: &Shared, next_node: &str) -> bool {
+    let (budget, spent) = {
+        let state = shared.state();
+        let budget = state.budget.over_graph(&shared.spec.workflow);
+        (budget, Spent::of(&state.progress.timeline))
+    };
+    let Some(reason) = budget.exceeded(spent) else {
+        return false;
+    };
+    shared.emitter.emit(
+        None,
+        Event::RunBudgetExceeded {
+            cost_usd: spent.cost_usd,
+            tokens: spent.tokens,
+            max_cost_usd: budget.max_cost_usd,
+            max_tokens: budget.max_tokens,
+            next_node: next_node.to_string(),
+        },
+    );
+    shared.stop(StopReason::BudgetExceeded(reason));
+    true
 }
 
 enum Next {

@@ -30,6 +30,13 @@ pub fn samples() -> Vec<Event> {
             reason: "r".into(),
             duration_ms: 1,
         },
+        Event::RunBudgetExceeded {
+            cost_usd: 0.5,
+            tokens: 1200,
+            max_cost_usd: Some(0.25),
+            max_tokens: None,
+            next_node: "review".into(),
+        },
         Event::RunRolledBack {
             to: "abc".into(),
             timeline: "heddle/run/R-t2".into(),
@@ -60,6 +67,8 @@ pub fn samples() -> Vec<Event> {
             notes: String::new(),
             branch: None,
             stage_dir: Some("nodes/test-rerun_2".into()),
+            usage: None,
+            cost_usd: None,
         },
         Event::StageFailed {
             reason: "r".into(),
@@ -69,6 +78,8 @@ pub fn samples() -> Vec<Event> {
             attempts: 1,
             branch: None,
             stage_dir: None,
+            usage: None,
+            cost_usd: None,
         },
         Event::StageRetrying {
             attempt: 1,

@@ -15,7 +15,7 @@ use heddle_engine::llm::{
 };
 use heddle_engine::{
     Checkpoint, Conclusion, Engine, EngineEnv, Envelope, FakeClock, RunDir, RunRequest,
-    SeededEntropy, Services,
+    SeededEntropy, Services, Usage,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -24,6 +24,8 @@ use tokio_util::sync::CancellationToken;
 pub struct Scripted {
     replies: Arc<Mutex<HashMap<String, VecDeque<String>>>>,
     pub prompts: Arc<Mutex<Vec<(String, String)>>>,
+    /// What every reply reports using and costing: (input tokens, output tokens, USD).
+    price: Arc<Mutex<Option<(u64, u64, f64)>>>,
 }
 
 impl Scripted {
@@ -34,6 +36,12 @@ impl Scripted {
             .entry(node.to_string())
             .or_default()
             .push_back(text.to_string());
+        self
+    }
+
+    /// Every reply from now on reports `input` and `output` tokens costing `usd`.
+    pub fn priced(self, input: u64, output: u64, usd: f64) -> Self {
+        *self.price.lock().unwrap() = Some((input, output, usd));
         self
     }
 
@@ -84,9 +92,16 @@ impl LlmConversation for ScriptedConversation {
             .and_then(VecDeque::pop_front)
             .unwrap_or_else(|| r#"{"outcome": "success"}"#.to_string());
         events.emit(LlmEvent::TextDelta(text.clone()));
+        let price = *self.script.price.lock().unwrap();
         Ok(LlmReply {
             text,
             model: "scripted".into(),
+            usage: price.map_or_else(Usage::default, |(input, output, _)| Usage {
+                input_tokens: input,
+                output_tokens: output,
+                ..Usage::default()
+            }),
+            cost_usd: price.map(|(_, _, usd)| usd),
             ..LlmReply::default()
         })
     }

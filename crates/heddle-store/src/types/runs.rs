@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 pub use heddle_engine::RunStatus;
 
 /// One indexed run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunRecord {
     /// The run id (a ULID).
@@ -71,6 +71,17 @@ pub struct RunRecord {
     pub current_node: Option<String>,
     /// The first unreadable line of progress.jsonl, when there was one.
     pub ingest_error: Option<String>,
+    /// Input tokens the run's LLM stages used, summed over its stage visits.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    #[serde(default)]
+    pub input_tokens: i64,
+    /// Output tokens the run's LLM stages used, summed over its stage visits.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    #[serde(default)]
+    pub output_tokens: i64,
+    /// What the run's LLM calls cost in US dollars; `None` when no stage had a known price.
+    #[serde(default)]
+    pub cost_usd: Option<f64>,
 }
 
 /// Which runs to list. Every field narrows the list; the defaults list every top-level run.
@@ -133,7 +144,7 @@ impl Default for PageRequest {
 }
 
 /// A page of runs, newest first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunPage {
     /// At most the page's `limit` runs, newest first.

@@ -126,6 +126,18 @@ pub static SPECS: &[AttrSpec] = &[
         "Time without progress after which the run fails.",
     ),
     d(
+        "max_cost_usd",
+        "G",
+        ValueType::Float { min: 0.0 },
+        "US dollars the run's LLM calls may cost; over it the run stops at the next stage (a Heddle extension).",
+    ),
+    d(
+        "max_tokens",
+        "G",
+        COUNT,
+        "Input plus output tokens the run's LLM calls may use; over it the run stops at the next stage (a Heddle extension).",
+    ),
+    d(
         "rankdir",
         "G",
         ValueType::Enum(RANKDIR),
