@@ -15,7 +15,7 @@ pub struct Envelope {
     pub id: String,
     /// When it happened (RFC 3339, UTC, milliseconds).
     pub ts: String,
-    /// The run.
+    /// Id of the run the event belongs to (a ULID; the run folder's name).
     pub run_id: String,
     /// Position in the run's stream, from 1, without gaps.
     pub seq: u64,
@@ -69,7 +69,8 @@ run_events! {
         "run.started" => RunStarted {
             /// Workflow name.
             workflow: String,
-            /// The goal.
+            /// The run's goal text (the run config's, else the graph's `goal`); `None` when
+            /// neither sets one.
             goal: Option<String>,
             /// Where stages run.
             work_dir: String,
@@ -168,7 +169,8 @@ run_events! {
         },
         /// A stage finished with a non-failing status.
         "stage.completed" => StageCompleted {
-            /// The status.
+            /// How the stage ended: `success`, `partial_success` or `skipped` (a failure is
+            /// `stage.failed` instead).
             status: StageStatus,
             /// Time the stage took (all attempts).
             duration_ms: u64,
@@ -281,7 +283,7 @@ run_events! {
         },
         /// A human gate asks its question.
         "interview.started" => InterviewStarted {
-            /// The question.
+            /// The text shown to the person: the gate node's `label` (or its id without one).
             question: String,
             /// The choices' labels.
             choices: Vec<String>,
@@ -311,14 +313,15 @@ run_events! {
         },
         /// Text an LLM stage produced (a streamed delta, or the whole reply).
         "agent.text" => AgentText {
-            /// The text.
+            /// Reply text, as the model produced it (Markdown, not yet rendered).
             text: String,
             /// From the simulated (dry-run) backend.
             simulated: bool,
         },
         /// An agent started a tool call.
         "agent.tool_call.started" => AgentToolCallStarted {
-            /// Call id.
+            /// The provider's id for the call (e.g. `call_…` or `toolu_…`); the matching
+            /// `agent.tool_call.completed` carries the same id.
             call_id: String,
             /// Tool name.
             tool: String,
@@ -328,7 +331,7 @@ run_events! {
         },
         /// A tool call finished.
         "agent.tool_call.completed" => AgentToolCallCompleted {
-            /// Call id.
+            /// The id of the `agent.tool_call.started` this call result answers.
             call_id: String,
             /// Tool name.
             tool: String,
@@ -339,7 +342,8 @@ run_events! {
         },
         /// Tokens used by an LLM call.
         "agent.usage" => AgentUsage {
-            /// Model.
+            /// Model name as the provider's response gives it (the requested name when the
+            /// response names none).
             model: String,
             /// Counts.
             usage: Usage,
@@ -358,7 +362,7 @@ run_events! {
             path: String,
             /// `screenshot`, `video`, `junit`, `playwright_report`, `trace` or `other`.
             kind: String,
-            /// Its media type.
+            /// MIME type sniffed from the file's name and first bytes (e.g. `image/png`).
             media_type: String,
             /// Its size in bytes.
             size: u64,
@@ -374,7 +378,7 @@ run_events! {
         "manager.cycle" => ManagerCycle {
             /// Cycle number, from 1.
             cycle: u32,
-            /// The child run.
+            /// Id (a ULID) of the child run the manager is watching.
             child_run_id: String,
             /// The child's status (`running`, `success`, `fail`, ...).
             child_status: String,

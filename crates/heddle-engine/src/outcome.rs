@@ -107,9 +107,10 @@ impl FailureClass {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Usage {
-    /// Input tokens.
+    /// Prompt tokens billed at the full input rate (cache reads and writes are counted
+    /// separately below, not here).
     pub input_tokens: u64,
-    /// Output tokens.
+    /// Tokens the model generated, reasoning tokens included.
     pub output_tokens: u64,
     /// Input tokens read from the provider's cache.
     #[serde(default)]
@@ -132,7 +133,7 @@ impl Usage {
 /// The result of one stage attempt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
-    /// The status.
+    /// How the attempt ended; decides retries, `goal_gate` checks and which edges may follow.
     pub status: StageStatus,
     /// Label of the outgoing edge the stage prefers (human choice, agent directive).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -36,7 +36,8 @@ pub const BUILD_THE_UI: &str = "build the UI with `npm --prefix ui ci && npm --p
 /// One file of the UI.
 #[derive(Debug, Clone)]
 pub struct UiFile {
-    /// Its bytes.
+    /// The file's content: borrowed when it is compiled into the binary, owned when it was
+    /// read from disk.
     pub bytes: Cow<'static, [u8]>,
     /// The SHA-256 of its bytes (its `ETag`).
     pub sha256: [u8; 32],

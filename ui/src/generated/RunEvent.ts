@@ -18,7 +18,7 @@ id: string,
  */
 ts: string, 
 /**
- * The run.
+ * Id of the run the event belongs to (a ULID; the run folder's name).
  */
 run_id: string, 
 /**
@@ -34,7 +34,8 @@ node_id?: string | null, } & ({ "event": "run.started", "properties": {
  */
 workflow: string, 
 /**
- * The goal.
+ * The run's goal text (the run config's, else the graph's `goal`); `None` when
+ * neither sets one.
  */
 goal: string | null, 
 /**
@@ -163,7 +164,8 @@ branch?: string | null,
  */
 stage_dir?: string | null, } } | { "event": "stage.completed", "properties": { 
 /**
- * The status.
+ * How the stage ended: `success`, `partial_success` or `skipped` (a failure is
+ * `stage.failed` instead).
  */
 status: StageStatus, 
 /**
@@ -315,7 +317,7 @@ status: StageStatus,
  */
 last_node: string | null, } } | { "event": "interview.started", "properties": { 
 /**
- * The question.
+ * The text shown to the person: the gate node's `label` (or its id without one).
  */
 question: string, 
 /**
@@ -351,7 +353,7 @@ stream: OutputStream,
  */
 text: string, } } | { "event": "agent.text", "properties": { 
 /**
- * The text.
+ * Reply text, as the model produced it (Markdown, not yet rendered).
  */
 text: string, 
 /**
@@ -359,7 +361,8 @@ text: string,
  */
 simulated: boolean, } } | { "event": "agent.tool_call.started", "properties": { 
 /**
- * Call id.
+ * The provider's id for the call (e.g. `call_…` or `toolu_…`); the matching
+ * `agent.tool_call.completed` carries the same id.
  */
 call_id: string, 
 /**
@@ -371,7 +374,7 @@ tool: string,
  */
 arguments: unknown, } } | { "event": "agent.tool_call.completed", "properties": { 
 /**
- * Call id.
+ * The id of the `agent.tool_call.started` this call result answers.
  */
 call_id: string, 
 /**
@@ -387,7 +390,8 @@ result: string,
  */
 is_error: boolean, } } | { "event": "agent.usage", "properties": { 
 /**
- * Model.
+ * Model name as the provider's response gives it (the requested name when the
+ * response names none).
  */
 model: string, 
 /**
@@ -411,7 +415,7 @@ path: string,
  */
 kind: string, 
 /**
- * Its media type.
+ * MIME type sniffed from the file's name and first bytes (e.g. `image/png`).
  */
 media_type: string, 
 /**
@@ -431,7 +435,7 @@ restarts: number, } } | { "event": "manager.cycle", "properties": {
  */
 cycle: number, 
 /**
- * The child run.
+ * Id (a ULID) of the child run the manager is watching.
  */
 child_run_id: string, 
 /**

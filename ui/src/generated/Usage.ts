@@ -5,11 +5,12 @@
  */
 export type Usage = { 
 /**
- * Input tokens.
+ * Prompt tokens billed at the full input rate (cache reads and writes are counted
+ * separately below, not here).
  */
 input_tokens: number, 
 /**
- * Output tokens.
+ * Tokens the model generated, reasoning tokens included.
  */
 output_tokens: number, 
 /**

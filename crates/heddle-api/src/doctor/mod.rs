@@ -83,7 +83,8 @@ impl Check {
 /// Every check's outcome, in a fixed order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DoctorReport {
-    /// The checks.
+    /// One entry per check, in the order `heddle doctor` prints them (git first, shadow
+    /// repositories last).
     pub checks: Vec<Check>,
 }
 
