@@ -6,7 +6,6 @@ mod sandbox;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use sandbox::{Sandbox, describe, json, run_id};
 use serde_json::Value;
@@ -414,10 +413,10 @@ fn killed_mid_run_then_resumed_leaves_consistent_refs() {
         ),
     );
     let mut child = sandbox.spawn(&["run", flow.to_str().unwrap()]);
-    std::thread::sleep(Duration::from_millis(400));
+    // Mid-run, however slowly a loaded machine starts the process: a few stages are done.
+    let run = sandbox::wait_for_stage(&sandbox, &mut child, "s3");
     let _ = child.kill(); // SIGKILL, wherever it is (often inside a checkpoint)
     let _ = child.wait();
-    let run = sandbox.only_run();
     let id = run_id(&run);
     let out = sandbox.heddle(&["resume", &id]);
     assert!(out.status.success(), "{}", describe(&out));
