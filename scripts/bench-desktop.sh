@@ -24,7 +24,7 @@ while [[ $# -gt 0 ]]; do
     --runs) runs="$2"; shift ;;
     --app) app="$2"; shift ;;
     --workflow) workflow="$2"; shift ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) fail "unknown argument: $1 (see --help)" ;;
   esac
   shift

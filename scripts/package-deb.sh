@@ -10,15 +10,15 @@
 #
 # Prints the package's path as its last line of output. Environment: CARGO_TARGET_DIR
 # (default target/). The package metadata (name, Depends, file associations, icons) is the
-# `bundle` section of tauri.conf.json; the files below are added to it at packaging time
-# because they live in the target dir.
+# `bundle` section of tauri.conf.json; the files this script adds (heddle, completions, man
+# pages) are passed to the CLI at packaging time, as they live in the target dir.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 
 fail() { echo "package-deb: $*" >&2; exit 1; }
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
 
 profile=release
 build=1
@@ -47,7 +47,9 @@ if [[ "$build" = 1 ]]; then
     [[ -d ui/node_modules ]] || npm --prefix ui ci
     npm --prefix ui run build
   fi
-  cargo build --locked -p heddle-desktop -p heddle-cli $([[ "$profile" = release ]] && echo --release)
+  cargo_flags=(--locked -p heddle-desktop -p heddle-cli)
+  [[ "$profile" = release ]] && cargo_flags+=(--release)
+  cargo build "${cargo_flags[@]}"
 fi
 for bin in heddle heddle-desktop; do
   [[ -x "$out/$bin" ]] || fail "$out/$bin not found: build it first or drop --no-build"
