@@ -8,7 +8,9 @@
 #
 # Environment:
 #   CARGO_TARGET_DIR    where cargo builds (default: target/); the binary is taken from there
-#   HEDDLE_DESKTOP_BIN  use this binary instead of building one
+#   HEDDLE_DESKTOP_BIN  use this binary instead of building one, e.g. the installed app:
+#                       HEDDLE_DESKTOP_BIN=/usr/bin/heddle-desktop HEDDLE_BIN=/usr/bin/heddle
+#   HEDDLE_BIN          the `heddle` CLI the run tests use (default: debug/heddle in the target dir)
 #   HEDDLE_SKIP_BUILD=1 do not run `cargo build` (the binary must exist)
 set -euo pipefail
 
@@ -23,8 +25,8 @@ command -v WebKitWebDriver >/dev/null || fail "WebKitWebDriver not found (apt-ge
 command -v tauri-driver >/dev/null \
   || fail "tauri-driver not found (cargo install tauri-driver --locked --version ^2)"
 
-# The binary embeds ui/dist at compile time, so the UI is built first.
-if [[ ! -f ui/dist/index.html ]]; then
+# The binary embeds ui/dist at compile time, so the UI is built first (a given binary has its own).
+if [[ -z "${HEDDLE_DESKTOP_BIN:-}" && ! -f ui/dist/index.html ]]; then
   echo "desktop-smoke: ui/dist missing; building the UI" >&2
   [[ -d ui/node_modules ]] || npm --prefix ui ci
   npm --prefix ui run build

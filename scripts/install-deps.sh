@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing Heddle needs on Debian 12: system packages (WebKitGTK
 # for the Tauri window, Xvfb and WebKitWebDriver for the desktop test, Chromium for the
-# browser test, Graphviz as the parser's oracle), cargo tools, and the UI's npm packages.
+# browser test, Graphviz as the parser's oracle, desktop-file-utils to check and register the
+# .deb's desktop entry), cargo tools, and the UI's npm packages (with the Tauri CLI).
 # Safe to run again: it skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 APT_PACKAGES=(
   build-essential pkg-config curl wget file git ca-certificates
   libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
-  xvfb xauth webkit2gtk-driver chromium graphviz
+  xvfb xauth webkit2gtk-driver chromium graphviz desktop-file-utils
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test tier: formatting and lints, Rust tests (cargo nextest), UI unit tests
-# (Vitest), the browser test (Playwright + Chromium against `heddle serve`) and the desktop
-# smoke test (the real Tauri window under Xvfb through tauri-driver). Screenshots land in
+# (Vitest), the browser test (Playwright + Chromium against `heddle serve`), the Debian
+# package (built from the debug build; in CI, or with HEDDLE_INSTALL_DEB=1, installed with
+# dpkg -i) and the desktop smoke test (the real Tauri window under Xvfb through tauri-driver;
+# the installed /usr/bin/heddle-desktop when the package was installed). Screenshots land in
 # test-output/. Installs missing dependencies first unless HEDDLE_SKIP_INSTALL=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,8 +47,31 @@ step "browser tests (Playwright + Chromium against heddle serve)"
 cargo build -p heddle-cli --locked
 HEDDLE_BIN="$CARGO_TARGET_DIR/debug/heddle" node --test tests/browser/
 
-step "desktop smoke test (Tauri window under Xvfb)"
+step "desktop package: the .deb of the debug build (Tauri CLI), its contents"
 cargo build -p heddle-desktop --locked
-scripts/desktop-smoke.sh
+deb_started=$(date +%s)
+deb="$(scripts/package-deb.sh --debug --no-build | tail -n 1)"
+echo "packaged $deb in $(( $(date +%s) - deb_started ))s"
+HEDDLE_DEB="$deb" node --test tests/package/deb-contents.test.mjs
+
+# CI installs the package and drives the installed app; on a developer's machine that would
+# replace an installed Heddle, so it happens there only when asked (HEDDLE_INSTALL_DEB=1).
+if [ -n "${CI:-}" ] || [ "${HEDDLE_INSTALL_DEB:-0}" = 1 ]; then
+  step "desktop package: dpkg -i, then the installed heddle"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  # Installing over an earlier run's package (same version) is a reinstall. Missing
+  # dependencies leave it unconfigured; apt then brings them and finishes the install.
+  if ! $SUDO dpkg -i "$deb"; then
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -f -y -qq --no-install-recommends
+  fi
+  HEDDLE_DEB="$deb" node --test tests/package/deb-installed.test.mjs
+
+  step "desktop smoke test against the installed app (Tauri window under Xvfb)"
+  HEDDLE_DESKTOP_BIN=/usr/bin/heddle-desktop HEDDLE_BIN=/usr/bin/heddle scripts/desktop-smoke.sh
+else
+  step "desktop smoke test (Tauri window under Xvfb)"
+  scripts/desktop-smoke.sh
+fi
 
 step "all tiers passed in $(( $(date +%s) - started ))s"
