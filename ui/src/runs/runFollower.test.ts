@@ -17,14 +17,17 @@ const fakeableTimers: FollowTimers = {
   },
 };
 
-/** An API whose run loads count themselves and whose event stream the test drives. */
-function fakeApi() {
+/**
+ * An API whose run loads count themselves and whose event stream the test drives; the record
+ * it loads is `record` (a running run no event of which the index has read, by default).
+ */
+function fakeApi(record: Pick<RunRecord, 'status' | 'last_seq'> = { status: 'running', last_seq: 0 }) {
   let handlers: EventHandlers | null = null;
   const loads = { count: 0 };
   const api: FollowApi = {
     getRun: () => {
       loads.count += 1;
-      return Promise.resolve({ id: 'R1' } as unknown as RunRecord);
+      return Promise.resolve({ id: 'R1', ...record } as unknown as RunRecord);
     },
     runTimeline: () => Promise.resolve({ stages: [] } as unknown as Timeline),
     followEvents: (_req, h) => {
@@ -41,8 +44,8 @@ function fakeApi() {
   return { api, loads, stream, following: () => handlers !== null };
 }
 
-function follower() {
-  const fake = fakeApi();
+function follower(record?: Pick<RunRecord, 'status' | 'last_seq'>) {
+  const fake = fakeApi(record);
   const published: FollowState[] = [];
   const f = new RunFollower(fake.api, 'R1', fakeableTimers, (s) => published.push(s));
   return { ...fake, f, published };
@@ -123,6 +126,47 @@ describe('RunFollower', () => {
     expect(f.current().progress.runState).toBe('completed');
     await vi.advanceTimersByTimeAsync(0);
     expect(loads.count).toBe(1);
+  });
+
+  it('replays the history of a stopped run without reloading what the loaded timeline holds', async () => {
+    const { f, stream, loads } = follower({ status: 'success', last_seq: 5 });
+    const { events, add } = eventStream();
+    f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads.count).toBe(1);
+    f.follow();
+    add('run.started', undefined);
+    add('stage.started', 'a');
+    add('stage.completed', 'a');
+    add('checkpoint.saved', 'a');
+    add('run.completed', undefined);
+    for (const e of events) {
+      stream().onEvent(e);
+      await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    }
+    stream().onEnd?.();
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(f.current().progress.runState).toBe('completed');
+    expect(f.current().checkpointVersion).toBeGreaterThan(1);
+    expect(loads.count).toBe(1);
+  });
+
+  it('reloads once the history of a running run is replayed, and for every newer event', async () => {
+    const { f, stream, loads } = follower({ status: 'running', last_seq: 2 });
+    const { add } = eventStream();
+    f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    f.follow();
+    stream().onEvent(add('stage.started', 'a'));
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(loads.count).toBe(1);
+    // The last event the load covered: the record and the timeline may have been read apart.
+    stream().onEvent(add('stage.completed', 'a'));
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(loads.count).toBe(2);
+    stream().onEvent(add('stage.started', 'b'));
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(loads.count).toBe(3);
   });
 
   it('stops: no timer fires and a load answered later is ignored', async () => {

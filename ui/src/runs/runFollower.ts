@@ -138,6 +138,8 @@ export function initialFollowState(): FollowState {
  * Follows one run, without React: loads its record and timeline, streams its events and
  * applies them in batches (one per frame), hands out state at most every PUBLISH_MS, and
  * loads the record and timeline again at most every REFRESH_MS while events change them.
+ * Events the loaded record already counts (`last_seq`) are in the loaded timeline too, so
+ * replaying a long run's history asks for no reload (a 20,000-stage timeline is megabytes).
  */
 export class RunFollower {
   private state: FollowState = initialFollowState();
@@ -155,6 +157,14 @@ export class RunFollower {
   private artifactsChanged = false;
   /** Counts loads, so an answer to an older one is dropped. */
   private loads = 0;
+  /** The last event the loaded record and timeline cover. */
+  private coveredSeq = 0;
+  /** Whether the loaded record is of a run that has stopped (its timeline will not grow). */
+  private coveredSettled = false;
+  /** Whether a replayed event the load covered would have changed the shape. */
+  private coveredShape = false;
+  /** The last event applied. */
+  private appliedSeq = 0;
 
   constructor(
     private readonly api: FollowApi,
@@ -188,6 +198,8 @@ export class RunFollower {
     Promise.all([this.api.getRun({ run_id: this.runId }), this.api.runTimeline({ run_id: this.runId })]).then(
       ([record, timeline]) => {
         if (mine !== this.loads) return;
+        this.coveredSeq = record.last_seq;
+        this.coveredSettled = record.status !== 'running';
         this.set({ error: null, record, timeline, shapeVersion: this.state.shapeVersion + 1 });
       },
       (reason: unknown) => {
@@ -202,6 +214,8 @@ export class RunFollower {
     this.eventList = [];
     this.transcriptBuilder = new TranscriptBuilder();
     this.progress = new RunProgressBuilder();
+    this.appliedSeq = 0;
+    this.coveredShape = false;
     this.set({ progress: this.progress.snapshot(), ended: false });
   }
 
@@ -221,10 +235,12 @@ export class RunFollower {
           this.cancelFlush = null;
           this.apply();
           this.publish({ ended: true });
-          // The load below covers a refresh the last events asked for.
+          // The load below covers a refresh the last events asked for; a stopped run whose
+          // every event the last load covered needs none.
           this.cancelRefresh?.();
           this.cancelRefresh = null;
-          this.load();
+          const covered = this.state.record !== null && this.coveredSettled && this.appliedSeq <= this.coveredSeq;
+          if (!covered) this.load();
         },
         onError: (error) => this.set({ error }),
       },
@@ -278,10 +294,20 @@ export class RunFollower {
       this.progress.apply(event);
       if (this.transcriptBuilder.apply(event) !== null) this.outputChanged = true;
       const effect = effectOf(event);
-      shape ||= effect.shape;
+      if (effect.shape) {
+        if (event.seq > this.coveredSeq) shape = true;
+        else this.coveredShape = true;
+      }
       this.checkpointSaved ||= effect.checkpoint;
       this.artifactsChanged ||= effect.artifacts;
+      this.appliedSeq = Math.max(this.appliedSeq, event.seq);
       if (!effect.output) this.eventList.push(event);
+    }
+    // A running run's record and timeline may have been read a moment apart: once its history
+    // is replayed, one reload makes sure the timeline holds all of it.
+    if (this.coveredShape && !this.coveredSettled && this.appliedSeq >= this.coveredSeq) {
+      this.coveredShape = false;
+      shape = true;
     }
     if (shape) this.scheduleRefresh();
   }
