@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventHandlers } from '../api/runEvent';
 import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
-import { type FollowApi, type FollowState, type FollowTimers, PUBLISH_MS, REFRESH_MS, RunFollower } from './runFollower';
+import { APPLY_BUDGET_MS, type FollowApi, type FollowState, type FollowTimers, PUBLISH_MS, REFRESH_MS, RunFollower } from './runFollower';
 import { eventStream } from './runEvents.testdata';
 
 /** Timers on setTimeout and Date.now, which vi.useFakeTimers() replaces; a frame is 16 ms. */
@@ -167,6 +167,37 @@ describe('RunFollower', () => {
     stream().onEvent(add('stage.started', 'b'));
     await vi.advanceTimersByTimeAsync(REFRESH_MS);
     expect(loads.count).toBe(3);
+  });
+
+  it('applies a long backlog a budget per frame, publishing as it goes', () => {
+    // A clock that moves on 1 ms each time it is read: applying 256 events "takes" 1 ms.
+    let clock = 0;
+    const frames: (() => void)[] = [];
+    const timers: FollowTimers = {
+      now: () => (clock += 1),
+      after: () => () => undefined,
+      nextFrame: (run) => {
+        frames.push(run);
+        return () => undefined;
+      },
+    };
+    const fake = fakeApi();
+    const f = new RunFollower(fake.api, 'R1', timers, () => undefined);
+    const { events, add } = eventStream();
+    f.follow();
+    for (let i = 0; i < 5000; i += 1) add('warning', undefined);
+    for (const e of events) fake.stream().onEvent(e);
+    const runFrame = () => {
+      clock += 16;
+      frames.shift()?.();
+    };
+    runFrame();
+    const first = f.current().progress.seq;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(256 * (APPLY_BUDGET_MS + 1));
+    for (let i = 0; i < 20 && frames.length > 0; i += 1) runFrame();
+    expect(f.current().progress.seq).toBe(5000);
+    expect(f.events).toHaveLength(5000);
   });
 
   it('stops: no timer fires and a load answered later is ignored', async () => {

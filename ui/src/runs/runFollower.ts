@@ -13,6 +13,11 @@ export const REFRESH_MS = 1000;
 export const PUBLISH_MS = 150;
 /** While the page is hidden (no animation frames), pending events are applied after this. */
 export const HIDDEN_FLUSH_MS = 100;
+/**
+ * How long one frame may spend applying events; the rest wait for the next frame, so
+ * replaying a long run's 100,000 events never blocks a click for long.
+ */
+export const APPLY_BUDGET_MS = 8;
 
 /** What one event means for the screen besides progress. */
 type EventEffect = {
@@ -146,7 +151,9 @@ export class RunFollower {
   private eventList: RunEvent[] = [];
   private transcriptBuilder = new TranscriptBuilder();
   private progress = new RunProgressBuilder();
+  /** Events received but not applied yet: those from `pendingStart` on. */
   private pending: RunEvent[] = [];
+  private pendingStart = 0;
   private cancelFlush: (() => void) | null = null;
   private cancelRefresh: (() => void) | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -256,6 +263,7 @@ export class RunFollower {
     this.cancelRefresh?.();
     this.cancelRefresh = null;
     this.pending = [];
+    this.pendingStart = 0;
   }
 
   /** Stops and ignores any load still under way. */
@@ -278,19 +286,27 @@ export class RunFollower {
   }
 
   private flush(): void {
-    this.apply();
+    this.apply(this.timers.now() + APPLY_BUDGET_MS);
     // A fast run costs one render every PUBLISH_MS, not one per frame.
-    if (this.timers.now() - this.lastPublish >= PUBLISH_MS) this.publish({});
-    else this.scheduleFlush();
+    const more = this.pending.length > 0;
+    if (this.timers.now() - this.lastPublish >= PUBLISH_MS) {
+      this.publish({});
+      if (more) this.scheduleFlush();
+    } else {
+      this.scheduleFlush();
+    }
   }
 
-  /** Applies the pending events. */
-  private apply(): void {
-    if (this.pending.length === 0) return;
+  /** Applies the pending events, or as many as fit before `deadline` (on the timers' clock). */
+  private apply(deadline = Infinity): void {
     const batch = this.pending;
-    this.pending = [];
     let shape = false;
-    for (const event of batch) {
+    let i = this.pendingStart;
+    for (; i < batch.length; i += 1) {
+      // The clock is read every 256 events: reading it costs more than applying one.
+      if ((i & 255) === 255 && this.timers.now() >= deadline) break;
+      const event = batch[i];
+      if (event === undefined) continue;
       this.progress.apply(event);
       if (this.transcriptBuilder.apply(event) !== null) this.outputChanged = true;
       const effect = effectOf(event);
@@ -302,6 +318,13 @@ export class RunFollower {
       this.artifactsChanged ||= effect.artifacts;
       this.appliedSeq = Math.max(this.appliedSeq, event.seq);
       if (!effect.output) this.eventList.push(event);
+    }
+    // What is left stays where it is (events arriving meanwhile are appended after it).
+    if (i >= batch.length) {
+      this.pending = [];
+      this.pendingStart = 0;
+    } else {
+      this.pendingStart = i;
     }
     // A running run's record and timeline may have been read a moment apart: once its history
     // is replayed, one reload makes sure the timeline holds all of it.
