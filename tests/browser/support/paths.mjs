@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const examplesDir = join(repoRoot, 'examples');
-export const uiDist = join(repoRoot, 'ui', 'dist');
+/** The built UI the server hands out: `$HEDDLE_UI_DIR`, else the repository's `ui/dist`. */
+export const uiDist = process.env.HEDDLE_UI_DIR ? resolve(process.env.HEDDLE_UI_DIR) : join(repoRoot, 'ui', 'dist');
 export const screenshotDir = join(repoRoot, 'test-output', 'browser');
 
 /** `$HEDDLE_BIN`, else `<CARGO_TARGET_DIR or <repo>/target>/debug/heddle`. */

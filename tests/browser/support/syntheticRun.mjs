@@ -37,6 +37,14 @@ export class EventWriter {
 
   /** The lines of `count` more events for stage `node`: started, output chunks, completed, routing. */
   stageLines(node, next, outputs) {
+    return this.visitLines({ node, next, outputs });
+  }
+
+  /**
+   * The lines of one stage visit: started, `outputs` output chunks, completed with `status`,
+   * the edge to `next` (when there is one), and a saved checkpoint when `checkpoint` is true.
+   */
+  visitLines({ node, next, outputs, visit = 1, status = 'success', checkpoint = false }) {
     const lines = [];
     const event = (name, properties, nodeId = node) => {
       this.seq += 1;
@@ -52,10 +60,12 @@ export class EventWriter {
       };
       lines.push(JSON.stringify(envelope));
     };
-    event('stage.started', { kind: 'command', visit: 1, attempt: 1, stage_dir: `nodes/${node}` });
+    const stageDir = visit === 1 ? `nodes/${node}` : `nodes/${node}-${visit}`;
+    event('stage.started', { kind: 'command', visit, attempt: 1, stage_dir: stageDir });
     for (let i = 0; i < outputs; i++) event('command.output', { stream: 'stdout', text: `line ${i} of ${node}\n` });
-    event('stage.completed', { status: 'success', duration_ms: 3 * (outputs + 1), visit: 1, attempts: 1, notes: '', stage_dir: `nodes/${node}` });
+    event('stage.completed', { status, duration_ms: 3 * (outputs + 1), visit, attempts: 1, notes: '', stage_dir: stageDir });
     if (next !== null) event('edge.selected', { from: node, to: next, label: null, condition: null, reason: 'weight' }, null);
+    if (checkpoint) event('checkpoint.saved', { next_node_id: next, git_commit_sha: null });
     return lines;
   }
 
@@ -76,11 +86,32 @@ export class EventWriter {
   }
 }
 
-/** Creates `runs/{date}-{id}/` under `home` with its manifest and workflow; returns the folder. */
-export function createRunFolder(home, runId, name, stages, startMs) {
+/**
+ * A test → fix loop: `test` fails and sends the run to `fix`, which sends it back, until
+ * `test` succeeds and the run exits.
+ */
+export function loopDot(name) {
+  return `digraph ${name} {
+  start [shape=Mdiamond];
+  exit [shape=Msquare];
+  test [shape=parallelogram, script="make test"];
+  fix [shape=parallelogram, script="make fix"];
+  start -> test;
+  test -> fix [label="failed", condition="outcome=fail"];
+  test -> exit [label="passed", condition="outcome=success"];
+  fix -> test;
+}
+`;
+}
+
+/**
+ * Creates `runs/{date}-{id}/` under `home` with its manifest and workflow (a chain of
+ * `stages` nodes, or the `dot` given); returns the folder.
+ */
+export function createRunFolder(home, runId, name, stages, startMs, dot = chainDot(name, stages)) {
   const folder = join(home, 'runs', `20261123-${runId}`);
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'graph.dot'), chainDot(name, stages));
+  writeFileSync(join(folder, 'graph.dot'), dot);
   writeFileSync(
     join(folder, 'manifest.json'),
     JSON.stringify(

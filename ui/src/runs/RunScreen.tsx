@@ -11,7 +11,7 @@ import { RunSidePanel } from './RunSidePanel';
 import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
 import { progressOf, type RunProgress } from './runProgress';
 import { checkpointAt } from './scrubContext';
-import { withTimelineStatuses } from './timelineProgress';
+import { nodesOfTimeline, withTimelineNodes } from './timelineProgress';
 import { ScrubNote } from './ScrubNote';
 import { StageDetail } from './stage/StageDetail';
 import { RunTimeline } from './timeline/RunTimeline';
@@ -66,9 +66,11 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   }, [progress, record]);
 
   const runStart = timeline?.stages[0] !== undefined ? Date.parse(timeline.stages[0].started_at) : record !== null ? Date.parse(record.started_at) : 0;
+  // Once per timeline (a long run's has thousands of stages), not once per progress.
+  const timelineNodes = useMemo(() => nodesOfTimeline(timeline), [timeline]);
   const shownProgress = useMemo(
-    () => (scrub === null ? withTimelineStatuses(progress, timeline) : progressOf(events, runStart + scrub)),
-    [scrub, progress, events, runStart, timeline],
+    () => (scrub === null ? withTimelineNodes(progress, timelineNodes) : progressOf(events, runStart + scrub)),
+    [scrub, progress, events, runStart, timelineNodes],
   );
   const scrubCheckpoint = scrub === null ? null : checkpointAt(events, runStart + scrub);
 

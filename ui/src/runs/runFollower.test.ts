@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventHandlers } from '../api/runEvent';
 import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
-import { type FollowApi, type FollowState, type FollowTimers, PUBLISH_MS, REFRESH_MS, RunFollower } from './runFollower';
+import { APPLY_BUDGET_MS, type FollowApi, type FollowState, type FollowTimers, PUBLISH_MS, REFRESH_MS, RunFollower } from './runFollower';
 import { eventStream } from './runEvents.testdata';
 
 /** Timers on setTimeout and Date.now, which vi.useFakeTimers() replaces; a frame is 16 ms. */
@@ -17,14 +17,17 @@ const fakeableTimers: FollowTimers = {
   },
 };
 
-/** An API whose run loads count themselves and whose event stream the test drives. */
-function fakeApi() {
+/**
+ * An API whose run loads count themselves and whose event stream the test drives; the record
+ * it loads is `record` (a running run no event of which the index has read, by default).
+ */
+function fakeApi(record: Pick<RunRecord, 'status' | 'last_seq'> = { status: 'running', last_seq: 0 }) {
   let handlers: EventHandlers | null = null;
   const loads = { count: 0 };
   const api: FollowApi = {
     getRun: () => {
       loads.count += 1;
-      return Promise.resolve({ id: 'R1' } as unknown as RunRecord);
+      return Promise.resolve({ id: 'R1', ...record } as unknown as RunRecord);
     },
     runTimeline: () => Promise.resolve({ stages: [] } as unknown as Timeline),
     followEvents: (_req, h) => {
@@ -41,8 +44,8 @@ function fakeApi() {
   return { api, loads, stream, following: () => handlers !== null };
 }
 
-function follower() {
-  const fake = fakeApi();
+function follower(record?: Pick<RunRecord, 'status' | 'last_seq'>) {
+  const fake = fakeApi(record);
   const published: FollowState[] = [];
   const f = new RunFollower(fake.api, 'R1', fakeableTimers, (s) => published.push(s));
   return { ...fake, f, published };
@@ -123,6 +126,78 @@ describe('RunFollower', () => {
     expect(f.current().progress.runState).toBe('completed');
     await vi.advanceTimersByTimeAsync(0);
     expect(loads.count).toBe(1);
+  });
+
+  it('replays the history of a stopped run without reloading what the loaded timeline holds', async () => {
+    const { f, stream, loads } = follower({ status: 'success', last_seq: 5 });
+    const { events, add } = eventStream();
+    f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads.count).toBe(1);
+    f.follow();
+    add('run.started', undefined);
+    add('stage.started', 'a');
+    add('stage.completed', 'a');
+    add('checkpoint.saved', 'a');
+    add('run.completed', undefined);
+    for (const e of events) {
+      stream().onEvent(e);
+      await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    }
+    stream().onEnd?.();
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(f.current().progress.runState).toBe('completed');
+    expect(f.current().checkpointVersion).toBeGreaterThan(1);
+    expect(loads.count).toBe(1);
+  });
+
+  it('reloads once the history of a running run is replayed, and for every newer event', async () => {
+    const { f, stream, loads } = follower({ status: 'running', last_seq: 2 });
+    const { add } = eventStream();
+    f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    f.follow();
+    stream().onEvent(add('stage.started', 'a'));
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(loads.count).toBe(1);
+    // The last event the load covered: the record and the timeline may have been read apart.
+    stream().onEvent(add('stage.completed', 'a'));
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(loads.count).toBe(2);
+    stream().onEvent(add('stage.started', 'b'));
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(loads.count).toBe(3);
+  });
+
+  it('applies a long backlog a budget per frame, publishing as it goes', () => {
+    // A clock that moves on 1 ms each time it is read: applying 256 events "takes" 1 ms.
+    let clock = 0;
+    const frames: (() => void)[] = [];
+    const timers: FollowTimers = {
+      now: () => (clock += 1),
+      after: () => () => undefined,
+      nextFrame: (run) => {
+        frames.push(run);
+        return () => undefined;
+      },
+    };
+    const fake = fakeApi();
+    const f = new RunFollower(fake.api, 'R1', timers, () => undefined);
+    const { events, add } = eventStream();
+    f.follow();
+    for (let i = 0; i < 5000; i += 1) add('warning', undefined);
+    for (const e of events) fake.stream().onEvent(e);
+    const runFrame = () => {
+      clock += 16;
+      frames.shift()?.();
+    };
+    runFrame();
+    const first = f.current().progress.seq;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(256 * (APPLY_BUDGET_MS + 1));
+    for (let i = 0; i < 20 && frames.length > 0; i += 1) runFrame();
+    expect(f.current().progress.seq).toBe(5000);
+    expect(f.events).toHaveLength(5000);
   });
 
   it('stops: no timer fires and a load answered later is ignored', async () => {

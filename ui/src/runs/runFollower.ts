@@ -13,6 +13,11 @@ export const REFRESH_MS = 1000;
 export const PUBLISH_MS = 150;
 /** While the page is hidden (no animation frames), pending events are applied after this. */
 export const HIDDEN_FLUSH_MS = 100;
+/**
+ * How long one frame may spend applying events; the rest wait for the next frame, so
+ * replaying a long run's 100,000 events never blocks a click for long.
+ */
+export const APPLY_BUDGET_MS = 8;
 
 /** What one event means for the screen besides progress. */
 type EventEffect = {
@@ -138,13 +143,17 @@ export function initialFollowState(): FollowState {
  * Follows one run, without React: loads its record and timeline, streams its events and
  * applies them in batches (one per frame), hands out state at most every PUBLISH_MS, and
  * loads the record and timeline again at most every REFRESH_MS while events change them.
+ * Events the loaded record already counts (`last_seq`) are in the loaded timeline too, so
+ * replaying a long run's history asks for no reload (a 20,000-stage timeline is megabytes).
  */
 export class RunFollower {
   private state: FollowState = initialFollowState();
   private eventList: RunEvent[] = [];
   private transcriptBuilder = new TranscriptBuilder();
   private progress = new RunProgressBuilder();
+  /** Events received but not applied yet: those from `pendingStart` on. */
   private pending: RunEvent[] = [];
+  private pendingStart = 0;
   private cancelFlush: (() => void) | null = null;
   private cancelRefresh: (() => void) | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -155,6 +164,14 @@ export class RunFollower {
   private artifactsChanged = false;
   /** Counts loads, so an answer to an older one is dropped. */
   private loads = 0;
+  /** The last event the loaded record and timeline cover. */
+  private coveredSeq = 0;
+  /** Whether the loaded record is of a run that has stopped (its timeline will not grow). */
+  private coveredSettled = false;
+  /** Whether a replayed event the load covered would have changed the shape. */
+  private coveredShape = false;
+  /** The last event applied. */
+  private appliedSeq = 0;
 
   constructor(
     private readonly api: FollowApi,
@@ -188,6 +205,8 @@ export class RunFollower {
     Promise.all([this.api.getRun({ run_id: this.runId }), this.api.runTimeline({ run_id: this.runId })]).then(
       ([record, timeline]) => {
         if (mine !== this.loads) return;
+        this.coveredSeq = record.last_seq;
+        this.coveredSettled = record.status !== 'running';
         this.set({ error: null, record, timeline, shapeVersion: this.state.shapeVersion + 1 });
       },
       (reason: unknown) => {
@@ -202,6 +221,8 @@ export class RunFollower {
     this.eventList = [];
     this.transcriptBuilder = new TranscriptBuilder();
     this.progress = new RunProgressBuilder();
+    this.appliedSeq = 0;
+    this.coveredShape = false;
     this.set({ progress: this.progress.snapshot(), ended: false });
   }
 
@@ -221,10 +242,12 @@ export class RunFollower {
           this.cancelFlush = null;
           this.apply();
           this.publish({ ended: true });
-          // The load below covers a refresh the last events asked for.
+          // The load below covers a refresh the last events asked for; a stopped run whose
+          // every event the last load covered needs none.
           this.cancelRefresh?.();
           this.cancelRefresh = null;
-          this.load();
+          const covered = this.state.record !== null && this.coveredSettled && this.appliedSeq <= this.coveredSeq;
+          if (!covered) this.load();
         },
         onError: (error) => this.set({ error }),
       },
@@ -240,6 +263,7 @@ export class RunFollower {
     this.cancelRefresh?.();
     this.cancelRefresh = null;
     this.pending = [];
+    this.pendingStart = 0;
   }
 
   /** Stops and ignores any load still under way. */
@@ -262,26 +286,51 @@ export class RunFollower {
   }
 
   private flush(): void {
-    this.apply();
+    this.apply(this.timers.now() + APPLY_BUDGET_MS);
     // A fast run costs one render every PUBLISH_MS, not one per frame.
-    if (this.timers.now() - this.lastPublish >= PUBLISH_MS) this.publish({});
-    else this.scheduleFlush();
+    const more = this.pending.length > 0;
+    if (this.timers.now() - this.lastPublish >= PUBLISH_MS) {
+      this.publish({});
+      if (more) this.scheduleFlush();
+    } else {
+      this.scheduleFlush();
+    }
   }
 
-  /** Applies the pending events. */
-  private apply(): void {
-    if (this.pending.length === 0) return;
+  /** Applies the pending events, or as many as fit before `deadline` (on the timers' clock). */
+  private apply(deadline = Infinity): void {
     const batch = this.pending;
-    this.pending = [];
     let shape = false;
-    for (const event of batch) {
+    let i = this.pendingStart;
+    for (; i < batch.length; i += 1) {
+      // The clock is read every 256 events: reading it costs more than applying one.
+      if ((i & 255) === 255 && this.timers.now() >= deadline) break;
+      const event = batch[i];
+      if (event === undefined) continue;
       this.progress.apply(event);
       if (this.transcriptBuilder.apply(event) !== null) this.outputChanged = true;
       const effect = effectOf(event);
-      shape ||= effect.shape;
+      if (effect.shape) {
+        if (event.seq > this.coveredSeq) shape = true;
+        else this.coveredShape = true;
+      }
       this.checkpointSaved ||= effect.checkpoint;
       this.artifactsChanged ||= effect.artifacts;
+      this.appliedSeq = Math.max(this.appliedSeq, event.seq);
       if (!effect.output) this.eventList.push(event);
+    }
+    // What is left stays where it is (events arriving meanwhile are appended after it).
+    if (i >= batch.length) {
+      this.pending = [];
+      this.pendingStart = 0;
+    } else {
+      this.pendingStart = i;
+    }
+    // A running run's record and timeline may have been read a moment apart: once its history
+    // is replayed, one reload makes sure the timeline holds all of it.
+    if (this.coveredShape && !this.coveredSettled && this.appliedSeq >= this.coveredSeq) {
+      this.coveredShape = false;
+      shape = true;
     }
     if (shape) this.scheduleRefresh();
   }

@@ -3,6 +3,7 @@ import type { Timeline } from '../../generated/Timeline';
 import type { TimelineStage } from '../../generated/TimelineStage';
 import { TimelineAxis } from './TimelineAxis';
 import { TimelineBar } from './TimelineBar';
+import { TimelineCluster, clusterPhaseAt } from './TimelineCluster';
 import { LaneBands, LaneLabels } from './TimelineLanes';
 import { TimelineToolbar } from './TimelineToolbar';
 import { axisTicks, formatOffset } from './timeAxis';
@@ -13,6 +14,7 @@ import { useElementWidth } from './useElementWidth';
 import { useLatestRef } from './useLatestRef';
 import { useTimelineGestures } from './useTimelineGestures';
 import { useTimelineViewport } from './useTimelineViewport';
+import { barRows, visibleItems, type BarCluster } from './visibleBars';
 import './timeline.css';
 
 /** The track's width where it cannot be measured. */
@@ -38,11 +40,14 @@ function isSelected(bar: Bar, selected: RunTimelineProps['selected']): boolean {
 
 /**
  * A run's stages as bars on a time axis, one lane per parallel branch, with retries,
- * human waits, zoom and pan, and a scrubber.
+ * human waits, zoom and pan, and a scrubber. Only what is in view is drawn, and visits too
+ * narrow to tell apart are drawn as clusters (see visibleBars), so a 20,000-stage run costs
+ * about as much as a short one.
  */
 export function RunTimeline({ timeline, now, selected, onSelect, scrubTime, onScrub }: RunTimelineProps) {
   const layoutNow = timeline.status === 'running' ? now : 0;
   const layout = useMemo(() => layoutTimeline(timeline, layoutNow), [timeline, layoutNow]);
+  const rows = useMemo(() => barRows(layout), [layout]);
   const viewport = useTimelineViewport(layout.span);
   const { visible } = viewport;
   const frameRef = useRef<HTMLDivElement>(null);
@@ -59,6 +64,11 @@ export function RunTimeline({ timeline, now, selected, onSelect, scrubTime, onSc
     scale,
   );
   const { step, ticks } = useMemo(() => axisTicks(visible, width), [visible, width]);
+  const selectedKey = selected === null ? null : `${selected.node_id}#${selected.visit}`;
+  const items = useMemo(
+    () => (measured ? visibleItems(rows, visible, scale, selectedKey) : []),
+    [measured, rows, visible, scale, selectedKey],
+  );
 
   const latest = useLatestRef({ layout, onSelect });
   const selectBar = useCallback(
@@ -68,6 +78,8 @@ export function RunTimeline({ timeline, now, selected, onSelect, scrubTime, onSc
     },
     [latest],
   );
+  const { show } = viewport;
+  const openCluster = useCallback((cluster: BarCluster) => show(cluster), [show]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -122,15 +134,24 @@ export function RunTimeline({ timeline, now, selected, onSelect, scrubTime, onSc
           {ticks.map((tick) => (
             <div key={tick.t} className="run-timeline__gridline" style={{ left: timeToPx(tick.t, visible, scale) }} />
           ))}
-          {(measured ? layout.bars : []).map((bar) => (
-            <TimelineBar
-              key={bar.key}
-              bar={bar}
-              selected={isSelected(bar, selected)}
-              phase={scrubTime === null ? null : barPhaseAt(bar, scrubTime)}
-              onSelect={selectBar}
-            />
-          ))}
+          {items.map((item) =>
+            item.type === 'bar' ? (
+              <TimelineBar
+                key={item.bar.key}
+                bar={item.bar}
+                selected={isSelected(item.bar, selected)}
+                phase={scrubTime === null ? null : barPhaseAt(item.bar, scrubTime)}
+                onSelect={selectBar}
+              />
+            ) : (
+              <TimelineCluster
+                key={item.cluster.key}
+                cluster={item.cluster}
+                phase={scrubTime === null ? null : clusterPhaseAt(item.cluster, scrubTime)}
+                onOpen={openCluster}
+              />
+            ),
+          )}
           {layout.bars.length === 0 ? <div className="run-timeline__empty">No stages have started yet.</div> : null}
           {cursorX === null ? null : (
             <div

@@ -52,3 +52,11 @@ export function barTooltip(bar: TimelineBar): string {
   if (stage.notes !== null) lines.push(stage.notes);
   return lines.join('\n');
 }
+
+/** What a cluster of visits says (label and tooltip): `62 stages, 31 failed (test, fix)`. */
+export function clusterDescription(bars: readonly TimelineBar[], failed: number): string {
+  const nodes = [...new Set(bars.map((bar) => bar.stage.node_id))];
+  const named = nodes.length <= 3 ? nodes.join(', ') : `${nodes.slice(0, 3).join(', ')}, …`;
+  const failures = failed > 0 ? `, ${failed} failed` : '';
+  return `${bars.length} stages${failures} (${named})`;
+}

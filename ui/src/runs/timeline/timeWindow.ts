@@ -55,3 +55,9 @@ export function isFullWindow(window: TimeWindow, span: number): boolean {
   const full = fullWindow(span);
   return window.start <= full.start && window.end >= full.end;
 }
+
+/** `window` widened by `marginRatio` of its width on each side (zooming onto a cluster of bars). */
+export function around(window: TimeWindow, marginRatio = 0.1): TimeWindow {
+  const margin = Math.max(0, window.end - window.start) * marginRatio;
+  return { start: window.start - margin, end: window.end + margin };
+}

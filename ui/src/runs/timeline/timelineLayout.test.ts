@@ -212,3 +212,28 @@ describe('the scrubber moment', () => {
     expect(nodeStatesAt(layout, 5000).get('c')?.state).toBe('running');
   });
 });
+
+describe('parseTime', () => {
+  it('reads RFC 3339 times as Date.parse does', () => {
+    for (const text of [
+      '2026-11-23T01:00:00Z',
+      '2026-11-23T01:00:00.003Z',
+      '2026-11-23T01:00:00.3Z',
+      '2026-11-23T01:00:00.12Z',
+      '2026-11-23T23:59:59.999999999Z',
+      '2024-02-29T12:30:45.250Z',
+      '2026-11-23T01:00:00+02:00',
+      '2026-11-23T01:00:00.5-05:30',
+    ]) {
+      expect(parseTime(text), text).toBe(Date.parse(text));
+    }
+  });
+
+  it('gives null for what is not a time', () => {
+    expect(parseTime(null)).toBeNull();
+    expect(parseTime('yesterday')).toBeNull();
+    expect(parseTime('2026-11-23T01:00:00.Z')).toBeNull();
+    expect(parseTime('2026-1x-23T01:00:00Z')).toBeNull();
+  });
+});
+

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { TimeWindow } from './timeAxis';
-import { clampWindow, fullWindow, isFullWindow, pan, reveal, zoomAround } from './timeWindow';
+import { around, clampWindow, fullWindow, isFullWindow, pan, reveal, zoomAround } from './timeWindow';
 
 /** The visible part of the time axis and the ways to move it. */
 export interface TimelineViewport {
@@ -16,6 +16,8 @@ export interface TimelineViewport {
   reveal(t: number): void;
   /** Shows the whole run. */
   fit(): void;
+  /** Shows `window` (kept inside the run), with a little room on each side. */
+  show(window: TimeWindow): void;
 }
 
 /** Holds the visible window; fitted until someone zooms or pans, then kept inside the run. */
@@ -45,6 +47,7 @@ export function useTimelineViewport(span: number): TimelineViewport {
   const panBy = useCallback((deltaMs: number) => update((w) => pan(w, deltaMs, span)), [update, span]);
   const revealAt = useCallback((t: number) => update((w) => reveal(w, t, span)), [update, span]);
   const fit = useCallback(() => setChosen(null), []);
+  const show = useCallback((w: TimeWindow) => update(() => around(w)), [update]);
 
-  return { visible, fitted: chosen === null, zoomBy, panBy, reveal: revealAt, fit };
+  return { visible, fitted: chosen === null, zoomBy, panBy, reveal: revealAt, fit, show };
 }

@@ -1,0 +1,119 @@
+import type { TimeWindow } from './timeAxis';
+import type { TimelineBar, TimelineLayout } from './timelineLayout';
+
+/**
+ * What of a long run's timeline is drawn: only the bars in the visible time window, and where
+ * bars are too narrow to tell apart, one cluster per few pixels instead of each of them. A
+ * 20,000-stage run then draws a few hundred elements at any zoom.
+ */
+
+/** A bar drawn narrower than this (px) may be drawn as part of a cluster. */
+export const MIN_BAR_PX = 2;
+/** Narrow bars starting within one stretch this wide (px, aligned to time 0) form one cluster. */
+export const CLUSTER_PX = 4;
+/** How much of the window's width is drawn beyond each side, so a short pan shows no gap. */
+export const OVERSCAN = 0.25;
+
+/** The bars of each row, in start order (bars in one row never overlap, so ends are ordered too). */
+export type BarRows = readonly (readonly TimelineBar[])[];
+
+/** Many narrow stage visits next to each other in one row, drawn as one block. */
+export interface BarCluster {
+  /** Stable while panning: the row and the stretch of time it starts in. */
+  key: string;
+  row: number;
+  /** The first visit's start and the last one's end (ms since the run's start). */
+  start: number;
+  end: number;
+  bars: TimelineBar[];
+  /** How many of its visits failed. */
+  failed: number;
+  /** Whether any of them is still open. */
+  open: boolean;
+}
+
+/** One thing to draw on the track. */
+export type TrackItem = { type: 'bar'; bar: TimelineBar } | { type: 'cluster'; cluster: BarCluster };
+
+/** The layout's bars split into rows, each in start order. O(n log n) once per layout. */
+export function barRows(layout: TimelineLayout): BarRows {
+  const rows: TimelineBar[][] = Array.from({ length: layout.rowCount }, () => []);
+  for (const bar of layout.bars) rows[bar.row]?.push(bar);
+  for (const row of rows) {
+    let sorted = true;
+    for (let i = 1; i < row.length && sorted; i += 1) sorted = (row[i - 1]?.start ?? 0) <= (row[i]?.start ?? 0);
+    if (!sorted) row.sort((a, b) => a.start - b.start || a.end - b.end);
+  }
+  return rows;
+}
+
+/** The index of the first bar in `row` that ends at or after `t` (binary search). */
+export function firstEndingAfter(row: readonly TimelineBar[], t: number): number {
+  let low = 0;
+  let high = row.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((row[middle]?.end ?? Infinity) < t) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * What to draw of `rows` in `window` (widened by OVERSCAN) at `scale` px per ms: bars at
+ * least MIN_BAR_PX wide as they are; narrower ones merged with their narrow neighbours that
+ * start in the same CLUSTER_PX stretch (a stretch holding one narrow bar draws that bar).
+ * `keep` (the selected bar's key) is always drawn as a bar when in the window. Costs
+ * O(rows × log n + what is drawn).
+ */
+export function visibleItems(rows: BarRows, window: TimeWindow, scale: number, keep: string | null = null): TrackItem[] {
+  const margin = (window.end - window.start) * OVERSCAN;
+  const from = window.start - margin;
+  const to = window.end + margin;
+  const items: TrackItem[] = [];
+  rows.forEach((row, rowIndex) => {
+    let pending: TimelineBar[] = [];
+    let pendingBucket = NaN;
+    const flush = () => {
+      if (pending.length === 1 && pending[0] !== undefined) items.push({ type: 'bar', bar: pending[0] });
+      else if (pending.length > 1) items.push({ type: 'cluster', cluster: cluster(rowIndex, pendingBucket, pending) });
+      pending = [];
+    };
+    for (let i = firstEndingAfter(row, from); i < row.length; i += 1) {
+      const bar = row[i];
+      if (bar === undefined || bar.start > to) break;
+      const narrow = (bar.end - bar.start) * scale < MIN_BAR_PX;
+      if (!narrow || bar.key === keep) {
+        flush();
+        items.push({ type: 'bar', bar });
+        continue;
+      }
+      const bucket = Math.floor((bar.start * scale) / CLUSTER_PX);
+      if (bucket !== pendingBucket) flush();
+      pendingBucket = bucket;
+      pending.push(bar);
+    }
+    flush();
+  });
+  return items;
+}
+
+function cluster(row: number, bucket: number, bars: TimelineBar[]): BarCluster {
+  const first = bars[0];
+  const last = bars[bars.length - 1];
+  let failed = 0;
+  let open = false;
+  for (const bar of bars) {
+    if (bar.stage.status === 'fail') failed += 1;
+    open ||= bar.open;
+  }
+  return {
+    key: `cluster:${row}:${bucket}:${first?.key ?? ''}`,
+    row,
+    start: first?.start ?? 0,
+    end: last?.end ?? 0,
+    bars,
+    failed,
+    open,
+  };
+}
