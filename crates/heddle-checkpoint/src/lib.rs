@@ -20,6 +20,7 @@ pub mod fork;
 pub mod from_ref;
 pub mod full_scan;
 pub mod history;
+pub mod history_chunks;
 pub mod history_reader;
 pub mod hook;
 pub mod hunks;

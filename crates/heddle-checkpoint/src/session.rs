@@ -136,7 +136,7 @@ impl Session {
             run_id: self.state.run_id.clone(),
             node_id: node.clone(),
             status: status.to_string(),
-            completed: checkpoint.completed_nodes.len(),
+            completed: checkpoint.stages.max(checkpoint.completed_nodes.len()),
             metadata_sha: metadata.to_string(),
         };
         let message = match self.state.mode {
