@@ -28,6 +28,7 @@ pub mod index_tree;
 pub mod integrity;
 pub mod message;
 pub mod metadata;
+pub mod pack;
 pub mod patch_text;
 pub mod recovery;
 pub mod reopen;

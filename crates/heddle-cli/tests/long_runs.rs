@@ -1,6 +1,6 @@
 //! Long runs stay small in git: each metadata commit stores the run's history as chunks of
-//! timeline.jsonl (only the last one changes per stage), and a run rebuilt from git alone gets
-//! its whole history back from those chunks.
+//! timeline.jsonl (only the last one changes per stage), a run rebuilt from git alone gets
+//! its whole history back from those chunks, and a run leaves its repository packed.
 //! Through the real `heddle` binary on real repositories, checked with the `git` CLI.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -70,8 +70,13 @@ fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
             .unwrap()
     };
     assert!(size_of("timeline/000/000.jsonl") > 0);
-    // The head stays small: no copy of the history in it.
-    assert!(size_of("checkpoint.json") < 2048, "{tip}");
+    // The head holds no copy of the history.
+    let head = git(
+        &work,
+        &["cat-file", "-p", &format!("{reference}:checkpoint.json")],
+    );
+    assert!(!head.contains("\"timeline\""), "{head}");
+    assert!(size_of("checkpoint.json") < 8 * 1024, "{tip}");
 
     let commits = git(&work, &["rev-list", "--no-merges", &reference]);
     let commits: Vec<&str> = commits.lines().collect();
@@ -87,6 +92,35 @@ fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
             .count();
         assert!(chunks <= 2, "{commit} rewrote {chunks} chunks:\n{changed}");
     }
+}
+
+#[test]
+fn a_run_leaves_its_repository_packed_and_whole() {
+    let sandbox = Sandbox::new();
+    clean_repo(&sandbox);
+    let flow = sandbox.write_flow("c.dot", &chain(20));
+    let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let id = run_id(&sandbox.only_run());
+    let work = sandbox.work();
+    let counts = git(&work, &["count-objects", "-v"]);
+    assert!(counts.lines().any(|l| l == "count: 0"), "{counts}");
+    let fsck = git(&work, &["fsck", "--no-dangling", "--full"]);
+    assert!(!fsck.contains("missing"), "{fsck}");
+    // Every checkpoint's files still read back from the pack.
+    let log = git(&work, &["log", "--format=%s", &format!("heddle/run/{id}")]);
+    assert!(
+        log.starts_with(&format!("heddle({id}): exit (success)")),
+        "{log}"
+    );
+    git(
+        &work,
+        &[
+            "cat-file",
+            "-p",
+            &format!("refs/heddle/{id}:checkpoint.json"),
+        ],
+    );
 }
 
 #[test]
