@@ -46,10 +46,11 @@ pub fn loose_objects(repo: &Repository) -> Result<Vec<(Oid, PathBuf)>> {
         };
         for file in files.filter_map(std::result::Result::ok) {
             let rest = file.file_name().to_string_lossy().into_owned();
+            if rest.len() != 38 {
+                continue;
+            }
             if let Ok(oid) = Oid::from_str(&format!("{prefix}{rest}")) {
-                if rest.len() == 38 {
-                    found.push((oid, file.path()));
-                }
+                found.push((oid, file.path()));
             }
         }
     }

@@ -171,7 +171,7 @@ impl Session {
         )?;
         self.recorded += 1;
         let mut warnings = warnings;
-        if self.recorded % PACK_EVERY == 0 {
+        if self.recorded.is_multiple_of(PACK_EVERY) {
             // A packing failure leaves the objects loose: worth a warning, not the run.
             if let Err(e) = pack_loose(&self.repo, MIN_LOOSE) {
                 warnings.push(format!(
