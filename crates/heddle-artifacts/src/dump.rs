@@ -74,6 +74,7 @@ pub fn dump_run(run: &RunDir, out: &Path) -> Result<DumpReport, DumpError> {
         "manifest.json",
         "graph.dot",
         "checkpoint.json",
+        "timeline.jsonl",
         "conclusion.json",
     ] {
         let from = run.root().join(name);

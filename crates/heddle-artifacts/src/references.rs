@@ -1,5 +1,5 @@
 //! Which blobs runs still reference: every `blob://sha256/{hex}` named in a run folder's
-//! state files (checkpoint, manifest, conclusion, progress, stage status), across all runs
+//! state files (checkpoint, timeline, manifest, conclusion, progress, stage status), across all runs
 //! and the child runs of manager loops. `heddle gc` keeps exactly these.
 
 use std::collections::HashSet;
@@ -10,8 +10,9 @@ use crate::blob::BlobRef;
 const PREFIX: &str = "blob://sha256/";
 
 /// The files of a run folder that may name blobs.
-const STATE_FILES: [&str; 4] = [
+const STATE_FILES: [&str; 5] = [
     "checkpoint.json",
+    "timeline.jsonl",
     "manifest.json",
     "conclusion.json",
     "progress.jsonl",

@@ -57,6 +57,8 @@ fn one_folder_per_stage_visit_in_order_with_its_artifacts() {
         timeline: vec![record("test", 1), record("test", 2)],
         restarts: 0,
         branches: Vec::new(),
+        stages: 0,
+        history_bytes: None,
     };
     checkpoint.save(&run.checkpoint()).unwrap();
     std::fs::write(run.graph(), "digraph G {}").unwrap();

@@ -338,6 +338,8 @@ fn new_checkpoint(run_id: &str) -> Checkpoint {
         timeline: Vec::new(),
         restarts: 0,
         branches: Vec::new(),
+        stages: 0,
+        history_bytes: None,
     }
 }
 

@@ -1,15 +1,15 @@
 //! Resume from git alone: in a clone that has `refs/heddle/{run_id}` and the run branch but
 //! no run directory, rebuild the run directory from the metadata history (manifest, graph,
-//! checkpoint), re-attach a worktree to the run branch, and hand the run to the engine.
+//! checkpoint and its timeline), re-attach a worktree to the run branch, and hand the run to the engine.
 
 use std::path::{Path, PathBuf};
 
 use git2::{BranchType, Oid, Repository};
 use heddle_engine::rundir::{atomic_write, write_json};
-use heddle_engine::{Checkpoint, Manifest, RunDir};
+use heddle_engine::{Manifest, RunDir};
 
 use crate::error::{CheckpointError, Result};
-use crate::metadata::read_file;
+use crate::metadata::{read_checkpoint, read_file};
 use crate::reopen::attach_worktree;
 use crate::repo::worktree_name;
 use crate::state::{DEFAULT_SIZE_CAP, GitState, Mode, metadata_ref, timeline_branch};
@@ -39,13 +39,7 @@ pub fn restore_from_ref(workspace: &Path, reference: &str, runs_root: &Path) -> 
             path: repo.path().to_path_buf(),
             message: format!("manifest.json in {reference}: {e}"),
         })?;
-    let mut checkpoint: Checkpoint =
-        serde_json::from_slice(&json("checkpoint.json")?).map_err(|e| {
-            CheckpointError::Storage {
-                path: repo.path().to_path_buf(),
-                message: format!("checkpoint.json in {reference}: {e}"),
-            }
-        })?;
+    let (mut checkpoint, history) = read_checkpoint(&repo, metadata)?;
     let graph = json("graph.dot")?;
     let run_id = manifest.run_id.clone();
     let root = runs_root.join(RunDir::folder_name(&manifest.start_time, &run_id));
@@ -101,7 +95,16 @@ pub fn restore_from_ref(workspace: &Path, reference: &str, runs_root: &Path) -> 
     write_json(&run_dir.manifest(), &rebuilt, true)?;
     atomic_write(&run_dir.graph(), &graph, true)?;
     checkpoint.git_commit_sha = Some(head.to_string());
-    checkpoint.save(&run_dir.checkpoint())?;
+    match history {
+        // The history byte for byte as the metadata tree has it, so later metadata commits
+        // find their chunks unchanged.
+        Some(text) => {
+            atomic_write(&run_dir.timeline(), &text, true)?;
+            checkpoint.history_bytes = Some(text.len() as u64);
+            checkpoint.save_head(&run_dir.checkpoint(), true)?;
+        }
+        None => checkpoint.save(&run_dir.checkpoint())?,
+    }
     Ok(run_dir)
 }
 

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
 use crate::message::facts;
-use crate::metadata::read_file;
+use crate::metadata::read_checkpoint;
 use crate::repo::{commit, tip};
 use crate::state::GitState;
 
@@ -239,19 +239,22 @@ pub fn read_at(repo: &Repository, at: Oid, path: &str) -> Result<Vec<u8>> {
     Ok(blob.content().to_vec())
 }
 
-/// The checkpoint.json checkpoint `at` links to (through its `Heddle-Checkpoint` trailer);
-/// `None` for the run's base commit.
+/// The checkpoint (with its history) checkpoint `at` links to (through its
+/// `Heddle-Checkpoint` trailer); `None` for the run's base commit.
 pub fn checkpoint_at(repo: &Repository, at: Oid) -> Result<Option<Checkpoint>> {
+    Ok(checkpoint_text_at(repo, at)?.map(|(checkpoint, _)| checkpoint))
+}
+
+/// [`checkpoint_at`], with the raw timeline.jsonl text the checkpoint covers (`None` for a
+/// format 1 checkpoint, whose history is inline).
+pub fn checkpoint_text_at(
+    repo: &Repository,
+    at: Oid,
+) -> Result<Option<(Checkpoint, Option<Vec<u8>>)>> {
     let commit = commit(repo, at)?;
     let Some(facts) = facts(&commit) else {
         return Ok(None);
     };
     let metadata = oid(&facts.metadata_sha)?;
-    let bytes = read_file(repo, metadata, "checkpoint.json")?;
-    serde_json::from_slice(&bytes)
-        .map(Some)
-        .map_err(|e| CheckpointError::Storage {
-            path: repo.path().to_path_buf(),
-            message: format!("checkpoint.json of metadata commit {metadata}: {e}"),
-        })
+    read_checkpoint(repo, metadata).map(Some)
 }

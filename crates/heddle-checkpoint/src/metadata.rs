@@ -1,15 +1,17 @@
 //! The metadata history `refs/heddle/{run_id}`: an orphan line of commits written straight
 //! into the object database (no index, no work tree) holding manifest.json, graph.dot,
-//! checkpoint.json and the trace files of each stage under 512 KB, so a run can be
-//! inspected and resumed from git alone.
+//! checkpoint.json, the run's timeline.jsonl in chunks ([`crate::history_chunks`]) and the
+//! trace files of each stage under 512 KB, so a run can be inspected and resumed from git
+//! alone.
 
 use std::path::Path;
 
 use git2::build::TreeUpdateBuilder;
 use git2::{FileMode, Oid, Repository, Signature};
-use heddle_engine::RunDir;
+use heddle_engine::{Checkpoint, RunDir};
 
 use crate::error::{CheckpointError, Result};
+use crate::history_chunks;
 use crate::repo::{compare_and_swap, tip};
 
 /// Trace files larger than this stay out of the metadata history.
@@ -61,6 +63,11 @@ pub fn commit_metadata(
         if let Some(blob) = blob_of(repo, &path, u64::MAX)? {
             update.upsert(*name, blob, FileMode::Blob);
         }
+    }
+    let checkpoint_path = run_dir.checkpoint();
+    if let Some(bytes) = local_history_bytes(&checkpoint_path)? {
+        let history = history_chunks::local_file(run_dir.root());
+        history_chunks::update_chunks(repo, &mut update, &base, &history, bytes)?;
     }
     for stage in stage_dirs {
         let dir = run_dir.nodes_dir().join(stage);
@@ -124,4 +131,35 @@ pub fn read_file(repo: &Repository, commit: Oid, name: &str) -> Result<Vec<u8>> 
     let entry = tree.get_path(Path::new(name)).map_err(|e| git(&e))?;
     let blob = repo.find_blob(entry.id()).map_err(|e| git(&e))?;
     Ok(blob.content().to_vec())
+}
+
+/// How many bytes of timeline.jsonl the run's checkpoint.json at `path` covers; `None`
+/// without a checkpoint or for a format 1 one (history inline).
+fn local_history_bytes(path: &Path) -> Result<Option<u64>> {
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(CheckpointError::io(path, &e)),
+    };
+    Ok(Checkpoint::parse_head(path, &text)?.history_bytes)
+}
+
+/// The checkpoint metadata commit `commit` holds, with its history, and the raw
+/// timeline.jsonl text it covers (`None` for a format 1 checkpoint, history inline).
+pub fn read_checkpoint(repo: &Repository, commit: Oid) -> Result<(Checkpoint, Option<Vec<u8>>)> {
+    let bytes = read_file(repo, commit, "checkpoint.json")?;
+    let name = format!("checkpoint.json of metadata commit {commit}");
+    let head = Checkpoint::parse_head(Path::new(&name), &bytes)?;
+    let Some(covered) = head.history_bytes else {
+        let mut inline = head;
+        inline.stages = inline.timeline.len();
+        return Ok((inline, None));
+    };
+    let tree = repo
+        .find_commit(commit)
+        .and_then(|c| c.tree())
+        .map_err(|e| CheckpointError::git(repo.path(), &name, &e))?;
+    let text = history_chunks::read_chunks(repo, &tree, covered)?;
+    let history = heddle_engine::timeline_file::History::parse(&text, covered);
+    Ok((head.with_history(history), Some(text)))
 }

@@ -18,7 +18,7 @@ use heddle_engine::{EngineError, RunDir, SeededEntropy};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
-use crate::history::{checkpoint_at, resolve};
+use crate::history::{checkpoint_text_at, resolve};
 use crate::integrity::open_run;
 use crate::metadata::commit_metadata;
 use crate::recovery::RecoverySnapshot;
@@ -194,14 +194,23 @@ pub fn restore_run_files(
     let mut manifest = run_dir.read_manifest()?;
     manifest.run_branch = Some(GitState::short(&state.branch).to_string());
     let mut files = vec![(GitState::path(run_dir), state.to_json()?)];
-    let checkpoint = checkpoint_at(repo, target)?;
+    let checkpoint = checkpoint_text_at(repo, target)?;
     let next = match checkpoint {
-        Some(mut checkpoint) => {
+        Some((mut checkpoint, text)) => {
             checkpoint.git_commit_sha = Some(target.to_string());
             checkpoint.run_id = state.run_id.clone();
-            // Compact, as the engine writes it.
-            let bytes = json(&checkpoint_json, serde_json::to_vec(&checkpoint))?;
-            files.push((checkpoint_json.clone(), bytes));
+            // timeline.jsonl first: a crash before checkpoint.json is replaced leaves the
+            // old checkpoint over the target's shorter history, never the reverse.
+            let (head, history) = match text {
+                // Byte for byte as the metadata tree has it.
+                Some(text) => {
+                    checkpoint.history_bytes = Some(text.len() as u64);
+                    (checkpoint.head_bytes(&checkpoint_json)?, text)
+                }
+                None => checkpoint.to_files(&checkpoint_json)?,
+            };
+            files.push((run_dir.timeline(), history));
+            files.push((checkpoint_json.clone(), head));
             Some((checkpoint.next_node_id, checkpoint.completed_nodes))
         }
         None => None,

@@ -1,7 +1,8 @@
 //! One run's open checkpoint session: its repository, private index, watcher and filters,
 //! and the checkpoint cycle run after every node (DESIGN.md's order: the engine saved
 //! checkpoint.json; then the metadata commit, then the run-branch commit with trailers
-//! naming it; the engine re-saves checkpoint.json with the sha returned).
+//! naming it; the engine re-saves checkpoint.json with the sha returned), with the loose
+//! objects packed every [`PACK_EVERY`] checkpoints and at the end.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -15,6 +16,7 @@ use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
 use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
 use crate::metadata::commit_metadata;
+use crate::pack::{MIN_LOOSE, PACK_EVERY, pack_loose};
 use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
 use crate::snapshot::{refresh, write_tree};
 use crate::state::{GitState, Mode};
@@ -34,6 +36,9 @@ pub struct Session {
     filters: Filters,
     tracker: Tracker,
     labels: BTreeMap<String, String>,
+    /// Checkpoints recorded by this session (the loose objects are packed every
+    /// [`PACK_EVERY`]).
+    recorded: u64,
 }
 
 impl Session {
@@ -55,6 +60,7 @@ impl Session {
             index,
             filters,
             tracker,
+            recorded: 0,
         })
     }
 
@@ -136,7 +142,7 @@ impl Session {
             run_id: self.state.run_id.clone(),
             node_id: node.clone(),
             status: status.to_string(),
-            completed: checkpoint.completed_nodes.len(),
+            completed: checkpoint.stages.max(checkpoint.completed_nodes.len()),
             metadata_sha: metadata.to_string(),
         };
         let message = match self.state.mode {
@@ -163,6 +169,16 @@ impl Session {
             new,
             "heddle: checkpoint",
         )?;
+        self.recorded += 1;
+        let mut warnings = warnings;
+        if self.recorded.is_multiple_of(PACK_EVERY) {
+            // A packing failure leaves the objects loose: worth a warning, not the run.
+            if let Err(e) = pack_loose(&self.repo, MIN_LOOSE) {
+                warnings.push(format!(
+                    "packing the repository's loose objects failed: {e}"
+                ));
+            }
+        }
         Ok(GitCheckpoint {
             sha: new.to_string(),
             files_touched,
@@ -205,8 +221,14 @@ impl Session {
         Ok(files)
     }
 
-    /// Writes final.patch (the base commit to the branch tip).
+    /// Writes final.patch (the base commit to the branch tip) and packs the loose objects
+    /// the run left (when there are at least [`MIN_LOOSE`]).
     pub fn finish(&mut self) -> Result<()> {
+        self.write_final_patch()?;
+        pack_loose(&self.repo, MIN_LOOSE).map(|_| ())
+    }
+
+    fn write_final_patch(&mut self) -> Result<()> {
         let base = Oid::from_str(&self.state.base_sha)
             .map_err(|e| CheckpointError::git(&self.state.git_dir, "base sha", &e))?;
         let Some(head) = tip(&self.repo, &self.state.branch)? else {

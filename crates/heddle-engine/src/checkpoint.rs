@@ -1,7 +1,8 @@
-//! checkpoint.json: everything needed to resume a run, written atomically after every node.
+//! checkpoint.json: everything needed to resume a run, written atomically after every node,
+//! with the growing history kept apart in timeline.jsonl ([`crate::timeline_file`]).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use heddle_workflow::HandlerKind;
 use serde::{Deserialize, Serialize};
@@ -10,48 +11,63 @@ use serde_json::Value as Json;
 use crate::error::EngineError;
 use crate::outcome::{FailureClass, StageStatus, Usage};
 use crate::rundir::atomic_write;
+use crate::timeline_file::{History, TIMELINE_FILE};
 
-/// Version of the checkpoint format this build writes.
-pub const CHECKPOINT_VERSION: u32 = 1;
+/// Version of the checkpoint format this build writes: 2 keeps the growing history in
+/// timeline.jsonl ([`Checkpoint::history_bytes`]); 1 held it inline.
+pub const CHECKPOINT_VERSION: u32 = 2;
 
-/// The state of a run after a node.
+/// The state of a run after a node. checkpoint.json holds what resuming needs now (its size
+/// does not grow with the run); the history (timeline, completed nodes, logs) is appended
+/// to timeline.jsonl ([`crate::timeline_file`]) and joined back in by [`Checkpoint::load`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
-    /// Format version.
+    /// Format version ([`CHECKPOINT_VERSION`] when written by this build; a file without
+    /// one is read as the current version).
     #[serde(default = "default_version")]
     pub version: u32,
-    /// The run.
+    /// The run's id (a ULID), as in manifest.json.
     pub run_id: String,
-    /// When it was written (RFC 3339).
+    /// When the engine wrote it (RFC 3339, the engine's clock).
     pub timestamp: String,
-    /// The node that just finished.
+    /// Id of the node that just finished; `None` before the first node of a run that was
+    /// rolled back to its start.
     pub current_node: Option<String>,
-    /// The node to run next; `None` once the run is over.
+    /// Id of the node to run next; `None` once the run is over.
     pub next_node_id: Option<String>,
-    /// Node ids completed, in order (a node visited twice appears twice).
+    /// Node ids completed, in order (a node visited twice appears twice). Not stored in
+    /// checkpoint.json from format 2 on: [`Checkpoint::load`] rebuilds it from the stages
+    /// of timeline.jsonl. In the checkpoint the engine hands its hook after a stage it is
+    /// empty (see [`Checkpoint::stages`]).
+    #[serde(default, skip_serializing)]
     pub completed_nodes: Vec<String>,
-    /// Retries used per node (attempts beyond the first, summed over visits).
+    /// Retries used per node id (attempts beyond the first, summed over visits).
     pub node_retries: BTreeMap<String, u32>,
-    /// Visits per node.
+    /// How many times each node id has started, counting the running visit.
     pub node_visits: BTreeMap<String, u32>,
-    /// Each node's last outcome.
+    /// Each node id's outcome at its latest visit (since the last loop restart).
     pub node_outcomes: BTreeMap<String, NodeOutcome>,
-    /// The run context.
+    /// The run context (key to JSON value) after the node.
     pub context_values: BTreeMap<String, Json>,
-    /// Human-readable log lines (warnings, restarts).
-    #[serde(default)]
+    /// Human-readable log lines (warnings, restarts), in order. Like `timeline`, stored in
+    /// timeline.jsonl from format 2 on.
+    #[serde(default, skip_serializing)]
     pub logs: Vec<String>,
-    /// Git commit of this checkpoint (git checkpoints only).
+    /// The run-branch commit (40 hex digits) recording this checkpoint; `None` without git
+    /// checkpoints, or before the hook returned.
     #[serde(default)]
     pub git_commit_sha: Option<String>,
-    /// Failure signatures seen since the last restart, with counts.
+    /// Failure signatures (`node|class|normalised reason`) seen since the last restart, with
+    /// how many times each occurred.
     #[serde(default)]
     pub loop_failure_signatures: BTreeMap<String, u32>,
-    /// Failure signatures that caused a `loop_restart`, with counts.
+    /// Failure signatures that caused a `loop_restart`, with how many restarts each caused.
     #[serde(default)]
     pub restart_failure_signatures: BTreeMap<String, u32>,
-    /// Every stage executed, in order.
-    #[serde(default)]
+    /// Every stage executed, in order, once loaded. Stored in timeline.jsonl from format 2
+    /// on; in the checkpoint the engine hands its hook after a stage, only the stages
+    /// recorded since the previous checkpoint.
+    #[serde(default, skip_serializing)]
     pub timeline: Vec<StageRecord>,
     /// Restarts through `loop_restart` edges so far.
     #[serde(default)]
@@ -60,23 +76,32 @@ pub struct Checkpoint {
     /// continues them instead of starting them over).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub branches: Vec<BranchProgress>,
+    /// Stages executed so far (the length of the whole timeline). 0 in format 1 files,
+    /// where [`Checkpoint::load`] counts the inline timeline instead.
+    #[serde(default)]
+    pub stages: usize,
+    /// How many bytes at the start of timeline.jsonl this checkpoint covers (always whole
+    /// lines; bytes after them are ignored). `None`: a format 1 checkpoint, whose history
+    /// is inline in checkpoint.json.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_bytes: Option<u64>,
 }
 
 /// Where one branch of a running parallel node stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BranchProgress {
-    /// The parallel node.
+    /// Id of the parallel node the branch belongs to.
     pub parallel: String,
-    /// The branch (its first node).
+    /// The branch, named by the id of its first node.
     pub branch: String,
-    /// The node the branch runs next; `None` once it ended.
+    /// Id of the node the branch runs next; `None` once it ended.
     pub next_node: Option<String>,
     /// Position in the workflow's edges of the edge into `next_node`, if known.
     #[serde(default)]
     pub edge: Option<usize>,
-    /// The branch's own context.
+    /// The branch's own context (key to JSON value).
     pub context_values: BTreeMap<String, Json>,
-    /// How it ended, once it did.
+    /// How it ended; `None` while it still runs.
     #[serde(default)]
     pub result: Option<BranchOutcome>,
 }
@@ -84,11 +109,11 @@ pub struct BranchProgress {
 /// How a branch ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BranchOutcome {
-    /// Its final status.
+    /// The status of its last stage.
     pub status: StageStatus,
-    /// The last node it ran.
+    /// Id of the last node it ran; `None` when it ran none.
     pub last_node: Option<String>,
-    /// Why it failed.
+    /// Why it failed, in words; `None` when it did not.
     pub failure_reason: Option<String>,
 }
 
@@ -99,12 +124,13 @@ fn default_version() -> u32 {
 /// A node's last outcome, as the checkpoint keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NodeOutcome {
-    /// The status.
+    /// How the visit ended.
     pub status: StageStatus,
-    /// The preferred label, if any.
+    /// The edge label the stage asked for (human choice, agent directive); `None` when it
+    /// asked for none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferred_label: Option<String>,
-    /// Why it failed, if it did.
+    /// Why it failed, in words; `None` when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure_reason: Option<String>,
 }
@@ -112,61 +138,63 @@ pub struct NodeOutcome {
 /// One stage visit in the run's timeline (what the preamble and the UI's timeline show).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StageRecord {
-    /// The node.
+    /// Id of the node that ran.
     pub node_id: String,
-    /// Its handler kind.
+    /// The handler that ran it.
     pub kind: HandlerKind,
-    /// Visit number, from 1.
+    /// Which visit of the node this was, from 1.
     pub visit: u32,
-    /// Attempts used.
+    /// Attempts used, from 1 (retries plus one).
     pub attempts: u32,
-    /// Final status.
+    /// Status of its last attempt.
     pub status: StageStatus,
     /// The stage's folder, relative to the run directory (`nodes/test-visit_2`).
     pub stage_dir: String,
-    /// Start (RFC 3339).
+    /// When its first attempt started (RFC 3339).
     pub started_at: String,
-    /// End (RFC 3339).
+    /// When its last attempt ended (RFC 3339).
     pub ended_at: String,
-    /// Wall time of all attempts.
+    /// Wall time of all attempts, in milliseconds.
     pub duration_ms: u64,
-    /// Parallel branch (its first node), when inside one.
+    /// The parallel branch it ran in (the id of the branch's first node); `None` outside
+    /// parallel branches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
-    /// Why it failed.
+    /// Why it failed, in words; `None` when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure_reason: Option<String>,
-    /// Failure class.
+    /// What kind of failure it was (decides retries); `None` when it did not fail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure_class: Option<FailureClass>,
-    /// Short note.
+    /// A short note from the handler (empty when none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     /// The label it preferred (human choice, agent directive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preferred_label: Option<String>,
-    /// Model (LLM stages).
+    /// The model an LLM stage called; `None` for other stages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// Tokens (LLM stages).
+    /// Tokens an LLM stage used; `None` for other stages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
     /// What its LLM calls cost in US dollars, when the prices are known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
-    /// Files changed.
+    /// Paths (relative to the work tree) the stage changed, from the agent's tool events
+    /// or else from its git checkpoint.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files_touched: Vec<String>,
-    /// The script (command stages).
+    /// The command line a command stage ran; `None` for other stages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
-    /// Simulated by the dry-run backend.
+    /// Whether the dry-run backend simulated it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub simulated: bool,
-    /// Test artifacts captured.
+    /// How many test artifacts were captured after it.
     #[serde(default, skip_serializing_if = "crate::outcome::is_zero")]
     pub artifacts: usize,
-    /// Summary of its JUnit reports.
+    /// Summary of its JUnit reports ("41 passed, 1 failed"); `None` when it left none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub junit: Option<String>,
     /// Its complete outputs as blob refs, by file name (`stdout.log`, `stderr.log`).
@@ -175,30 +203,115 @@ pub struct StageRecord {
 }
 
 impl Checkpoint {
-    /// Writes the checkpoint to `path` atomically (temp file, fsync, rename).
+    /// Writes the whole checkpoint next to `path` (timeline.jsonl replaced from its
+    /// timeline and logs, then checkpoint.json), each atomically with fsync.
     pub fn save(&self, path: &Path) -> Result<(), EngineError> {
         self.save_with(path, true)
     }
 
-    /// Writes the checkpoint atomically, with fsync when `sync`. Compact JSON: the file is
-    /// rewritten after every node and grows with the timeline, so its size is the engine's
-    /// main cost per node on a real disk (`heddle inspect --json` prints it readably).
+    /// [`Checkpoint::save`], with fsync only when `sync`.
     pub fn save_with(&self, path: &Path, sync: bool) -> Result<(), EngineError> {
-        let json = serde_json::to_vec(self).map_err(|e| EngineError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        atomic_write(path, &json, sync)
+        let (head, history) = self.to_files(path)?;
+        atomic_write(&history_path(path), &history, sync)?;
+        atomic_write(path, &head, sync)
     }
 
-    /// Reads a checkpoint, reporting a corrupt file with its line and column.
+    /// The whole checkpoint as the two files [`Checkpoint::save`] writes: checkpoint.json
+    /// (compact JSON) and timeline.jsonl (its timeline and logs).
+    pub fn to_files(&self, path: &Path) -> Result<(Vec<u8>, Vec<u8>), EngineError> {
+        let history = History::to_text(&self.timeline, &self.logs)?;
+        let head = Checkpoint {
+            stages: self.timeline.len(),
+            history_bytes: Some(history.len() as u64),
+            version: CHECKPOINT_VERSION,
+            ..self.head_only()
+        };
+        Ok((head.head_bytes(path)?, history))
+    }
+
+    /// Writes checkpoint.json alone (compact JSON) atomically, with fsync when `sync`: the
+    /// engine's write after each node, once the new history lines were appended to
+    /// timeline.jsonl. Its size does not grow with the run.
+    pub fn save_head(&self, path: &Path, sync: bool) -> Result<(), EngineError> {
+        atomic_write(path, &self.head_bytes(path)?, sync)
+    }
+
+    /// checkpoint.json's content for this checkpoint (compact JSON, without the history;
+    /// `path` names the file in errors).
+    pub fn head_bytes(&self, path: &Path) -> Result<Vec<u8>, EngineError> {
+        serde_json::to_vec(self).map_err(|e| EngineError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// A copy without the history (timeline, completed nodes, logs).
+    pub fn head_only(&self) -> Checkpoint {
+        Checkpoint {
+            version: self.version,
+            run_id: self.run_id.clone(),
+            timestamp: self.timestamp.clone(),
+            current_node: self.current_node.clone(),
+            next_node_id: self.next_node_id.clone(),
+            completed_nodes: Vec::new(),
+            node_retries: self.node_retries.clone(),
+            node_visits: self.node_visits.clone(),
+            node_outcomes: self.node_outcomes.clone(),
+            context_values: self.context_values.clone(),
+            logs: Vec::new(),
+            git_commit_sha: self.git_commit_sha.clone(),
+            loop_failure_signatures: self.loop_failure_signatures.clone(),
+            restart_failure_signatures: self.restart_failure_signatures.clone(),
+            timeline: Vec::new(),
+            restarts: self.restarts,
+            branches: self.branches.clone(),
+            stages: self.stages,
+            history_bytes: self.history_bytes,
+        }
+    }
+
+    /// Reads a checkpoint with its history: checkpoint.json (a corrupt file is reported
+    /// with its line and column) and the part of timeline.jsonl beside it that it covers.
+    /// A format 1 file, with its history inline, reads the same.
     pub fn load(path: &Path) -> Result<Checkpoint, EngineError> {
-        let text = std::fs::read_to_string(path).map_err(|e| EngineError::io(path, &e))?;
-        serde_json::from_str(&text).map_err(|e| EngineError::CorruptCheckpoint {
+        let text = std::fs::read(path).map_err(|e| EngineError::io(path, &e))?;
+        let checkpoint = Checkpoint::parse_head(path, &text)?;
+        match checkpoint.history_bytes {
+            Some(bytes) => {
+                let history = History::read(&history_path(path), bytes)?;
+                Ok(checkpoint.with_history(history))
+            }
+            None => Ok(checkpoint.with_inline_history()),
+        }
+    }
+
+    /// Parses checkpoint.json's text (`path` names it in errors); the history is not read.
+    pub fn parse_head(path: &Path, text: &[u8]) -> Result<Checkpoint, EngineError> {
+        serde_json::from_slice(text).map_err(|e| EngineError::CorruptCheckpoint {
             path: path.to_path_buf(),
             line: e.line(),
             column: e.column(),
             message: e.to_string(),
         })
     }
+
+    /// This head with `history` joined in (its stages also give the completed nodes).
+    pub fn with_history(mut self, history: History) -> Checkpoint {
+        self.completed_nodes = history.timeline.iter().map(|r| r.node_id.clone()).collect();
+        self.stages = history.timeline.len();
+        self.timeline = history.timeline;
+        self.logs = history.logs;
+        self
+    }
+
+    /// A format 1 checkpoint as read, its counts filled in from the inline history.
+    fn with_inline_history(mut self) -> Checkpoint {
+        self.stages = self.timeline.len();
+        self
+    }
+}
+
+/// timeline.jsonl beside the checkpoint.json at `path`.
+pub fn history_path(path: &Path) -> PathBuf {
+    path.with_file_name(TIMELINE_FILE)
 }

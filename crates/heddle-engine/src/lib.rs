@@ -36,6 +36,7 @@ pub mod run_records;
 pub mod rundir;
 pub mod runlock;
 pub mod runs;
+pub mod timeline_file;
 pub mod work_tree;
 
 pub use budget::{Budget, Spent};

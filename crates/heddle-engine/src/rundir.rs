@@ -42,12 +42,12 @@ impl RunDir {
         Ok(dir)
     }
 
-    /// The folder.
+    /// The run's folder.
     pub fn root(&self) -> &Path {
         &self.root
     }
 
-    /// `manifest.json`.
+    /// `manifest.json`: what the run is ([`Manifest`]).
     pub fn manifest(&self) -> PathBuf {
         self.root.join("manifest.json")
     }
@@ -57,32 +57,38 @@ impl RunDir {
         self.root.join("graph.dot")
     }
 
-    /// `run.pid`.
+    /// `run.pid`: the id of the process running it, while one does.
     pub fn pid(&self) -> PathBuf {
         self.root.join("run.pid")
     }
 
-    /// `progress.jsonl`.
+    /// `progress.jsonl`: the run's events, one JSON envelope a line.
     pub fn progress(&self) -> PathBuf {
         self.root.join("progress.jsonl")
     }
 
-    /// `live.json`.
+    /// `live.json`: the latest event, replaced as the run goes, for quick status reads.
     pub fn live(&self) -> PathBuf {
         self.root.join("live.json")
     }
 
-    /// `checkpoint.json`.
+    /// `checkpoint.json`: what resuming needs ([`crate::Checkpoint`]).
     pub fn checkpoint(&self) -> PathBuf {
         self.root.join("checkpoint.json")
     }
 
-    /// `conclusion.json`.
+    /// `timeline.jsonl`: the run's stages and log lines, appended after each stage
+    /// ([`crate::timeline_file`]).
+    pub fn timeline(&self) -> PathBuf {
+        self.root.join(crate::timeline_file::TIMELINE_FILE)
+    }
+
+    /// `conclusion.json`: how the run ended ([`Conclusion`]); absent until it does.
     pub fn conclusion(&self) -> PathBuf {
         self.root.join("conclusion.json")
     }
 
-    /// `final.patch`.
+    /// `final.patch`: the run's whole change, base to last checkpoint (git checkpoints).
     pub fn final_patch(&self) -> PathBuf {
         self.root.join("final.patch")
     }
@@ -92,17 +98,17 @@ impl RunDir {
         self.root.join("git.json")
     }
 
-    /// `worktree/`.
+    /// `worktree/`: the run's own git worktree (worktree checkpoints only).
     pub fn worktree(&self) -> PathBuf {
         self.root.join("worktree")
     }
 
-    /// `artifacts/`.
+    /// `artifacts/`: test artifacts captured after stages.
     pub fn artifacts(&self) -> PathBuf {
         self.root.join("artifacts")
     }
 
-    /// `nodes/`.
+    /// `nodes/`: one folder per stage visit (prompts, responses, logs, status.json).
     pub fn nodes_dir(&self) -> PathBuf {
         self.root.join("nodes")
     }
@@ -255,17 +261,17 @@ impl RunStatus {
 pub struct Manifest {
     /// The run id (a ULID).
     pub run_id: String,
-    /// The digraph's name.
+    /// The workflow's name (its `digraph` id).
     pub workflow_name: String,
     /// The workflow file the run started from.
     pub workflow_path: String,
     /// The goal (graph attribute, or `--goal`).
     pub goal: Option<String>,
-    /// Start (RFC 3339).
+    /// When the run started (RFC 3339).
     pub start_time: String,
-    /// Nodes in the workflow.
+    /// How many nodes the workflow has.
     pub node_count: usize,
-    /// Edges in the workflow.
+    /// How many edges the workflow has.
     pub edge_count: usize,
     /// Git commit the run started from (git checkpoints only).
     pub base_sha: Option<String>,
@@ -296,21 +302,21 @@ pub struct Manifest {
 /// conclusion.json: how the run ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Conclusion {
-    /// The run.
+    /// The run's id (a ULID).
     pub run_id: String,
     /// `success`, `fail` or `cancelled`.
     pub status: RunStatus,
-    /// Wall time from start (or resume) to end.
+    /// Wall time from start (or the last resume) to end, in milliseconds.
     pub duration_ms: u64,
-    /// Why it failed or was cancelled.
+    /// Why it failed or was cancelled, in words; `None` on success.
     pub failure_reason: Option<String>,
-    /// Last git commit (git checkpoints only).
+    /// The last checkpoint's run-branch commit (40 hex digits); `None` without git.
     pub final_git_commit_sha: Option<String>,
     /// When it ended (RFC 3339).
     pub completed_at: String,
-    /// Stages executed.
+    /// How many stages ran (the timeline's length).
     pub stages: usize,
-    /// Test artifacts captured.
+    /// How many test artifacts were captured over the run.
     #[serde(default)]
     pub artifact_count: usize,
     /// How a successful run ended when it is not at an exit: it stopped at a stage no edge

@@ -186,5 +186,7 @@ fn checkpoint() -> Checkpoint {
         timeline: Vec::new(),
         restarts: 0,
         branches: Vec::new(),
+        stages: 0,
+        history_bytes: None,
     }
 }

@@ -13,7 +13,7 @@ use heddle_workflow::{
 use super::execute::PreparedRun;
 use super::shared::RunShared;
 use super::spec::{GraphIndex, RunSpec};
-use super::state::RunProgress;
+use super::state::{RunProgress, Written};
 use super::{Engine, RunRequest};
 use crate::checkpoint::Checkpoint;
 use crate::clock::rfc3339;
@@ -24,6 +24,7 @@ use crate::handlers::command::kill_orphaned_commands;
 use crate::hooks::RunStart;
 use crate::rundir::{Conclusion, Manifest, RunDir, RunStatus, write_json};
 use crate::runlock::RunLock;
+use crate::timeline_file::{self, History};
 
 /// The request with every path made absolute, so a resume from another folder, and
 /// commands given `HEDDLE_*` paths, see the same files.
@@ -299,6 +300,8 @@ impl Engine {
                 },
             );
         }
+        let mut progress = progress;
+        progress.written = reopen_history(run_dir, checkpoint.as_ref())?;
         let spec = RunSpec {
             engine: self.clone(),
             graph: GraphIndex::new(&workflow),
@@ -376,4 +379,30 @@ impl Engine {
         }
         Ok(workflow)
     }
+}
+
+/// Makes timeline.jsonl hold exactly the history `checkpoint` covers, for the resumed run to
+/// append to: bytes a crash left after it are cut off; a format 1 checkpoint's inline
+/// history is written out once. Without a checkpoint the first append starts the file over.
+fn reopen_history(
+    run_dir: &RunDir,
+    checkpoint: Option<&Checkpoint>,
+) -> Result<Written, EngineError> {
+    let path = run_dir.timeline();
+    let Some(checkpoint) = checkpoint else {
+        return Ok(Written::default());
+    };
+    let bytes = match checkpoint.history_bytes {
+        Some(bytes) => timeline_file::reopen(&path, bytes)?,
+        None => {
+            let text = History::to_text(&checkpoint.timeline, &checkpoint.logs)?;
+            crate::rundir::atomic_write(&path, &text, true)?;
+            text.len() as u64
+        }
+    };
+    Ok(Written {
+        stages: checkpoint.timeline.len(),
+        logs: checkpoint.logs.len(),
+        bytes,
+    })
 }

@@ -10,13 +10,14 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio_util::sync::CancellationToken;
 
 use super::spec::RunSpec;
-use super::state::{RunProgress, RunState, StopReason};
+use super::state::{RunProgress, RunState, StopReason, Written};
 use crate::checkpoint::Checkpoint;
 use crate::clock::rfc3339;
 use crate::context::Context;
 use crate::emitter::Emitter;
 use crate::error::EngineError;
 use crate::event::Event;
+use crate::timeline_file::{self, History, HistoryLine};
 
 /// One run as its walkers share it.
 pub(crate) struct RunShared {
@@ -77,32 +78,56 @@ impl RunShared {
     ) -> Result<(), EngineError> {
         let _turn = self.checkpoint_turn.lock().await;
         let spec = &self.spec;
-        let mut checkpoint = {
+        let path = spec.run_dir.checkpoint();
+        let history = spec.run_dir.timeline();
+        let sync = spec.engine.config.sync_checkpoints;
+        // The head, with only the history not yet in timeline.jsonl (the hook sees the
+        // newest stages that way); what is written here is constant in the run's length.
+        let (mut checkpoint, text, from) = {
             let guard = self.state();
             let state = &guard.progress;
-            Checkpoint {
+            let written = state.written;
+            let new_stages = &state.timeline[written.stages.min(state.timeline.len())..];
+            let new_logs = &state.logs[written.logs.min(state.logs.len())..];
+            let text = History::to_text(new_stages, new_logs)?;
+            let checkpoint = Checkpoint {
                 version: crate::checkpoint::CHECKPOINT_VERSION,
                 run_id: spec.run_id.clone(),
                 timestamp: rfc3339(spec.engine.env.clock.now()),
                 current_node: current.map(str::to_string),
                 next_node_id: next.map(str::to_string),
-                completed_nodes: state.completed_nodes.clone(),
+                completed_nodes: Vec::new(),
                 node_retries: state.node_retries.clone(),
                 node_visits: state.node_visits.clone(),
                 node_outcomes: state.node_outcomes.clone(),
                 context_values: context.snapshot(),
-                logs: state.logs.clone(),
+                logs: new_logs.to_vec(),
                 git_commit_sha: None,
                 loop_failure_signatures: state.loop_failure_signatures.clone(),
                 restart_failure_signatures: state.restart_failure_signatures.clone(),
-                timeline: state.timeline.clone(),
+                timeline: new_stages.to_vec(),
                 restarts: state.restarts,
                 branches: state.branches.clone(),
-            }
+                stages: state.timeline.len(),
+                history_bytes: None,
+            };
+            (checkpoint, text, written.bytes)
         };
-        let path = spec.run_dir.checkpoint();
-        let sync = spec.engine.config.sync_checkpoints;
-        checkpoint.save_with(&path, sync)?;
+        let end = timeline_file::append(&history, from, &text, sync)?;
+        checkpoint.history_bytes = Some(end);
+        {
+            let mut guard = self.state();
+            let state = &mut guard.progress;
+            state.written = Written {
+                stages: checkpoint.stages,
+                logs: state
+                    .logs
+                    .len()
+                    .min(state.written.logs + checkpoint.logs.len()),
+                bytes: end,
+            };
+        }
+        checkpoint.save_head(&path, sync)?;
         let recorded = spec
             .engine
             .services
@@ -132,25 +157,34 @@ impl RunShared {
                 let record = state
                     .timeline
                     .iter_mut()
+                    .enumerate()
                     .rev()
-                    .find(|r| Some(r.node_id.as_str()) == current)
-                    .filter(|r| r.files_touched.is_empty() && !git.files_touched.is_empty());
-                let filled = record.map(|record| {
+                    .find(|(_, r)| Some(r.node_id.as_str()) == current)
+                    .filter(|(_, r)| r.files_touched.is_empty() && !git.files_touched.is_empty());
+                record.map(|(index, record)| {
                     record.files_touched = git.files_touched.clone();
-                    record.stage_dir.clone()
-                });
-                if filled.is_some() {
-                    checkpoint.timeline = state.timeline.clone();
-                }
-                filled
+                    (index, record.stage_dir.clone())
+                })
             };
-            if let Some(stage_dir) = filled_stage {
+            if let Some((index, stage_dir)) = filled_stage {
                 super::stage::add_files_touched(
                     &spec.run_dir.root().join(stage_dir),
                     &git.files_touched,
                 );
+                // The stage's line is written already: a correction line follows it.
+                let mut text = Vec::new();
+                timeline_file::push_line(
+                    &mut text,
+                    &HistoryLine::FilesTouched {
+                        stage: index,
+                        files: git.files_touched.clone(),
+                    },
+                )?;
+                let end = timeline_file::append(&history, end, &text, sync)?;
+                self.state().progress.written.bytes = end;
+                checkpoint.history_bytes = Some(end);
             }
-            checkpoint.save_with(&path, sync)?;
+            checkpoint.save_head(&path, sync)?;
             sha = Some(git.sha);
         }
         self.emitter.emit(

@@ -71,6 +71,19 @@ pub(crate) struct RunProgress {
     pub restarts: u32,
     pub last_git_sha: Option<String>,
     pub branches: Vec<BranchProgress>,
+    /// How much of the history is in timeline.jsonl already.
+    pub written: Written,
+}
+
+/// How much of the history the run has appended to timeline.jsonl.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Written {
+    /// Entries of `timeline` written.
+    pub stages: usize,
+    /// Entries of `logs` written.
+    pub logs: usize,
+    /// The file's length in bytes (whole lines).
+    pub bytes: u64,
 }
 
 impl RunProgress {
@@ -88,6 +101,7 @@ impl RunProgress {
             restarts: checkpoint.restarts,
             last_git_sha: checkpoint.git_commit_sha.clone(),
             branches: checkpoint.branches.clone(),
+            written: Written::default(),
         }
     }
 

@@ -1,0 +1,173 @@
+//! Long runs stay small in git: each metadata commit stores the run's history as chunks of
+//! timeline.jsonl (only the last one changes per stage), a run rebuilt from git alone gets
+//! its whole history back from those chunks, and a run leaves its repository packed.
+//! Through the real `heddle` binary on real repositories, checked with the `git` CLI.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod sandbox;
+
+use std::path::Path;
+use std::process::Command;
+
+use sandbox::{Sandbox, describe, run_id};
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn clean_repo(sandbox: &Sandbox) {
+    let work = sandbox.work();
+    git(&work, &["init", "-q"]);
+    std::fs::write(work.join("README.md"), "project\n").unwrap();
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-qm", "init"]);
+}
+
+/// A chain of `n` no-op conditional nodes.
+fn chain(n: usize) -> String {
+    let nodes: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+    format!(
+        "digraph C {{ start [shape=Mdiamond]; exit [shape=Msquare];\n{}\nstart -> {} -> exit; }}",
+        nodes
+            .iter()
+            .map(|n| format!("{n} [shape=diamond];"))
+            .collect::<String>(),
+        nodes.join(" -> ")
+    )
+}
+
+#[test]
+fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
+    let sandbox = Sandbox::new();
+    clean_repo(&sandbox);
+    let flow = sandbox.write_flow("c.dot", &chain(40));
+    let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let id = run_id(&sandbox.only_run());
+    let work = sandbox.work();
+    let reference = format!("refs/heddle/{id}");
+
+    let tip = git(&work, &["ls-tree", "-r", "-l", &reference]);
+    let size_of = |name: &str| -> u64 {
+        tip.lines()
+            .find(|l| l.ends_with(&format!("\t{name}")))
+            .unwrap_or_else(|| panic!("no {name} in {tip}"))
+            .split_whitespace()
+            .nth(3)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(size_of("timeline/000/000.jsonl") > 0);
+    // The head holds no copy of the history.
+    let head = git(
+        &work,
+        &["cat-file", "-p", &format!("{reference}:checkpoint.json")],
+    );
+    assert!(!head.contains("\"timeline\""), "{head}");
+    assert!(size_of("checkpoint.json") < 8 * 1024, "{tip}");
+
+    let commits = git(&work, &["rev-list", "--no-merges", &reference]);
+    let commits: Vec<&str> = commits.lines().collect();
+    assert!(commits.len() > 40);
+    for commit in &commits[..commits.len() - 1] {
+        let changed = git(
+            &work,
+            &["diff-tree", "-r", "--name-only", "--no-commit-id", commit],
+        );
+        let chunks = changed
+            .lines()
+            .filter(|l| l.starts_with("timeline/"))
+            .count();
+        assert!(chunks <= 2, "{commit} rewrote {chunks} chunks:\n{changed}");
+    }
+}
+
+#[test]
+fn a_run_leaves_its_repository_packed_and_whole() {
+    let sandbox = Sandbox::new();
+    clean_repo(&sandbox);
+    let flow = sandbox.write_flow("c.dot", &chain(20));
+    let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let id = run_id(&sandbox.only_run());
+    let work = sandbox.work();
+    let counts = git(&work, &["count-objects", "-v"]);
+    assert!(counts.lines().any(|l| l == "count: 0"), "{counts}");
+    let fsck = git(&work, &["fsck", "--no-dangling", "--full"]);
+    assert!(!fsck.contains("missing"), "{fsck}");
+    // Every checkpoint's files still read back from the pack.
+    let log = git(&work, &["log", "--format=%s", &format!("heddle/run/{id}")]);
+    assert!(
+        log.starts_with(&format!("heddle({id}): exit (success)")),
+        "{log}"
+    );
+    git(
+        &work,
+        &[
+            "cat-file",
+            "-p",
+            &format!("refs/heddle/{id}:checkpoint.json"),
+        ],
+    );
+}
+
+#[test]
+fn a_run_rebuilt_from_git_alone_gets_its_whole_history_back() {
+    let sandbox = Sandbox::new();
+    clean_repo(&sandbox);
+    let flow = sandbox.write_flow(
+        "f.dot",
+        r#"digraph F { start [shape=Mdiamond]; exit [shape=Msquare];
+            a [shape=diamond]; b [shape=diamond];
+            check [shape=parallelogram, script="test -n \"$FIXED\""];
+            start -> a -> b -> check; check -> exit [condition="outcome=success"]; }"#,
+    );
+    let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
+    assert!(!out.status.success(), "the check should fail first");
+    let id = run_id(&sandbox.only_run());
+    let clone = sandbox.path().join("clone");
+    git(
+        sandbox.path(),
+        &[
+            "clone",
+            "-q",
+            sandbox.work().to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    git(
+        &clone,
+        &["fetch", "-q", "origin", "refs/heddle/*:refs/heddle/*"],
+    );
+    let home2 = sandbox.path().join("home2");
+    let out = sandbox
+        .command(&["resume", "--from-ref", &format!("refs/heddle/{id}")])
+        .env("HEDDLE_HOME", &home2)
+        .env("FIXED", "1")
+        .current_dir(&clone)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", describe(&out));
+    let rebuilt = sandbox::only_run_in(&home2);
+    let history = std::fs::read_to_string(rebuilt.join("timeline.jsonl")).unwrap();
+    let nodes: Vec<String> = history
+        .lines()
+        .filter_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            Some(v["stage"]["node_id"].as_str()?.to_string())
+        })
+        .collect();
+    assert_eq!(nodes, ["start", "a", "b", "check", "check", "exit"]);
+}

@@ -1,0 +1,196 @@
+//! timeline.jsonl: the growing half of a run's checkpoint. Each finished stage, log line and
+//! late correction is one JSON line appended after the stage, so a checkpoint costs the same
+//! at stage 20,000 as at stage 1; checkpoint.json names how many bytes of this file it
+//! covers ([`crate::Checkpoint::history_bytes`]).
+//!
+//! Crash safety: lines are appended (and flushed with the checkpoint's fsync) before
+//! checkpoint.json is replaced, so a checkpoint never names bytes that were not written.
+//! Bytes past the covered length (a crash between the two writes) are ignored and cut off
+//! when the run resumes; a torn last line (a partial write) is skipped, never an error.
+
+use std::fs::OpenOptions;
+use std::io::{ErrorKind, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::checkpoint::StageRecord;
+use crate::error::EngineError;
+
+/// The file's name in the run directory (next to checkpoint.json).
+pub const TIMELINE_FILE: &str = "timeline.jsonl";
+
+/// One line of timeline.jsonl.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryLine {
+    /// A finished stage: the next entry of the timeline (its node also counts as completed).
+    Stage(Box<StageRecord>),
+    /// A human-readable log line of the run (warnings, restarts).
+    Log(String),
+    /// The files a stage changed, as its git checkpoint found them after the stage's own
+    /// line was written; `stage` is the stage's position in the timeline, from 0.
+    FilesTouched {
+        /// Position of the stage in the timeline, from 0.
+        stage: usize,
+        /// Paths relative to the work tree.
+        files: Vec<String>,
+    },
+}
+
+/// The history timeline.jsonl holds, with its corrections applied.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// Every stage executed, in order.
+    pub timeline: Vec<StageRecord>,
+    /// The run's log lines, in order.
+    pub logs: Vec<String>,
+}
+
+impl History {
+    /// Applies one line.
+    pub fn apply(&mut self, line: HistoryLine) {
+        match line {
+            HistoryLine::Stage(record) => self.timeline.push(*record),
+            HistoryLine::Log(message) => self.logs.push(message),
+            HistoryLine::FilesTouched { stage, files } => {
+                if let Some(record) = self.timeline.get_mut(stage) {
+                    record.files_touched = files;
+                }
+            }
+        }
+    }
+
+    /// Reads the first `bytes` bytes of the history text `text` (the whole text when
+    /// shorter). A line that does not parse ends the history there: it can only be the
+    /// torn last line of an interrupted write.
+    pub fn parse(text: &[u8], bytes: u64) -> History {
+        let end = usize::try_from(bytes).unwrap_or(usize::MAX).min(text.len());
+        let mut history = History::default();
+        for line in text[..end].split(|b| *b == b'\n') {
+            if line.is_empty() {
+                continue;
+            }
+            match serde_json::from_slice::<HistoryLine>(line) {
+                Ok(parsed) => history.apply(parsed),
+                Err(_) => break,
+            }
+        }
+        history
+    }
+
+    /// Reads the first `bytes` bytes of the file at `path` (see [`History::parse`]); a
+    /// missing file reads as an empty history.
+    pub fn read(path: &Path, bytes: u64) -> Result<History, EngineError> {
+        match std::fs::read(path) {
+            Ok(text) => Ok(History::parse(&text, bytes)),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(History::default()),
+            Err(e) => Err(EngineError::io(path, &e)),
+        }
+    }
+
+    /// The whole history as timeline.jsonl text (stages, then log lines).
+    pub fn to_text(timeline: &[StageRecord], logs: &[String]) -> Result<Vec<u8>, EngineError> {
+        let mut text = Vec::new();
+        for record in timeline {
+            push_line(&mut text, &HistoryLine::Stage(Box::new(record.clone())))?;
+        }
+        for message in logs {
+            push_line(&mut text, &HistoryLine::Log(message.clone()))?;
+        }
+        Ok(text)
+    }
+}
+
+/// Appends `line` as one JSON line to `text`.
+pub fn push_line(text: &mut Vec<u8>, line: &HistoryLine) -> Result<(), EngineError> {
+    serde_json::to_writer(&mut *text, line).map_err(|e| EngineError::Io {
+        path: TIMELINE_FILE.into(),
+        message: e.to_string(),
+    })?;
+    text.push(b'\n');
+    Ok(())
+}
+
+/// Appends `text` (whole lines) to the file at `path`, which must be `at` bytes long (it is
+/// cut back to `at` first when a crash left more); flushed to disk when `sync`. Returns the
+/// new length.
+pub fn append(path: &Path, at: u64, text: &[u8], sync: bool) -> Result<u64, EngineError> {
+    let io = |e: std::io::Error| EngineError::io(path, &e);
+    let mut file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len != at {
+        file.set_len(at.min(len)).map_err(io)?;
+    }
+    let start = at.min(len);
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(start)).map_err(io)?;
+    file.write_all(text).map_err(io)?;
+    if sync {
+        file.sync_data().map_err(io)?;
+    }
+    Ok(start + text.len() as u64)
+}
+
+/// The length of the file at `path` cut back to `bytes` (a resumed run continues from the
+/// checkpoint's end of history) and to its last whole line; 0 when it is missing.
+pub fn reopen(path: &Path, bytes: u64) -> Result<u64, EngineError> {
+    let io = |e: std::io::Error| EngineError::io(path, &e);
+    let text = match std::fs::read(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(io(e)),
+    };
+    let end = usize::try_from(bytes).unwrap_or(usize::MAX).min(text.len());
+    let whole = text[..end]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    if whole != text.len() {
+        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(whole as u64).map_err(io)?;
+    }
+    Ok(whole as u64)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn log(text: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        push_line(&mut out, &HistoryLine::Log(text.into())).unwrap();
+        out
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_and_bytes_past_the_checkpoint_are_ignored() {
+        let mut text = log("one");
+        let covered = text.len() as u64;
+        text.extend(log("two"));
+        assert_eq!(History::parse(&text, covered).logs, ["one"]);
+        assert_eq!(History::parse(&text, u64::MAX).logs, ["one", "two"]);
+        text.extend_from_slice(b"{\"log\":\"thr");
+        assert_eq!(History::parse(&text, u64::MAX).logs, ["one", "two"]);
+    }
+
+    #[test]
+    fn reopening_cuts_to_the_checkpoint_and_to_whole_lines() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(TIMELINE_FILE);
+        let first = append(&path, 0, &log("one"), false).unwrap();
+        append(&path, first, b"{\"log\":\"to", false).unwrap();
+        assert_eq!(reopen(&path, u64::MAX).unwrap(), first);
+        assert_eq!(std::fs::read(&path).unwrap(), log("one"));
+        let next = append(&path, first, &log("two"), true).unwrap();
+        assert_eq!(
+            History::read(&path, next).unwrap().logs,
+            ["one".to_string(), "two".to_string()]
+        );
+    }
+}
