@@ -75,7 +75,7 @@ impl LiveView {
             let block = new_block();
             let shown = block.clone();
             self.logs_around_block = Some(log_console::hold(std::sync::Arc::new(move |write| {
-                shown.suspend(|| write())
+                shown.suspend(&mut *write)
             })));
             self.block = Some(block);
         }

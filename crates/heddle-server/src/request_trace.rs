@@ -12,13 +12,16 @@ use tower_http::trace::TraceLayer;
 use tracing::Span;
 use tracing::field::Empty;
 
-/// The layer, with the span and the line described above.
-pub fn request_trace() -> TraceLayer<
+/// tower-http's layer with [`request_span`] and [`answered`].
+pub type RequestTrace = TraceLayer<
     SharedClassifier<ServerErrorsAsFailures>,
     fn(&Request) -> Span,
     (),
     fn(&Response, Duration, &Span),
-> {
+>;
+
+/// The layer, with the span and the line described above.
+pub fn request_trace() -> RequestTrace {
     TraceLayer::new_for_http()
         .make_span_with(request_span as fn(&Request) -> Span)
         .on_request(())
