@@ -33,6 +33,8 @@ fn run_host() -> Result<heddle_api::RunHost, heddle_api::ApiError> {
 }
 
 fn main() -> ExitCode {
+    let _logs = heddle_api::start_app_logs("desktop", std::env::vars_os())
+        .inspect_err(|err| eprintln!("heddle-desktop: logging is off: {err}"));
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
         Err(err) => {

@@ -6,6 +6,7 @@
 //! git operations and controls runs that any process executes; [`RunHost`] adds executing
 //! runs in this process.
 
+mod app_logs;
 mod checkpoint_ops;
 pub mod doctor;
 mod editor_types;
@@ -39,10 +40,13 @@ mod workflow_files;
 mod workflow_save;
 mod workflows;
 
+pub use app_logs::start_app_logs;
 pub use error::{ApiError, ErrorCode};
 pub use event_feed::EventFeed;
 pub use heddle_artifacts::{CaseStatus, JUnitCase, JUnitReport, JUnitSuite, ListedArtifact};
 pub use heddle_store as index;
+/// Logs and traces: the subscriber every door installs (see heddle-telemetry).
+pub use heddle_telemetry as telemetry;
 
 /// The checkpoint types the run operations return (from heddle-checkpoint).
 pub mod checkpoint {

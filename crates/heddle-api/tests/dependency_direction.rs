@@ -90,8 +90,41 @@ fn doors_reach_the_implementations_through_heddle_api() {
             "heddle-artifacts",
             "heddle-store",
             "git2",
+            "heddle-telemetry",
         ] {
             assert!(!deps.contains(inner), "{door} depends on {inner} directly");
         }
     }
+}
+
+/// The subscriber is set up in one place: heddle-telemetry alone builds one (the libraries
+/// only emit through `tracing`), knows no other Heddle crate, and heddle-api re-exports it.
+#[test]
+fn subscriber_set_up_belongs_to_heddle_telemetry_alone() {
+    let set_up = [
+        "tracing-subscriber",
+        "tracing-appender",
+        "tracing-opentelemetry",
+        "opentelemetry",
+        "opentelemetry_sdk",
+        "opentelemetry-otlp",
+    ];
+    for (name, deps) in members() {
+        if name == "heddle-telemetry" {
+            let heddle: Vec<&String> = deps.iter().filter(|d| d.starts_with("heddle-")).collect();
+            assert!(heddle.is_empty(), "heddle-telemetry depends on {heddle:?}");
+            continue;
+        }
+        for crate_name in set_up {
+            assert!(!deps.contains(crate_name), "{name} depends on {crate_name}");
+        }
+    }
+    let (_, api) = members()
+        .into_iter()
+        .find(|(n, _)| n == "heddle-api")
+        .unwrap();
+    assert!(
+        api.contains("heddle-telemetry"),
+        "heddle-api does not re-export it"
+    );
 }

@@ -9,6 +9,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "heddle", version, about)]
 pub struct Cli {
+    /// `-v`, `-q`, `--log-format`.
+    #[command(flatten)]
+    pub logs: crate::logging::LogFlags,
     /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,

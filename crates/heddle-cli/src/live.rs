@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use heddle_api::telemetry::console as log_console;
 use heddle_engine::event::Stream;
 use heddle_engine::{Envelope, Event, StageStatus};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -43,6 +44,8 @@ pub struct LiveView {
     lines: Vec<Line>,
     /// The block drawn in place; `None` without a terminal or while an interview asks.
     block: Option<ProgressBar>,
+    /// While the block is drawn, log lines are written with it cleared and then redrawn.
+    logs_around_block: Option<log_console::Hold>,
     tick: usize,
     paused: bool,
     last_output: BTreeMap<String, String>,
@@ -51,15 +54,30 @@ pub struct LiveView {
 impl LiveView {
     /// A view titled `title`; `redraw` on a terminal.
     pub fn new(title: String, redraw: bool) -> Self {
-        LiveView {
+        let mut view = LiveView {
             title,
             redraw,
             started: Instant::now(),
             lines: Vec::new(),
-            block: redraw.then(new_block),
+            block: None,
+            logs_around_block: None,
             tick: 0,
             paused: false,
             last_output: BTreeMap::new(),
+        };
+        view.show_block();
+        view
+    }
+
+    /// Draws the block (on a terminal), with log lines written around it.
+    fn show_block(&mut self) {
+        if self.redraw && self.block.is_none() {
+            let block = new_block();
+            let shown = block.clone();
+            self.logs_around_block = Some(log_console::hold(std::sync::Arc::new(move |write| {
+                shown.suspend(&mut *write)
+            })));
+            self.block = Some(block);
         }
     }
 
@@ -192,9 +210,7 @@ impl LiveView {
             }
             Event::InterviewAnswered { .. } | Event::InterviewTimedOut { .. } => {
                 self.paused = false;
-                if self.redraw && self.block.is_none() {
-                    self.block = Some(new_block());
-                }
+                self.show_block();
             }
             Event::AgentText { text, simulated } if !self.redraw => {
                 let mark = if *simulated { " (simulated)" } else { "" };
@@ -226,6 +242,7 @@ impl LiveView {
 
     /// Leaves the block on the screen as last drawn; what is written next goes below it.
     pub fn leave_on_screen(&mut self) {
+        self.logs_around_block = None;
         if let Some(block) = self.block.take() {
             block.abandon();
         }

@@ -11,6 +11,7 @@ mod doctor;
 mod embedded_ui;
 mod graph;
 mod live;
+mod logging;
 mod man_pages;
 mod reindex;
 mod run;
@@ -37,6 +38,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _telemetry = start_logging(&cli);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut err = std::io::stderr();
@@ -362,6 +364,37 @@ fn with_library(
     })
 }
 
+/// Installs the subscriber: stderr for every command, and for `serve` also the rotated files
+/// under `$HEDDLE_HOME/logs/` (named `serve.YYYY-MM-DD.log`).
+fn start_logging(cli: &Cli) -> Option<heddle_api::telemetry::TelemetryGuard> {
+    let vars = process_vars();
+    let home = matches!(cli.command, Command::Serve { .. })
+        .then(|| {
+            heddle_api::runs::HeddleHome::resolve(
+                std::env::var_os("HEDDLE_HOME").map(Into::into),
+                std::env::var_os("HOME").map(Into::into),
+            )
+        })
+        .flatten();
+    cli.logs.install(logging::LogEnvironment {
+        vars: &vars,
+        stderr_is_terminal: std::io::stderr().is_terminal(),
+        files: home.as_ref().map(|home| (home.root(), "serve")),
+    })
+}
+
+/// The process's environment variables, as text.
+fn process_vars() -> Vec<(String, String)> {
+    std::env::vars_os()
+        .map(|(k, v)| {
+            (
+                k.to_string_lossy().into_owned(),
+                v.to_string_lossy().into_owned(),
+            )
+        })
+        .collect()
+}
+
 /// Reads what run commands need from the process environment, once.
 fn environment() -> Result<run::Environment, String> {
     let home = heddle_api::runs::HeddleHome::resolve(
@@ -374,14 +407,7 @@ fn environment() -> Result<run::Environment, String> {
     Ok(run::Environment {
         home,
         cwd,
-        vars: std::env::vars_os()
-            .map(|(k, v)| {
-                (
-                    k.to_string_lossy().into_owned(),
-                    v.to_string_lossy().into_owned(),
-                )
-            })
-            .collect(),
+        vars: process_vars(),
         terminal: std::io::stderr().is_terminal(),
         interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
     })

@@ -192,6 +192,12 @@ impl Emitter {
                 state.live_pending = Some(envelope.clone());
             }
         }
+        tracing::debug!(
+            seq = envelope.seq,
+            node_id = envelope.node_id.as_deref(),
+            event = envelope.event.name(),
+            "run event"
+        );
         // Sent while the lock is held, so subscribers see events in `seq` order.
         let _ = inner.sender.send(envelope.clone());
         drop(state);

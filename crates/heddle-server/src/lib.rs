@@ -14,6 +14,7 @@ mod file_events;
 mod host_check;
 mod operation_routes;
 mod operations;
+mod request_trace;
 mod response_headers;
 mod router;
 mod run_files;

@@ -11,6 +11,7 @@ use heddle_api::{LaunchInfo, MAX_WORKFLOW_BYTES, RunHost, WorkflowWatches};
 use crate::auth::{Access, require_token};
 use crate::host_check::require_loopback_host;
 use crate::operation_routes::operation_routes;
+use crate::request_trace::request_trace;
 use crate::response_headers::protective_headers;
 use crate::run_files::shared_run_file;
 use crate::ui_files::{UiSource, serve_ui};
@@ -85,6 +86,8 @@ pub fn router(config: ServerConfig) -> Router {
         // A foreign Host is refused before anything else looks at the request.
         app.layer(middleware::from_fn(require_loopback_host))
     };
-    // Outermost: every answer, refusals included, carries the protective headers.
+    // Outermost: every answer, refusals included, carries the protective headers and is
+    // traced.
     app.layer(middleware::from_fn(protective_headers))
+        .layer(request_trace())
 }

@@ -48,6 +48,11 @@ impl Sandbox {
             .env_remove("GEMINI_API_KEY")
             .env_remove("GOOGLE_API_KEY")
             .env_remove("GEMINI_BASE_URL")
+            // Logs and span export as each test asks, not as the caller's shell has them.
+            .env_remove("RUST_LOG")
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            .env_remove("OTEL_SERVICE_NAME")
             .env("NO_COLOR", "1")
             // These tests run workflows of their own: trusted, as in CI (tests/trust.rs
             // checks the asking without it).

@@ -123,6 +123,7 @@ impl PreparedRun {
     }
 
     /// Runs to the end and writes conclusion.json.
+    #[tracing::instrument(name = "run", skip_all, fields(run_id = %self.shared.spec.run_id, workflow = %self.shared.spec.workflow.name, status = tracing::field::Empty))]
     pub async fn execute(self) -> Conclusion {
         let shared = self.shared;
         let clock = shared.spec.engine.env.clock.clone();
@@ -151,6 +152,7 @@ impl PreparedRun {
                 resumed,
             },
         );
+        tracing::info!(resumed, dry_run = shared.spec.dry_run, "run started");
         let watchdog = shared
             .spec
             .workflow
@@ -251,6 +253,13 @@ impl PreparedRun {
                 },
             );
         }
+        tracing::Span::current().record("status", status.as_str());
+        tracing::info!(
+            status = status.as_str(),
+            duration_ms,
+            stages,
+            "run finished"
+        );
         shared.emitter.emit(None, event);
         let (final_git_commit_sha, end_note) = {
             let state = shared.state();

@@ -70,6 +70,7 @@ impl RunShared {
     }
 
     /// Saves checkpoint.json (and, through the hook, a git checkpoint) after `current`.
+    #[tracing::instrument(name = "checkpoint", skip_all, fields(run_id = %self.spec.run_id, node_id = current, next = next))]
     pub async fn save_checkpoint(
         &self,
         current: Option<&str>,

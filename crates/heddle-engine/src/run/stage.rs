@@ -27,6 +27,7 @@ pub(crate) struct StageCall<'a> {
 }
 
 /// Runs `call.node` with retries; returns the final outcome and the timeline record.
+#[tracing::instrument(name = "stage", skip_all, fields(node_id = %call.node.id, kind = call.node.kind.type_name(), visit = call.visit, attempt = tracing::field::Empty, status = tracing::field::Empty))]
 pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Outcome, StageRecord) {
     let node = call.node;
     let clock = shared.spec.engine.env.clock.clone();
@@ -40,6 +41,8 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
     let outcome = loop {
         call.context
             .set(crate::context::keys::retry_count(&node.id), attempt - 1);
+        tracing::Span::current().record("attempt", attempt);
+        tracing::info!(attempt, "stage started");
         events.emit(Event::StageStarted {
             kind: node.kind.type_name().to_string(),
             visit: call.visit,
@@ -87,6 +90,8 @@ pub(crate) async fn execute_stage(shared: &Shared, call: &StageCall<'_>) -> (Out
         );
     };
     let duration_ms = millis(clock.monotonic().saturating_sub(started));
+    tracing::Span::current().record("status", tracing::field::display(outcome.status));
+    tracing::info!(status = %outcome.status, duration_ms, "stage finished");
     let record = StageRecord {
         node_id: node.id.clone(),
         kind: node.kind,

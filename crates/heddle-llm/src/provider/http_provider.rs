@@ -9,6 +9,7 @@ use heddle_engine::llm::{LlmError, LlmErrorKind};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value as Json;
 use tokio_util::sync::CancellationToken;
+use tracing::field::Empty;
 
 use super::anthropic::stream::AnthropicAssembler;
 use super::assembly::ReplyAssembler;
@@ -112,6 +113,8 @@ impl ChatProvider for HttpProvider {
         &self.endpoint.name
     }
 
+    // Provider and model only: the request's messages and the key never go into a span.
+    #[tracing::instrument(name = "llm_call", skip_all, fields(provider = %self.endpoint.name, model = %request.model, attempts = Empty, input_tokens = Empty, output_tokens = Empty))]
     async fn complete(
         &self,
         request: &ChatRequest,
@@ -142,13 +145,17 @@ impl ChatProvider for HttpProvider {
         let mut attempt: u32 = 0;
         loop {
             attempt += 1;
+            tracing::Span::current().record("attempts", attempt);
             let outcome = tokio::select! {
                 biased;
                 _ = cancel.cancelled() => return Err(self.cancelled()),
                 outcome = run_attempt(&input, self.assembler(), observer) => outcome,
             };
             let (reason, retry_after) = match outcome {
-                Ok(response) => return Ok(response),
+                Ok(response) => {
+                    record_usage(&response);
+                    return Ok(response);
+                }
                 Err(AttemptFailure::Final(error)) => return Err(error),
                 Err(AttemptFailure::Retryable {
                     reason,
@@ -181,6 +188,14 @@ impl ChatProvider for HttpProvider {
             }
         }
     }
+}
+
+/// Notes the reply's token counts on the call's span.
+fn record_usage(response: &ChatResponse) {
+    let span = tracing::Span::current();
+    span.record("input_tokens", response.usage.input_tokens);
+    span.record("output_tokens", response.usage.output_tokens);
+    tracing::info!("llm call answered");
 }
 
 /// The headers of every request: content type, auth for the format, extra headers last (so
