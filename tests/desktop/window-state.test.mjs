@@ -29,7 +29,9 @@ test('the window opens where and as large as it was left', { timeout: 240_000 },
       'window-state',
       [],
       async (session) => {
-        await pollUntil('the window to start', async () => (await pageText(session)).length > 0, { timeoutMs: 120_000 });
+        await pollUntil('the open panel', async () => (await pageText(session)).includes('Open a workflow'), {
+          timeoutMs: 120_000,
+        });
         const shown = await pollUntil(
           'the saved window size',
           async () => {
