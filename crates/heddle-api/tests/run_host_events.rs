@@ -17,7 +17,8 @@ const FLOW: &str = r#"digraph Two {
 const FAILING: &str = r#"digraph Broken {
     start [shape=Mdiamond]; exit [shape=Msquare];
     bad [shape=parallelogram, script="exit 3"];
-    start -> bad -> exit;
+    start -> bad;
+    bad -> exit [condition="outcome=success"];
 }"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
