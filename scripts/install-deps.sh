@@ -13,7 +13,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 APT_PACKAGES=(
   build-essential pkg-config curl wget file git ca-certificates
   libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
-  xvfb xauth webkit2gtk-driver chromium graphviz desktop-file-utils
+  xvfb xauth webkit2gtk-driver chromium graphviz desktop-file-utils dbus
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -31,8 +31,15 @@ macro_rules! command_names {
     };
 }
 
-/// Permissions of the main window besides Heddle's own commands.
-const BASE_PERMISSIONS: [&str; 2] = ["core:default", "dialog:allow-open"];
+/// Permissions of the main window besides Heddle's own commands, as the capability's JSON
+/// entries. Single instance, notifications and the window's state are the shell's own
+/// (Rust) business and need none.
+const BASE_PERMISSIONS: [&str; 3] = [
+    r#""core:default""#,
+    r#""dialog:allow-open""#,
+    // Links in rendered responses open in the system browser: web addresses only.
+    r#"{ "identifier": "opener:allow-open-url", "allow": [{ "url": "http://*" }, { "url": "https://*" }] }"#,
+];
 
 fn main() -> Result<(), String> {
     // tauri-build watches the config file, the icons it lists and the capabilities folder;
@@ -74,22 +81,23 @@ fn write_capability(commands: &[&str]) -> Result<&'static str, String> {
     let out_dir = std::env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
     let folder = Path::new(&out_dir).join("capabilities");
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let permissions: Vec<String> = BASE_PERMISSIONS
+    let entries: Vec<String> = BASE_PERMISSIONS
         .iter()
         .map(|p| (*p).to_owned())
         .chain(
             commands
                 .iter()
-                .map(|c| format!("allow-{}", c.replace('_', "-"))),
+                .map(|c| format!("\"allow-{}\"", c.replace('_', "-"))),
         )
+        .map(|entry| format!("    {entry}"))
         .collect();
-    let quoted: Vec<String> = permissions.iter().map(|p| format!("    \"{p}\"")).collect();
     let capability = format!(
         "{{\n  \"identifier\": \"default\",\n  \"description\": \"The main window: core \
-         events and window basics, the file-open dialog, and Heddle's own commands (generated \
+         events and window basics, the file-open dialog, opening web links in the browser, and \
+         Heddle's own commands (generated \
          by src-tauri/build.rs from heddle-api's operation table).\",\n  \"windows\": \
          [\"main\"],\n  \"permissions\": [\n{}\n  ]\n}}\n",
-        quoted.join(",\n")
+        entries.join(",\n")
     );
     let path = folder.join("default.json");
     std::fs::write(&path, capability).map_err(|e| format!("{}: {e}", path.display()))?;

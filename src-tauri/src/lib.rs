@@ -14,18 +14,34 @@ pub mod launch;
 mod main_window;
 mod run_commands;
 mod run_file_protocol;
+mod run_notifications;
+pub mod second_launch;
 
 use heddle_api::{LaunchInfo, RunHost};
+use tauri::Manager;
 
 /// Opens the main window and runs until it is closed. `launch` is what the UI is asked to
 /// show first (see [`launch::parse_args`]); `host` executes the runs the window starts.
 pub fn run(launch: LaunchInfo, host: RunHost) -> tauri::Result<()> {
     tauri::Builder::default()
+        // First: a second launch hands its command line over and exits before the rest.
+        .plugin(tauri_plugin_single_instance::init(second_launch::handle))
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_opener::init())
+        .plugin(
+            tauri_plugin_window_state::Builder::new()
+                .with_filter(|label| label == "main")
+                .build(),
+        )
         .manage(launch)
         .manage(host)
         .manage(file_watch_commands::FileWatches::default())
-        .setup(|app| Ok(main_window::build(app)?))
+        .setup(|app| {
+            main_window::build(app)?;
+            run_notifications::spawn(app.handle().clone(), app.state::<RunHost>().inner());
+            Ok(())
+        })
         .register_asynchronous_uri_scheme_protocol(
             run_file_protocol::SCHEME,
             run_file_protocol::handle,

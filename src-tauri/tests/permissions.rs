@@ -65,3 +65,31 @@ fn build_rs_and_the_table_agree_which_operations_are_commands() {
         .collect();
     assert_eq!(not_commands, BTreeSet::from(["changes", "file"]));
 }
+
+/// The window may ask the system to open web addresses (links in rendered responses), and
+/// nothing else: no `file:`, `mailto:` or custom scheme, no paths, no other opener command.
+#[test]
+fn the_opener_is_allowed_web_addresses_only() {
+    let generated = concat!(env!("OUT_DIR"), "/capabilities/default.json");
+    let capability: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(generated).unwrap()).unwrap();
+    let permissions = capability["permissions"].as_array().unwrap();
+    let opener: Vec<&serde_json::Value> = permissions
+        .iter()
+        .filter(|p| {
+            let id = p
+                .as_str()
+                .or_else(|| p["identifier"].as_str())
+                .unwrap_or("");
+            id.starts_with("opener:")
+        })
+        .collect();
+    assert_eq!(
+        opener,
+        [&serde_json::json!({
+            "identifier": "opener:allow-open-url",
+            "allow": [{ "url": "http://*" }, { "url": "https://*" }]
+        })],
+        "the opener permissions: {opener:?}"
+    );
+}

@@ -70,7 +70,9 @@ export async function withDesktopApp(name, args, body, { prepareHome, env = {} }
   // The app keeps runs and its run index in a data folder of the test's own.
   const home = mkdtempSync(join(tmpdir(), 'heddle-desktop-home-'));
   if (prepareHome) await prepareHome(home);
-  const driver = await TauriDriver.start(tauriDriverBinary(), { ...process.env, ...env, HEDDLE_HOME: home });
+  // Its config folder too (the remembered window size and place), unless `env` names one.
+  const config = { XDG_CONFIG_HOME: join(home, 'config') };
+  const driver = await TauriDriver.start(tauriDriverBinary(), { ...process.env, ...config, ...env, HEDDLE_HOME: home });
   let session;
   try {
     session = await Session.create(driver.base, { 'tauri:options': { application, args } }).catch(

@@ -4,6 +4,7 @@ import { ApiProvider } from './api/ApiContext';
 import { dropCredentialsFromAddress } from './api/launchUrl';
 import { selectApi } from './api/selectApi';
 import { App } from './app/App';
+import { LinkOpenerContext } from './markdown/linkOpener';
 import { screenFromSearch } from './app/screenUrl';
 import './app/theme.css';
 import { prefetchRunGraph } from './runs/runGraphRead';
@@ -26,7 +27,9 @@ async function start() {
   createRoot(container).render(
     <StrictMode>
       <ApiProvider api={api}>
-        <App />
+        <LinkOpenerContext.Provider value={api.openExternalUrl}>
+          <App />
+        </LinkOpenerContext.Provider>
       </ApiProvider>
     </StrictMode>,
   );

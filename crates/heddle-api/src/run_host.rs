@@ -9,7 +9,7 @@ use std::ops::Deref;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use heddle_engine::control::{GateBoard, NoLocalPrompt};
-use heddle_engine::{CancelHandle, PreparedRun};
+use heddle_engine::{CancelHandle, Envelope, PreparedRun};
 use heddle_store::WatchHandle;
 use tokio::sync::{broadcast, watch};
 
@@ -22,6 +22,9 @@ use crate::run_types::{
     AnswerGateRequest, ForkRequest, PendingGate, RunRef, RunStarted, StartRunRequest,
 };
 use crate::runs::HeddleHome;
+
+/// How many events a [`RunHost::subscribe`] receiver may fall behind before it loses some.
+pub const EVENTS_BUFFER: usize = 1024;
 
 /// A run executing in this process.
 #[derive(Clone)]
@@ -38,6 +41,8 @@ pub struct RunHost {
     library: RunLibrary,
     env: Vec<(String, String)>,
     active: Arc<Mutex<HashMap<String, ActiveRun>>>,
+    /// Every event of the runs executing here, for [`RunHost::subscribe`].
+    events: broadcast::Sender<Envelope>,
     /// Keeps the index's watcher running while any clone of the host lives.
     _watch: Arc<WatchHandle>,
 }
@@ -69,6 +74,7 @@ impl RunHost {
             library,
             env,
             active: Arc::new(Mutex::new(HashMap::new())),
+            events: broadcast::channel(EVENTS_BUFFER).0,
             _watch: Arc::new(watch),
         })
     }
@@ -87,6 +93,13 @@ impl RunHost {
         let mut ids: Vec<String> = active.keys().cloned().collect();
         ids.sort();
         ids
+    }
+
+    /// Every event of the runs this host executes from now on, as they happen (the desktop
+    /// notifies from them). A receiver that falls more than [`EVENTS_BUFFER`] events behind
+    /// loses the oldest (`RecvError::Lagged`).
+    pub fn subscribe(&self) -> broadcast::Receiver<Envelope> {
+        self.events.subscribe()
     }
 
     /// Validates the workflow, sets the run up and starts it; returns once it is running.
@@ -150,12 +163,15 @@ impl RunHost {
         let registry = self.active.clone();
         let run_id = started.run_id.clone();
         let library = self.library.clone();
+        let subscribers = self.events.clone();
         tokio::spawn(async move {
             let forward = async move {
                 loop {
                     match events.recv().await {
                         Ok(event) => {
                             seq_tx.send_replace(event.seq);
+                            // No subscriber is not an error.
+                            let _ = subscribers.send(event);
                         }
                         Err(broadcast::error::RecvError::Lagged(_)) => {}
                         Err(broadcast::error::RecvError::Closed) => break,

@@ -44,6 +44,17 @@ export interface Api extends RequestOperations {
    * as they happen; `onEnd` once the run has ended and everything was delivered.
    */
   followEvents(req: EventsRequest, handlers: EventHandlers): Unsubscribe;
+  /**
+   * Opens an http(s) address in the system's browser (the desktop window cannot show other
+   * sites). Null in a browser, where a link opening a new tab does it.
+   */
+  readonly openExternalUrl: ((url: string) => Promise<void>) | null;
+  /**
+   * Calls `onOpen` with the path of each workflow the app is asked to open while running (a
+   * second `heddle-desktop FILE` hands it to this window), until the returned function is
+   * called. Never called in a browser.
+   */
+  onOpenRequest(onOpen: (path: string) => void): Unsubscribe;
 }
 
 /** The table's operations the UI calls that `Api` has no member for: must stay `never`. */

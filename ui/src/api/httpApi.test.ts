@@ -78,6 +78,7 @@ describe('createHttpApi', () => {
     const api = createHttpApi();
     expect(api.hasFileDialog).toBe(false);
     expect(api.saveRunFile).toBeNull();
+    expect(api.openExternalUrl).toBeNull();
     await expect(api.pickWorkflowFile()).resolves.toBeNull();
   });
 });

@@ -100,5 +100,7 @@ export function createHttpApi(baseUrl = ''): Api {
     followEvents: (req, handlers) => followOverSse(baseUrl, req, handlers),
     runFileUrl: (req) => httpRunFileUrl(baseUrl, req),
     saveRunFile: null,
+    openExternalUrl: null,
+    onOpenRequest: () => () => undefined,
   };
 }

@@ -12,6 +12,16 @@ class Channel<T> {
 }
 vi.mock('@tauri-apps/api/core', () => ({ invoke, Channel }));
 vi.mock('@tauri-apps/plugin-dialog', () => ({ open }));
+/** Stands in for Tauri's event listener: keeps the handlers so the test can emit. */
+const listeners = new Map<string, (event: { payload: unknown }) => void>();
+const unlisten = vi.fn();
+const listen = vi.fn((name: string, handler: (event: { payload: unknown }) => void) => {
+  listeners.set(name, handler);
+  return Promise.resolve(unlisten);
+});
+vi.mock('@tauri-apps/api/event', () => ({ listen }));
+const openUrl = vi.fn();
+vi.mock('@tauri-apps/plugin-opener', () => ({ openUrl }));
 
 const { createTauriApi } = await import('./tauriApi');
 const { OPERATIONS, REQUEST_OPERATIONS } = await import('../generated/operations');
@@ -19,6 +29,10 @@ const { OPERATIONS, REQUEST_OPERATIONS } = await import('../generated/operations
 beforeEach(() => {
   invoke.mockReset();
   open.mockReset();
+  listen.mockClear();
+  openUrl.mockReset();
+  unlisten.mockReset();
+  listeners.clear();
 });
 
 describe('createTauriApi', () => {
@@ -125,6 +139,33 @@ describe('createTauriApi', () => {
     expect(open).toHaveBeenCalledWith(
       expect.objectContaining({ multiple: false, filters: [{ name: 'Workflow', extensions: ['dot', 'fabro'] }] }),
     );
+  });
+});
+
+describe('createTauriApi desktop integration', () => {
+  it('opens web addresses through the opener plugin', async () => {
+    openUrl.mockResolvedValue(undefined);
+    await createTauriApi().openExternalUrl?.('https://example.com/a');
+    expect(openUrl).toHaveBeenCalledWith('https://example.com/a');
+    openUrl.mockRejectedValueOnce('Not allowed to open url file:///etc');
+    await expect(createTauriApi().openExternalUrl?.('file:///etc')).rejects.toEqual({
+      code: 'io',
+      message: 'Not allowed to open url file:///etc',
+    });
+  });
+
+  it('hands each workflow the shell asks to open to the handler, until unsubscribed', async () => {
+    const opened: string[] = [];
+    const stop = createTauriApi().onOpenRequest((path) => opened.push(path));
+    expect(listen).toHaveBeenCalledWith('open-workflow', expect.any(Function));
+    const emit = listeners.get('open-workflow');
+    emit?.({ payload: '/work/flows/review.dot' });
+    emit?.({ payload: 42 });
+    stop();
+    emit?.({ payload: '/work/flows/late.dot' });
+    await Promise.resolve();
+    expect(opened).toEqual(['/work/flows/review.dot']);
+    expect(unlisten).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -1,5 +1,7 @@
 import { Channel, invoke } from '@tauri-apps/api/core';
+import { listen } from '@tauri-apps/api/event';
 import { open } from '@tauri-apps/plugin-dialog';
+import { openUrl } from '@tauri-apps/plugin-opener';
 import type { Api, WatchHandlers } from './Api';
 import { toApiError } from './apiError';
 import { tauriRunFileUrl } from './runFileUrl';
@@ -33,6 +35,21 @@ function followOverChannel(req: EventsRequest, handlers: EventHandlers): Unsubsc
   );
   return () => {
     active = false;
+  };
+}
+
+/** The event `src-tauri/src/second_launch.rs` sends with a workflow path to open. */
+export const OPEN_WORKFLOW_EVENT = 'open-workflow';
+
+/** Listens for the shell's requests to open a workflow (a second launch with a file). */
+function listenForOpenRequests(onOpen: (path: string) => void): Unsubscribe {
+  let active = true;
+  const stop = listen<unknown>(OPEN_WORKFLOW_EVENT, (event) => {
+    if (active && typeof event.payload === 'string') onOpen(event.payload);
+  });
+  return () => {
+    active = false;
+    void stop.then((unlisten) => unlisten(), () => undefined);
   };
 }
 
@@ -82,6 +99,14 @@ export function createTauriApi(): Api {
     followEvents: followOverChannel,
     runFileUrl: (req) => tauriRunFileUrl(req, navigator.userAgent),
     saveRunFile: (req) => call('save_run_file', { req }),
+    async openExternalUrl(url) {
+      try {
+        await openUrl(url);
+      } catch (reason) {
+        throw toApiError(reason);
+      }
+    },
+    onOpenRequest: listenForOpenRequests,
     watchWorkflow: watchOverChannel,
     async pickWorkflowFile() {
       try {

@@ -69,6 +69,18 @@ export function App() {
     if (initial !== null) void open(initial);
   }, [launch, open]);
 
+  // A workflow the app is asked to open while running (a second launch with a file): shown
+  // in the editor, like one picked in the Open dialog.
+  useEffect(
+    () =>
+      api.onOpenRequest((path) => {
+        started.current = true;
+        setScreen({ kind: 'editor' });
+        void open(path);
+      }),
+    [api, open],
+  );
+
   // Keep `?file=` in the address bar in step with what is shown, so a reload reopens it.
   useEffect(() => {
     if (opened === null || api.hasFileDialog) return;

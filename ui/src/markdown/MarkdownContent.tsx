@@ -2,13 +2,17 @@
  * Markdown as React elements, by `react-markdown` with GitHub's extensions (`remark-gfm`:
  * tables, task lists, strikethrough, autolinks). Raw HTML is never rendered: `htmlAsText`
  * turns it into text first, and there is no `rehype-raw`. Links to http(s) open outside the
- * app; any other target (javascript:, relative paths, mailto:) stays text. Images are not
+ * app (a new tab in a browser, the system's browser from the desktop window, see
+ * `linkOpener`); any other target (javascript:, file:, relative paths, mailto:) stays text,
+ * with the target in its title, and is never followed. Images are not
  * loaded (a reply could point them anywhere); they show as a link to the picture.
  */
-import type { ReactNode } from 'react';
+import { useContext, type MouseEvent, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { toApiError } from '../api/apiError';
 import { htmlAsText } from './htmlAsText';
+import { LinkOpenerContext } from './linkOpener';
 
 const REMARK_PLUGINS = [remarkGfm, htmlAsText];
 
@@ -42,15 +46,31 @@ function InertLink({ href, showTarget, children }: { href: string; showTarget: b
   );
 }
 
+/**
+ * A link to an http(s) address (`href` is always an `openableUrl`): a new tab in a browser;
+ * in the desktop window a click hands it to the system's browser instead of following it.
+ */
 function OutsideLink({ href, children, className }: { href: string; children: ReactNode; className?: string }) {
+  const openLink = useContext(LinkOpenerContext);
+  const classes = className === undefined ? 'markdown__link' : `markdown__link ${className}`;
+  if (openLink === null) {
+    return (
+      <a className={classes} href={href} title={href} target="_blank" rel="noopener noreferrer">
+        {children}
+      </a>
+    );
+  }
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    // Checked again where it is used: only a web address ever leaves the app.
+    const url = openableUrl(href);
+    if (url === null) return;
+    openLink(url).catch((reason: unknown) => {
+      window.alert(`Could not open ${url} in your browser: ${toApiError(reason).message}`);
+    });
+  };
   return (
-    <a
-      className={className === undefined ? 'markdown__link' : `markdown__link ${className}`}
-      href={href}
-      title={href}
-      target="_blank"
-      rel="noopener noreferrer"
-    >
+    <a className={classes} href={href} title={href} rel="noopener noreferrer" onClick={onClick}>
       {children}
     </a>
   );
