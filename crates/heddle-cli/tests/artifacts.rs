@@ -39,8 +39,8 @@ fn a_commands_screenshot_and_junit_report_are_captured_listed_and_dumped() {
         ]
     );
     assert_eq!(json(&run.join("conclusion.json"))["artifact_count"], 2);
-    let checkpoint = json(&run.join("checkpoint.json"));
-    let stage = &checkpoint["timeline"][1];
+    let stages = sandbox::timeline(&run);
+    let stage = &stages[1];
     assert_eq!(
         stage["junit"],
         "1 passed, 1 failed: parser::rejects_tabs — expected tab error"

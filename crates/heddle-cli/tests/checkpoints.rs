@@ -155,12 +155,8 @@ fn worktree_mode_commits_every_node_with_trailers_and_a_metadata_history() {
         json(&run.join("conclusion.json"))["final_git_commit_sha"],
         tip.as_str()
     );
-    let edit = checkpoint["timeline"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["node_id"] == "edit")
-        .unwrap();
+    let stages = sandbox::timeline(&run);
+    let edit = stages.iter().find(|r| r["node_id"] == "edit").unwrap();
     let mut touched: Vec<&str> = edit["files_touched"]
         .as_array()
         .unwrap_or_else(|| panic!("no files_touched: {edit}"))

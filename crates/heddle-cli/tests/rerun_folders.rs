@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use gitfixture::{commit_all, git, snapshot_files};
 use heddle_api::index::Store;
-use sandbox::{Sandbox, describe, events, json, run_id};
+use sandbox::{Sandbox, describe, events, run_id};
 use serde_json::Value;
 
 const FLOW: &str = r#"digraph R {
@@ -118,18 +118,13 @@ fn a_stage_rerun_after_a_rollback_keeps_the_old_timelines_folder_and_artifacts()
         "unit did not run again"
     );
 
-    // The events and checkpoint.json name the folders.
+    // The events and the run's timeline name the folders.
     let log = events(&run);
     let both = ["nodes/browser", "nodes/browser-rerun_2"];
     assert_eq!(stage_dirs(&log, "stage.started", "browser"), both);
     assert_eq!(stage_dirs(&log, "stage.completed", "browser"), both);
-    let checkpoint = json(&run.join("checkpoint.json"));
-    let record = checkpoint["timeline"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["node_id"] == "browser")
-        .unwrap();
+    let stages = sandbox::timeline(&run);
+    let record = stages.iter().find(|r| r["node_id"] == "browser").unwrap();
     assert_eq!(record["stage_dir"], "nodes/browser-rerun_2");
     assert_eq!(record["visit"], 1);
 

@@ -164,6 +164,33 @@ pub fn run_id(run: &Path) -> String {
 }
 
 /// The complete lines of progress.jsonl, parsed (a line still being written is skipped).
+/// The run's stage records as a resume would load them: the lines of timeline.jsonl that
+/// checkpoint.json covers (`history_bytes`), with the later files-touched lines applied.
+pub fn timeline(run: &Path) -> Vec<Value> {
+    let covered = json(&run.join("checkpoint.json"))["history_bytes"].as_u64();
+    let text = std::fs::read(run.join("timeline.jsonl")).unwrap();
+    let end = covered.map_or(text.len(), |n| usize::try_from(n).unwrap());
+    let mut stages: Vec<Value> = Vec::new();
+    for line in text[..end].split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let line: Value = serde_json::from_slice(line).unwrap();
+        if let Some(stage) = line.get("stage") {
+            stages.push(stage.clone());
+        } else if let Some(touched) = line.get("files_touched") {
+            let at = usize::try_from(touched["stage"].as_u64().unwrap()).unwrap();
+            stages[at]["files_touched"] = touched["files"].clone();
+        }
+    }
+    stages
+}
+
+/// The nodes the run completed, in order (the node of each stage record).
+pub fn completed_nodes(run: &Path) -> Vec<String> {
+    timeline(run)
+        .iter()
+        .map(|stage| stage["node_id"].as_str().unwrap().to_string())
+        .collect()
+}
+
 pub fn events(run: &Path) -> Vec<Value> {
     let content = std::fs::read_to_string(run.join("progress.jsonl")).unwrap_or_default();
     let complete = content.rfind('\n').map_or("", |end| &content[..end]);
