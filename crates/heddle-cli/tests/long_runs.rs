@@ -6,33 +6,7 @@
 
 mod sandbox;
 
-use std::path::Path;
-use std::process::Command;
-
-use sandbox::{Sandbox, describe, run_id};
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn clean_repo(sandbox: &Sandbox) {
-    let work = sandbox.work();
-    git(&work, &["init", "-q"]);
-    std::fs::write(work.join("README.md"), "project\n").unwrap();
-    git(&work, &["add", "-A"]);
-    git(&work, &["commit", "-qm", "init"]);
-}
+use sandbox::{Sandbox, describe, git, run_id};
 
 /// A chain of `n` no-op conditional nodes.
 fn chain(n: usize) -> String {
@@ -50,7 +24,7 @@ fn chain(n: usize) -> String {
 #[test]
 fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let flow = sandbox.write_flow("c.dot", &chain(40));
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
@@ -97,7 +71,7 @@ fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
 #[test]
 fn a_run_leaves_its_repository_packed_and_whole() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let flow = sandbox.write_flow("c.dot", &chain(20));
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
@@ -126,7 +100,7 @@ fn a_run_leaves_its_repository_packed_and_whole() {
 #[test]
 fn a_run_rebuilt_from_git_alone_gets_its_whole_history_back() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let flow = sandbox.write_flow(
         "f.dot",
         r#"digraph F { start [shape=Mdiamond]; exit [shape=Msquare];

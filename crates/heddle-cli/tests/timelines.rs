@@ -7,34 +7,8 @@ mod sandbox;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use sandbox::{Sandbox, describe, json, run_id};
+use sandbox::{Sandbox, describe, git, json, run_id};
 use serde_json::Value;
-
-/// `git args` in `dir`, its stdout; panics on failure.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Makes the sandbox's work folder a clean repository with one commit.
-fn clean_repo(sandbox: &Sandbox) {
-    let work = sandbox.work();
-    git(&work, &["init", "-q"]);
-    std::fs::write(work.join("README.md"), "project\n").unwrap();
-    std::fs::write(work.join(".gitignore"), "ignored/\n").unwrap();
-    git(&work, &["add", "-A"]);
-    git(&work, &["commit", "-qm", "init"]);
-}
 
 const FLOW: &str = r#"digraph T {
     start [shape=Mdiamond]; exit [shape=Msquare];
@@ -46,7 +20,7 @@ const FLOW: &str = r#"digraph T {
 /// A clean repository in which FLOW ran to success: the sandbox, the run folder, its id.
 fn finished_run() -> (Sandbox, PathBuf, String) {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let flow = sandbox.write_flow("t.dot", FLOW);
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
@@ -78,7 +52,7 @@ fn sha_of(entries: &[Value], node: &str, timeline: u64) -> String {
 #[test]
 fn rollback_continue_and_rollback_again_keep_every_timeline_restorable() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let user_before = (
         git(&sandbox.work(), &["rev-parse", "HEAD"]),
         git(&sandbox.work(), &["status", "--porcelain", "--ignored"]),
@@ -226,7 +200,7 @@ fn rollback_refuses_outside_changes_unless_forced_and_saves_them_first() {
 #[test]
 fn rollback_moves_a_folder_of_ignored_files_aside_instead_of_deleting_it() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let flow = sandbox.write_flow(
         "t.dot",
         r#"digraph T {
@@ -274,7 +248,7 @@ fn rollback_moves_a_folder_of_ignored_files_aside_instead_of_deleting_it() {
 #[test]
 fn rollback_refuses_while_a_stage_runs() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let flow = sandbox.write_flow(
         "slow.dot",
         r#"digraph S { start [shape=Mdiamond]; exit [shape=Msquare];
@@ -333,7 +307,7 @@ fn fork_starts_a_new_run_from_a_checkpoint() {
 #[test]
 fn a_fresh_clone_resumes_a_run_from_git_alone() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let flow = sandbox.write_flow(
         "f.dot",
         r#"digraph F { start [shape=Mdiamond]; exit [shape=Msquare];
@@ -389,7 +363,7 @@ fn a_fresh_clone_resumes_a_run_from_git_alone() {
 #[test]
 fn killed_mid_run_then_resumed_leaves_consistent_refs() {
     let sandbox = Sandbox::new();
-    clean_repo(&sandbox);
+    sandbox.clean_repo();
     let mut nodes = String::new();
     let mut chain = vec!["start".to_string()];
     for n in 0..40 {

@@ -33,6 +33,17 @@ impl Sandbox {
         self.dir.path().join("work")
     }
 
+    /// Makes the work folder a clean repository with one commit (a README and a
+    /// `.gitignore` of `ignored/`).
+    pub fn clean_repo(&self) {
+        let work = self.work();
+        git(&work, &["init", "-q"]);
+        std::fs::write(work.join("README.md"), "project\n").unwrap();
+        std::fs::write(work.join(".gitignore"), "ignored/\n").unwrap();
+        git(&work, &["add", "-A"]);
+        git(&work, &["commit", "-qm", "init"]);
+    }
+
     pub fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_heddle"));
         command
@@ -217,6 +228,22 @@ pub fn started(events: &[Value], node: &str) -> bool {
     events
         .iter()
         .any(|e| e["event"] == "stage.started" && e["node_id"] == node)
+}
+
+/// `git args` in `dir`, its stdout; panics on failure.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Polls `ready` every 25 ms until it holds or `limit` passes.
