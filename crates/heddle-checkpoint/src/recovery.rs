@@ -14,7 +14,7 @@ use crate::filters::Filters;
 use crate::full_scan::full_scan;
 use crate::index_tree;
 use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
-use crate::restore::{Restored, restore_tree};
+use crate::restore::{Restored, restore_files, restore_tree, save_restored_index};
 use crate::set_aside::SetAside;
 use crate::snapshot::tree_of;
 use crate::state::GitState;
@@ -84,6 +84,30 @@ impl RecoverySnapshot {
             target,
             &mut self.aside,
         )
+    }
+
+    /// Restores the work tree like [`RecoverySnapshot::restore`] but leaves the index
+    /// unwritten: [`RecoverySnapshot::save_restored_index`] writes it, so a caller can
+    /// do its other work meanwhile.
+    pub fn restore_files(
+        &mut self,
+        repo: &Repository,
+        state: &GitState,
+        target: Oid,
+    ) -> Result<Restored> {
+        restore_files(
+            repo,
+            &mut self.index,
+            &state.work_tree,
+            self.tree,
+            target,
+            &mut self.aside,
+        )
+    }
+
+    /// Writes the run's index as [`RecoverySnapshot::restore_files`] left it.
+    pub fn save_restored_index(&mut self, repo: &Repository, restored: &Restored) -> Result<()> {
+        save_restored_index(repo, &mut self.index, restored)
     }
 
     /// Writes the run's index as the scan left it (when nothing is restored).

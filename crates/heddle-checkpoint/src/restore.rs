@@ -32,6 +32,9 @@ pub struct Restored {
     pub deleted: Vec<String>,
     /// Entries in the way that were not the run's, moved into the recovery area.
     pub moved_aside: Vec<String>,
+    /// The tree the index now names, when it names the target exactly (gitlinks, left as
+    /// they are, can make it differ).
+    pub index_tree: Option<Oid>,
 }
 
 /// One file of the target to write.
@@ -44,9 +47,44 @@ struct Write {
 }
 
 /// Makes the files of `work_tree` that the run owns go from tree `now` (the snapshot of
-/// the work tree just taken) to tree `target`, and `index` follow; entries in the way
-/// that the run does not own go to `aside`.
+/// the work tree just taken) to tree `target`, and `index` follow (written); entries in
+/// the way that the run does not own go to `aside`.
 pub fn restore_tree(
+    repo: &Repository,
+    index: &mut Index,
+    work_tree: &Path,
+    now: Oid,
+    target: Oid,
+    aside: &mut SetAside,
+) -> Result<Restored> {
+    let restored = restore_files(repo, index, work_tree, now, target, aside)?;
+    save_restored_index(repo, index, &restored)?;
+    Ok(restored)
+}
+
+/// Writes `index` as [`restore_files`] left it; when it names the target tree exactly,
+/// stamps it with that tree so the next scan need not rebuild it.
+pub fn save_restored_index(
+    repo: &Repository,
+    index: &mut Index,
+    restored: &Restored,
+) -> Result<()> {
+    index
+        .write()
+        .map_err(|e| CheckpointError::git(repo.path(), "save the run's index", &e))?;
+    if let Some(tree) = restored.index_tree
+        && let Some(path) = index.path()
+    {
+        // Only spares the next scan a tree rebuild: a stamp that cannot be written is
+        // simply not used.
+        let _ = index_tree::stamp(path, tree);
+    }
+    Ok(())
+}
+
+/// [`restore_tree`] without writing the index: the caller saves it
+/// ([`save_restored_index`]), possibly while it does other work.
+pub fn restore_files(
     repo: &Repository,
     index: &mut Index,
     work_tree: &Path,
@@ -60,7 +98,10 @@ pub fn restore_tree(
     let diff = diff_trees(repo, &old, &new, &mut git2::DiffOptions::new())
         .map_err(|e| git("restore diff", &e))?;
     let Some(diff) = diff else {
-        return Ok(Restored::default());
+        return Ok(Restored {
+            index_tree: Some(target),
+            ..Restored::default()
+        });
     };
     let gitlink = u32::from(FileMode::Commit);
     // Whether the index ends up naming `target` exactly (gitlinks are left as they are).
@@ -114,12 +155,7 @@ pub fn restore_tree(
             .map_err(|e| git(&shown, &e))?;
         restored.written.push(shown);
     }
-    index.write().map_err(|e| git("save the run's index", &e))?;
-    if exact && let Some(path) = index.path() {
-        // Only spares the next scan a tree rebuild: a stamp that cannot be written is
-        // simply not used.
-        let _ = index_tree::stamp(path, target);
-    }
+    restored.index_tree = exact.then_some(target);
     restored.moved_aside = aside.moved().to_vec();
     Ok(restored)
 }

@@ -87,7 +87,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         return Err(CheckpointError::ChangedOutside { files: changed });
     }
     let target_tree = commit(&repo, target_oid)?.tree_id();
-    let restored = recovery.restore(&repo, &state, target_tree)?;
+    let restored = recovery.restore_files(&repo, &state, target_tree)?;
     let moved_aside_to = (!restored.moved_aside.is_empty())
         .then(|| recovery.aside.root().to_string_lossy().into_owned());
     // A new timeline, from the target; the old ones stay.
@@ -100,24 +100,24 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         "heddle: rollback timeline",
     )?;
     if state.mode == Mode::Worktree {
-        let worktree = git2::Repository::open(&state.work_tree)
-            .map_err(|e| CheckpointError::git(&state.work_tree, "open the worktree", &e))?;
-        worktree.set_head(&branch).map_err(|e| {
+        // `repo` is the worktree's own repository (see `repo::open`).
+        repo.set_head(&branch).map_err(|e| {
             CheckpointError::git(&state.work_tree, "switch the worktree's branch", &e)
         })?;
     }
     state.branch = branch.clone();
     state.timelines.push(branch.clone());
-    let (next_node, completed_nodes) = restore_run_files(run_dir, &repo, &state, target_oid)?;
-    let sig = signature(now)?;
-    commit_metadata(
-        &repo,
-        run_dir,
-        &state.metadata_ref,
-        &[],
-        &format!("heddle({}) rollback to {target_oid}\n", state.run_id),
-        &sig,
-    )?;
+    // The index and the run's files are written side by side: neither reads what the
+    // other writes, and each is whole or not there after a crash (the index is only a
+    // cache of the work tree's stat data, stamped with its own checksum).
+    let (next_node, completed_nodes) = std::thread::scope(|scope| {
+        let run_files = scope.spawn(|| record_run_files(run_dir, &state, target_oid, now));
+        let index = recovery.save_restored_index(&repo, &restored);
+        let run_files = run_files
+            .join()
+            .unwrap_or_else(|_| Err(interrupted(run_dir, "writing the run's files")));
+        index.and(run_files)
+    })?;
     if let Some(area) = &moved_aside_to {
         record_rollback(
             run_dir,
@@ -158,6 +158,36 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         moved_aside_to,
         next_node,
     })
+}
+
+/// Makes the run's files those of checkpoint `target` ([`restore_run_files`]) and
+/// commits them to the run's metadata ref, through a handle on the repository of its own
+/// (so it can run beside work on another); the node the run resumes at and the nodes
+/// completed.
+fn record_run_files(
+    run_dir: &RunDir,
+    state: &GitState,
+    target: Oid,
+    now: &str,
+) -> Result<(Option<String>, Vec<String>)> {
+    let repo = crate::repo::open(state)?;
+    let resumes = restore_run_files(run_dir, &repo, state, target)?;
+    commit_metadata(
+        &repo,
+        run_dir,
+        &state.metadata_ref,
+        &[],
+        &format!("heddle({}) rollback to {target}\n", state.run_id),
+        &signature(now)?,
+    )?;
+    Ok(resumes)
+}
+
+fn interrupted(run_dir: &RunDir, what: &str) -> CheckpointError {
+    CheckpointError::Inconsistent {
+        path: run_dir.root().to_path_buf(),
+        message: format!("the rollback stopped while {what}; run `heddle rollback` again"),
+    }
 }
 
 fn changed_paths(repo: &Repository, from: Oid, to: Oid) -> Result<Vec<String>> {
