@@ -228,6 +228,19 @@ pub fn remove_old(
             let _ = std::fs::remove_dir(parent);
         }
     }
+    // Caches git may have written (`git gc`, `git repack`) name objects and packs that are
+    // gone now; git rebuilds them when it wants them.
+    let objects = repo.commondir().join("objects");
+    for cache in [
+        objects.join("info/commit-graph"),
+        objects.join("pack/multi-pack-index"),
+    ] {
+        remove(&cache)?;
+    }
+    let chain = objects.join("info/commit-graphs");
+    if chain.is_dir() {
+        std::fs::remove_dir_all(&chain).map_err(|e| CheckpointError::io(&chain, &e))?;
+    }
     repo.odb()
         .and_then(|odb| odb.refresh())
         .map_err(|e| CheckpointError::git(repo.path(), "refresh the object database", &e))

@@ -203,6 +203,12 @@ fn gc_removes_only_the_deleted_runs_refs_and_objects_and_leaves_one_pack() {
     session.snapshot(&Changes::Everything).unwrap();
     drop(session);
     assert!(repo.odb().unwrap().exists(blob_id("in the index only\n")));
+    // A commit-graph git wrote (git gc does) names the deleted run's commits.
+    git(
+        &shadow,
+        &["--git-dir", ".", "commit-graph", "write", "--reachable"],
+    );
+    assert!(shadow.join("objects/info/commit-graph").is_file());
 
     let reports = collect_garbage(&home.options(false)).unwrap();
     let report: &RepositoryGc = &reports[0];
