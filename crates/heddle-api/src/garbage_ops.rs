@@ -67,7 +67,9 @@ impl RunLibrary {
         let repositories = blocking(move || {
             // Any live run, not only those in a repository: its newest blobs may not be
             // referenced yet, so the blob store could not be collected after the refs.
-            let live = RunFolders::scan(&options.runs_root)?.live();
+            let live = RunFolders::scan(&options.runs_root)?
+                .map(|runs| runs.live())
+                .unwrap_or_default();
             if !live.is_empty() && !options.dry_run {
                 return Err(GcError::Live { runs: live }.into());
             }

@@ -117,7 +117,20 @@ pub struct GcOptions {
 /// before anything changes, while a run in any of them is live (not in a dry run).
 pub fn collect_garbage(options: &GcOptions) -> Result<Vec<RepositoryGc>, GcError> {
     let runs = RunFolders::scan(&options.runs_root)?;
-    let targets = repositories(options, &runs);
+    let targets = repositories(options, runs.as_ref().unwrap_or(&RunFolders::default()));
+    let Some(runs) = runs else {
+        // No runs folder: nothing to collect on a fresh install; with repositories to
+        // visit, a wrong `$HEDDLE_HOME` would make every run look deleted.
+        if targets.is_empty() {
+            return Ok(Vec::new());
+        }
+        return Err(CheckpointError::Refused {
+            path: options.runs_root.clone(),
+            reason: "there is no runs folder, so every run would look deleted; is                      HEDDLE_HOME right? Nothing was collected"
+                .into(),
+        }
+        .into());
+    };
     if !options.dry_run {
         let mut live: Vec<LiveRun> = Vec::new();
         for git_dir in targets.keys() {
@@ -243,9 +256,7 @@ fn repack(
     report.kept_objects = Some(kept);
     // A run that started meanwhile may use objects the old files hold: keep them then.
     let quiet = ref_snapshot(repo) == refs
-        && RunFolders::scan(&options.runs_root)?
-            .live_in(git_dir)
-            .is_empty();
+        && RunFolders::scan(&options.runs_root)?.is_some_and(|now| now.live_in(git_dir).is_empty());
     if quiet {
         remove_old(repo, &old, pack.as_deref(), options.started)?;
     } else {

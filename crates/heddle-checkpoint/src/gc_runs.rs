@@ -48,24 +48,21 @@ pub struct RunFolders {
 }
 
 impl RunFolders {
-    /// Reads `runs_root`. A missing runs folder is an error, not "no runs": with a wrong
-    /// `$HEDDLE_HOME`, every run would look deleted.
-    pub fn scan(runs_root: &Path) -> Result<RunFolders> {
-        let entries = std::fs::read_dir(runs_root).map_err(|e| CheckpointError::Refused {
-            path: runs_root.to_path_buf(),
-            reason: format!(
-                "the runs folder cannot be read ({}); is HEDDLE_HOME right? Nothing was \
-                 collected",
-                heddle_engine::describe_io(&e)
-            ),
-        })?;
+    /// Reads `runs_root`; `None` when there is no runs folder (no run was ever made here,
+    /// or `$HEDDLE_HOME` is wrong: the caller decides which).
+    pub fn scan(runs_root: &Path) -> Result<Option<RunFolders>> {
+        let entries = match std::fs::read_dir(runs_root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(CheckpointError::io(runs_root, &e)),
+        };
         let mut folders = RunFolders::default();
         for entry in entries {
             let entry = entry.map_err(|e| CheckpointError::io(runs_root, &e))?;
             folders.add(&entry.path(), &entry.file_name().to_string_lossy());
         }
         folders.runs.sort_by(|a, b| a.id.cmp(&b.id));
-        Ok(folders)
+        Ok(Some(folders))
     }
 
     fn add(&mut self, path: &Path, name: &str) {

@@ -377,8 +377,15 @@ fn in_the_users_repository_only_heddle_refs_and_worktrees_of_deleted_runs_go() {
 
 #[test]
 fn a_missing_runs_folder_collects_nothing() {
+    // A fresh install: nothing to do.
     let home = Home::new();
+    std::fs::remove_dir_all(home.home().join("runs")).unwrap();
+    assert_eq!(collect_garbage(&home.options(false)).unwrap(), []);
+    // Shadow repositories without a runs folder: a wrong HEDDLE_HOME, refused.
+    let (home, shadow, _, _) = two_shadow_runs();
+    let refs_before = refs(&Repository::open_bare(&shadow).unwrap());
     std::fs::remove_dir_all(home.home().join("runs")).unwrap();
     let error = collect_garbage(&home.options(false)).unwrap_err();
     assert!(error.to_string().contains("HEDDLE_HOME"), "{error}");
+    assert_eq!(refs(&Repository::open_bare(&shadow).unwrap()), refs_before);
 }
