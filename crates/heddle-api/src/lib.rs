@@ -15,6 +15,7 @@ mod event_feed;
 mod expressions;
 mod file_watch;
 mod folder_watcher;
+mod garbage_ops;
 mod index_ops;
 mod maintenance_ops;
 #[macro_use]
@@ -53,6 +54,8 @@ pub mod checkpoint {
     pub use heddle_checkpoint::diff::{
         CheckpointDiff, DiffHunk, DiffLine, FileChange, FileStatus, LineKind, ModeChange,
     };
+    pub use heddle_checkpoint::gc::{RepositoryGc, RepositoryOwner};
+    pub use heddle_checkpoint::gc_repack::ObjectCounts;
     pub use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
     pub use heddle_checkpoint::patch_text::PatchFiles;
     pub use heddle_checkpoint::rollback::RollbackReport;
@@ -60,6 +63,7 @@ pub mod checkpoint {
 pub use editor_types::*;
 pub use expressions::check_expression;
 pub use file_watch::{WorkflowWatch, WorkflowWatches};
+pub use garbage_ops::{GarbageReport, GarbageRequest};
 pub use maintenance_ops::{DumpReport, GcReport, VerifyReport};
 pub use run_file_policy::{INERT_FILE_POLICY, run_file_policy, sandboxed_page_policy};
 pub use run_file_save::SavedRunFile;

@@ -129,6 +129,10 @@ macro_rules! for_each_operation {
             run_patch($crate::RunFileRequest) -> $crate::checkpoint::PatchFiles: host(run_patch);
             /// The workflow the run keeps in its folder (`graph.dot`), as the run parsed it.
             run_graph($crate::RunRef) -> $crate::OpenedWorkflow: host(run_graph);
+            /// Removes what deleted runs left: their refs in every checkpoint repository, the
+            /// objects only they used in shadow repositories (one pack after), unreferenced blobs.
+            collect_garbage($crate::GarbageRequest) -> $crate::GarbageReport:
+                host_async(collect_garbage);
             /// Saves a copy of a run's file into the user's Downloads folder and says where.
             save_run_file($crate::RunFileRequest) -> $crate::SavedRunFile: download;
             /// Serves one of a run's files (an artifact or a stage folder's file), range requests included.

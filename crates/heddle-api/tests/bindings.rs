@@ -65,6 +65,8 @@ fn export_roots(dir: &Path) {
     WorkflowChanged::export_all(dir).unwrap();
     RunFileRequest::export_all(dir).unwrap();
     SavedRunFile::export_all(dir).unwrap();
+    GarbageRequest::export_all(dir).unwrap();
+    GarbageReport::export_all(dir).unwrap();
     // The run's event stream: the envelope and the union of every event.
     heddle_engine::Envelope::export_all(dir).unwrap();
 }

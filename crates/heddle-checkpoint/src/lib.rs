@@ -6,6 +6,8 @@
 //!   orphan metadata history `refs/heddle/{id}` holds manifest, graph and checkpoint.
 //! - Anywhere else (shadow mode) a shadow repository under `$HEDDLE_HOME/shadow/` has the
 //!   workspace as its work tree; the user's own `.git` is never written.
+//! - Garbage collection ([`gc`]): refs of deleted runs go, shadow repositories end as one
+//!   pack of what is still reachable.
 //! - Timelines: rollback (with a recovery snapshot first), fork, resume from git alone,
 //!   and reading history (files, diffs, context at any checkpoint).
 //!
@@ -19,6 +21,10 @@ pub mod folder_listing;
 pub mod fork;
 pub mod from_ref;
 pub mod full_scan;
+pub mod gc;
+pub mod gc_refs;
+pub mod gc_repack;
+pub mod gc_runs;
 pub mod history;
 pub mod history_chunks;
 pub mod history_reader;

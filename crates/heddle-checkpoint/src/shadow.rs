@@ -14,10 +14,21 @@ use crate::repo::{IDENTITY_EMAIL, IDENTITY_NAME, damaged};
 /// The file in a shadow repository that names its workspace.
 const WORKSPACE_FILE: &str = "heddle-workspace";
 
+/// The folder all shadow repositories live in.
+pub fn shadow_root(heddle_home: &Path) -> PathBuf {
+    heddle_home.join("shadow")
+}
+
 /// Where the shadow repository of `workspace` lives.
 pub fn shadow_dir(heddle_home: &Path, workspace: &Path) -> PathBuf {
     let digest = Sha256::digest(workspace.as_os_str().as_encoded_bytes());
-    heddle_home.join("shadow").join(hex::encode(&digest[..8]))
+    shadow_root(heddle_home).join(hex::encode(&digest[..8]))
+}
+
+/// The workspace shadow repository `dir` belongs to; `None` when `dir` is not one.
+pub fn workspace_of(dir: &Path) -> Option<String> {
+    let recorded = std::fs::read_to_string(dir.join(WORKSPACE_FILE)).ok()?;
+    Some(recorded.trim_end_matches('\n').to_string())
 }
 
 /// Opens the shadow repository at `dir` as a health check (it is not kept open).

@@ -1,5 +1,5 @@
-//! `heddle blobs verify` and `heddle gc`: checking and collecting the blob store through
-//! heddle-api, rendered for the terminal.
+//! `heddle blobs verify`: checking the blob store through heddle-api, rendered for the
+//! terminal (collecting it is part of `heddle gc`).
 
 use std::io::Write;
 
@@ -52,40 +52,4 @@ pub fn verify(library: &RunLibrary, json: bool, out: &mut dyn Write) -> Result<b
         write(out, format!("temporary file: {}", path.display()))?;
     }
     Ok(report.is_ok())
-}
-
-/// `heddle gc`.
-pub async fn gc(
-    library: &RunLibrary,
-    dry_run: bool,
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<(), String> {
-    let report = library
-        .collect_blobs(dry_run)
-        .await
-        .map_err(|e| e.message)?;
-    let write = |out: &mut dyn Write, text: String| {
-        writeln!(out, "{text}").map_err(|e| format!("cannot write the report: {e}"))
-    };
-    if json {
-        return write(
-            out,
-            serde_json::to_string_pretty(&report).unwrap_or_default(),
-        );
-    }
-    let verb = if dry_run { "would remove" } else { "removed" };
-    for entry in &report.removed {
-        write(out, format!("{verb} {} ({} bytes)", entry.blob, entry.size))?;
-    }
-    write(
-        out,
-        format!(
-            "{verb} {} blob(s), {} byte(s); kept {} referenced blob(s), {} byte(s)",
-            report.removed.len(),
-            report.bytes_freed,
-            report.kept,
-            report.kept_bytes
-        ),
-    )
 }

@@ -200,11 +200,22 @@ pub enum Command {
         #[command(subcommand)]
         action: BlobsAction,
     },
-    /// Remove blobs no run references (refuses while a run is running).
+    /// Remove what deleted runs left behind: their checkpoint refs and git objects, and the
+    /// blobs no run references.
+    ///
+    /// In every checkpoint repository (the shadow repositories under `$HEDDLE_HOME/shadow`,
+    /// and the repositories the remaining runs use) the refs of runs whose run folder is
+    /// gone are deleted; a shadow repository is then rewritten as one pack of what is still
+    /// reachable. In your own repository (worktree mode) only Heddle's refs go; its objects
+    /// are left to `git gc`. Refuses, changing nothing, while a run is running.
     Gc {
         /// Only list what would be removed.
         #[arg(long)]
         dry_run: bool,
+        /// Also delete deleted runs' refs from the git repository holding PATH (repeatable);
+        /// for a repository no remaining run uses any more.
+        #[arg(long = "repo", value_name = "PATH")]
+        repos: Vec<PathBuf>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,

@@ -9,6 +9,7 @@ mod completions;
 mod control;
 mod doctor;
 mod embedded_ui;
+mod gc;
 mod graph;
 mod live;
 mod logging;
@@ -261,10 +262,14 @@ fn main() -> ExitCode {
                 Ok(if ok { 0 } else { EXIT_ERRORS })
             })
         }),
-        Command::Gc { dry_run, json } => with_library(&mut err, |library| {
-            Box::pin(
-                async move { blobs::gc(&library, dry_run, json, &mut std::io::stdout()).await },
-            )
+        Command::Gc {
+            dry_run,
+            repos,
+            json,
+        } => with_library(&mut err, |library| {
+            Box::pin(async move {
+                gc::gc(&library, dry_run, &repos, json, &mut std::io::stdout()).await
+            })
         }),
         Command::Dump { run: id, out: dir } => with_library(&mut err, |library| {
             Box::pin(async move { artifacts::dump(&library, &id, &dir, &mut std::io::stdout()) })

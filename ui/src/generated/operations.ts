@@ -14,6 +14,8 @@ import type { DiffRequest } from './DiffRequest';
 import type { EditWorkflowRequest } from './EditWorkflowRequest';
 import type { ExpressionProblem } from './ExpressionProblem';
 import type { ForkRequest } from './ForkRequest';
+import type { GarbageReport } from './GarbageReport';
+import type { GarbageRequest } from './GarbageRequest';
 import type { JUnitReport } from './JUnitReport';
 import type { LaunchInfo } from './LaunchInfo';
 import type { ListRunsRequest } from './ListRunsRequest';
@@ -114,6 +116,8 @@ export interface RequestOperations {
   runPatch(req: RunFileRequest): Promise<PatchFiles>;
   /** The workflow the run keeps in its folder (`graph.dot`), as the run parsed it. */
   runGraph(req: RunRef): Promise<OpenedWorkflow>;
+  /** Removes what deleted runs left: their refs in every checkpoint repository, the objects only they used in shadow repositories (one pack after), unreferenced blobs. */
+  collectGarbage(req: GarbageRequest): Promise<GarbageReport>;
 }
 
 /** How each of them is called: the Tauri command (`name`, with `{ req }` when it takes a request) or `POST` to `path`. */
@@ -151,6 +155,7 @@ export const REQUEST_OPERATIONS = [
   { member: 'junitReport', name: 'junit_report', path: '/api/junit_report', takesRequest: true },
   { member: 'runPatch', name: 'run_patch', path: '/api/run_patch', takesRequest: true },
   { member: 'runGraph', name: 'run_graph', path: '/api/run_graph', takesRequest: true },
+  { member: 'collectGarbage', name: 'collect_garbage', path: '/api/collect_garbage', takesRequest: true },
 ] as const;
 
 /** One of `REQUEST_OPERATIONS`. */
@@ -197,6 +202,7 @@ export const OPERATIONS = [
   { name: 'junit_report', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/junit_report' }, tauriCommand: true, member: 'junitReport', request: 'RunFileRequest', response: 'JUnitReport' },
   { name: 'run_patch', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_patch' }, tauriCommand: true, member: 'runPatch', request: 'RunFileRequest', response: 'PatchFiles' },
   { name: 'run_graph', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_graph' }, tauriCommand: true, member: 'runGraph', request: 'RunRef', response: 'OpenedWorkflow' },
+  { name: 'collect_garbage', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/collect_garbage' }, tauriCommand: true, member: 'collectGarbage', request: 'GarbageRequest', response: 'GarbageReport' },
   { name: 'save_run_file', kind: 'download', call: 'request', http: null, tauriCommand: true, member: 'saveRunFile', request: 'RunFileRequest', response: 'SavedRunFile' },
   { name: 'run_file', kind: 'file', call: 'file', http: { method: 'GET', path: '/api/runs/{run}/{area}/{*path}' }, tauriCommand: false, member: 'runFileUrl', request: 'RunFileRequest', response: null },
   { name: 'follow_events', kind: 'events', call: 'stream', http: { method: 'GET', path: '/api/events' }, tauriCommand: true, member: 'followEvents', request: 'EventsRequest', response: null },

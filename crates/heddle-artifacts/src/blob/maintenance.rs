@@ -59,6 +59,7 @@ pub struct UnreadableEntry {
 
 /// What [`BlobStore::gc`] removed (or, in a dry run, would remove).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GcReport {
     /// Nothing was deleted; the lists say what would be.
     pub dry_run: bool,
@@ -71,6 +72,7 @@ pub struct GcReport {
     /// Bytes in kept blobs.
     pub kept_bytes: u64,
     /// Referenced blobs that are not in the store.
+    #[cfg_attr(feature = "ts", ts(type = "Array<string>"))]
     pub missing: Vec<BlobRef>,
     /// Temp files older than [`TEMP_GRACE`], removed (or to remove).
     pub temp_removed: Vec<PathBuf>,
@@ -84,8 +86,10 @@ pub struct GcReport {
 
 /// One unreferenced blob.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GcEntry {
     /// Its `blob://sha256/…` reference, which no run names any more.
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
     pub blob: BlobRef,
     /// Its file.
     pub path: PathBuf,

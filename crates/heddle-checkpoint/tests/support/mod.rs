@@ -136,8 +136,13 @@ impl Run {
 }
 
 fn write_run_files(run_dir: &RunDir) {
+    write_run_files_for(run_dir, "r1", "worktree");
+}
+
+/// Writes the manifest and graph of run `run_id` (checkpoint mode `mode`) into `run_dir`.
+pub fn write_run_files_for(run_dir: &RunDir, run_id: &str, mode: &str) {
     let manifest = Manifest {
-        run_id: "r1".into(),
+        run_id: run_id.into(),
         workflow_name: "t".into(),
         workflow_path: "t.dot".into(),
         goal: None,
@@ -148,7 +153,7 @@ fn write_run_files(run_dir: &RunDir) {
         run_branch: None,
         labels: Default::default(),
         inputs: Default::default(),
-        checkpoint_mode: "worktree".into(),
+        checkpoint_mode: mode.into(),
         work_dir: run_dir.worktree().to_string_lossy().into_owned(),
         workspace: None,
         dry_run: true,
@@ -167,7 +172,8 @@ fn write_run_files(run_dir: &RunDir) {
     .unwrap();
 }
 
-fn checkpoint() -> Checkpoint {
+/// The state of a run after its start node.
+pub fn checkpoint() -> Checkpoint {
     Checkpoint {
         version: CHECKPOINT_VERSION,
         run_id: "r1".into(),
