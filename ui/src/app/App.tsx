@@ -20,6 +20,7 @@ import { WorkflowScreen } from './WorkflowScreen';
 import { ScreenNav } from './ScreenNav';
 import { screenFromSearch, urlWithScreen, type Screen } from './screenUrl';
 import { StartRunDialog } from '../runs/StartRunDialog';
+import { graphBudget } from '../runs/runBudget';
 import { useNow } from '../runs/useNow';
 import './app.css';
 
@@ -198,6 +199,7 @@ export function App() {
             workflowPath={opened.path}
             defaultGoal={opened.workflow?.goal ?? null}
             inputs={opened.inputs}
+            graphBudget={graphBudget(opened.workflow?.attrs ?? [])}
             unsaved={editing.hasUnsavedEdits()}
             onSave={async () => {
               await editing.save();
