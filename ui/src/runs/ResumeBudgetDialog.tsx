@@ -41,7 +41,7 @@ export function ResumeBudgetDialog({
         continue from where it stopped; what it spent so far counts.
       </p>
       <form
-        className="start-run__grid"
+        className="start-run start-run__grid"
         data-testid="resume-budget"
         onSubmit={(e) => {
           e.preventDefault();
