@@ -55,6 +55,8 @@ describe('run budget', () => {
   test('the Start-run dialog sends a budget and the run records it', { timeout: 300_000 }, async () => {
     const flow = join(env.tempDir, 'budgeted.dot');
     writeFileSync(flow, FLOW);
+    // The run config's cost limit is the first value, over the graph's $3.
+    writeFileSync(join(env.tempDir, 'run.toml'), '[workflow]\ngraph = "budgeted.dot"\n[run]\nmax_cost_usd = 2\n');
     const work = join(env.tempDir, 'work');
     mkdirSync(work, { recursive: true });
     const { page, pageErrors, context } = await openPage(env.browser);
@@ -68,7 +70,7 @@ describe('run budget', () => {
       const cost = dialog.getByLabel('Max cost (USD)');
       const tokens = dialog.getByLabel('Max tokens');
       await cost.waitFor({ timeout: LONG });
-      assert.equal(await cost.inputValue(), '3', 'filled from the graph');
+      assert.equal(await cost.inputValue(), '2', 'filled from the run config');
       assert.equal(await tokens.inputValue(), '5000', 'filled from the graph');
 
       // Each field on its own row, the labels in one column, right-aligned like the others.
@@ -92,8 +94,8 @@ describe('run budget', () => {
 
       await cost.fill('1.25');
       await tokens.fill('');
-      // Left empty, the graph's limit still applies, and the dialog says so.
-      await dialog.getByText('Empty: the graph’s 5,000 tokens applies.').waitFor();
+      // Left empty, the workflow's limit still applies, and the dialog says so.
+      await dialog.getByText('Empty: the workflow’s 5,000 tokens applies.').waitFor();
       await page.screenshot({ path: join(screenshotDir, 'run-budget-dialog.png') });
       await dialog.getByRole('button', { name: 'Start run' }).click();
       await page.locator('[data-testid="run-header"][data-status="success"]').waitFor({ timeout: LONG }).catch(async (e) => {
@@ -116,7 +118,9 @@ describe('run budget', () => {
     }
   });
   test('a run its budget stopped resumes under a higher budget', { timeout: 300_000 }, async () => {
-    const flow = join(env.tempDir, 'spend.dot');
+    // A folder of its own: no run config beside it.
+    mkdirSync(join(env.tempDir, 'spend'), { recursive: true });
+    const flow = join(env.tempDir, 'spend', 'spend.dot');
     writeFileSync(flow, SPEND);
     const work = join(env.tempDir, 'spend-work');
     mkdirSync(work, { recursive: true });

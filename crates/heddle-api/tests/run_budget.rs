@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use heddle_api::runs::HeddleHome;
-use heddle_api::{ErrorCode, ResumeRunRequest, RunHost, RunRef, StartRunRequest};
+use heddle_api::{
+    ErrorCode, OpenWorkflowRequest, ResumeRunRequest, RunHost, RunRef, StartRunRequest,
+    open_workflow,
+};
 use heddle_engine::{Envelope, Event};
 use heddle_fake_llm::{FakeLlm, FakeReply};
 use tokio::sync::broadcast::Receiver;
@@ -190,4 +193,19 @@ async fn limits_that_are_not_positive_are_refused() {
         .await
         .unwrap_err();
     assert_eq!(error.code, ErrorCode::InvalidRequest, "{error:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_opened_workflow_names_the_budget_a_run_gets_without_caller_limits() {
+    let w = world(Some(
+        "[workflow]\ngraph = \"spend.dot\"\n[run]\nmax_cost_usd = 2.0\n",
+    ))
+    .await;
+    let request = OpenWorkflowRequest {
+        path: w.work.join("spend.dot").display().to_string(),
+    };
+    let opened = open_workflow(&request).unwrap();
+    // The run config's cost limit over the graph's; the graph's token limit.
+    assert_eq!(opened.default_max_cost_usd, Some(2.0));
+    assert_eq!(opened.default_max_tokens, Some(777_777));
 }

@@ -121,5 +121,9 @@ fn max_cost_stops_at_the_next_stage_and_a_higher_budget_resumes_it() {
     let inspect = sandbox.heddle(&["inspect", &id, "--json"]);
     let report: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
     assert_eq!(report["budget"]["max_cost_usd"], 5.0, "{report}");
-    assert_eq!(report["budget"]["max_tokens"], serde_json::Value::Null, "{report}");
+    assert_eq!(
+        report["budget"]["max_tokens"],
+        serde_json::Value::Null,
+        "{report}"
+    );
 }

@@ -20,7 +20,6 @@ import { WorkflowScreen } from './WorkflowScreen';
 import { ScreenNav } from './ScreenNav';
 import { screenFromSearch, urlWithScreen, type Screen } from './screenUrl';
 import { StartRunDialog } from '../runs/StartRunDialog';
-import { graphBudget } from '../runs/runBudget';
 import { useNow } from '../runs/useNow';
 import './app.css';
 
@@ -199,7 +198,7 @@ export function App() {
             workflowPath={opened.path}
             defaultGoal={opened.workflow?.goal ?? null}
             inputs={opened.inputs}
-            graphBudget={graphBudget(opened.workflow?.attrs ?? [])}
+            defaultBudget={{ max_cost_usd: opened.default_max_cost_usd, max_tokens: opened.default_max_tokens }}
             unsaved={editing.hasUnsavedEdits()}
             onSave={async () => {
               await editing.save();

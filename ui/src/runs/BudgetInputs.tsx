@@ -4,7 +4,8 @@ import './start-run.css';
 /**
  * The two budget rows of a run form (inside a `start-run__grid`): "Max cost (USD)" and
  * "Max tokens", each with its own error; empty means no limit of the form's own, and
- * `fallback` (the graph's limits) says what still applies then.
+ * `fallback` (the workflow's limits: its run config's, else its graph's) says what still
+ * applies then.
  */
 export function BudgetInputs({
   idPrefix,
@@ -43,7 +44,7 @@ export function BudgetInputs({
             {costError}
           </p>
         ) : costFallback !== null ? (
-          <p className="start-run__hint muted">Empty: the graph’s {costFallback} applies.</p>
+          <p className="start-run__hint muted">Empty: the workflow’s {costFallback} applies.</p>
         ) : null}
       </div>
       <div className="start-run__row">
@@ -64,7 +65,7 @@ export function BudgetInputs({
             {tokensError}
           </p>
         ) : tokensFallback !== null ? (
-          <p className="start-run__hint muted">Empty: the graph’s {tokensFallback} applies.</p>
+          <p className="start-run__hint muted">Empty: the workflow’s {tokensFallback} applies.</p>
         ) : null}
       </div>
     </>

@@ -16,7 +16,7 @@ import './start-run.css';
 /**
  * Starts a run of the open workflow: its goal (the graph's by default), a value for each
  * `{{ inputs.NAME }}` it uses (the run config's by default), labels to find it by, its budget
- * (the graph's `max_cost_usd` / `max_tokens` by default), and whether LLM stages are simulated
+ * (the run config's, else the graph's, `max_cost_usd` / `max_tokens` by default), and whether LLM stages are simulated
  * (dry run, no API key needed). A workflow not
  * trusted on this machine yet shows what it will do, and starts only once the person ticks
  * "Trust this workflow and run" for exactly that content.
@@ -25,7 +25,7 @@ export function StartRunDialog({
   workflowPath,
   defaultGoal,
   inputs,
-  graphBudget,
+  defaultBudget,
   unsaved,
   onSave,
   onStarted,
@@ -35,8 +35,8 @@ export function StartRunDialog({
   defaultGoal: string | null;
   /** The inputs the workflow's templates use, with the run config's values. */
   inputs: readonly WorkflowInput[];
-  /** The graph's own limits (its `max_cost_usd` / `max_tokens`): the budget fields' first values. */
-  graphBudget: Budget;
+  /** The limits a run gets when the form gives none (the run config's, else the graph's): the budget fields' first values. */
+  defaultBudget: Budget;
   /** The editor holds changes the file on disk does not have yet. */
   unsaved: boolean;
   onSave: () => Promise<boolean>;
@@ -47,7 +47,7 @@ export function StartRunDialog({
   const [goal, setGoal] = useState(defaultGoal ?? '');
   const [inputValues, setInputValues] = useState(() => initialInputValues(inputs));
   const [labels, setLabels] = useState('');
-  const [budget, setBudget] = useState(() => budgetFields(graphBudget));
+  const [budget, setBudget] = useState(() => budgetFields(defaultBudget));
   const [dryRun, setDryRun] = useState(false);
   const [workDir, setWorkDir] = useState('');
   const [busy, setBusy] = useState(false);
@@ -214,7 +214,7 @@ export function StartRunDialog({
               spellCheck={false}
             />
           </div>
-          <BudgetInputs idPrefix="run" fields={budget} parsed={limits} fallback={graphBudget} onChange={setBudget} />
+          <BudgetInputs idPrefix="run" fields={budget} parsed={limits} fallback={defaultBudget} onChange={setBudget} />
           <div className="start-run__row">
             <span className="start-run__label" id="run-mode">
               Mode
