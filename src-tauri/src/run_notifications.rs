@@ -172,6 +172,8 @@ mod tests {
                 run_dir: "/r".into(),
                 dry_run: false,
                 resumed: false,
+                max_cost_usd: None,
+                max_tokens: None,
             },
         )
     }

@@ -21,6 +21,7 @@ mod maintenance_ops;
 #[macro_use]
 mod operation_table;
 pub mod operations;
+mod run_budget;
 mod run_control;
 mod run_file_policy;
 mod run_file_save;

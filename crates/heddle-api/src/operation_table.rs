@@ -84,8 +84,8 @@ macro_rules! for_each_operation {
             /// What running a workflow will do, and whether it may run without asking.
             workflow_trust($crate::WorkflowTrustRequest) -> $crate::WorkflowTrust:
                 host(workflow_trust);
-            /// Continues a stopped run.
-            resume_run($crate::RunRef) -> $crate::RunStarted: host_async(resume);
+            /// Continues a stopped run, under a new budget if one is given.
+            resume_run($crate::ResumeRunRequest) -> $crate::RunStarted: host_async(resume);
             /// Starts a new run from a checkpoint of another.
             fork_run($crate::ForkRequest) -> $crate::RunStarted: host_async(fork);
             /// Cancels a running run, whichever process executes it.

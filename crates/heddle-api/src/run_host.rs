@@ -19,7 +19,8 @@ use crate::run_control::{answer_of, pending_gate};
 use crate::run_launch::Executor;
 use crate::run_library::RunLibrary;
 use crate::run_types::{
-    AnswerGateRequest, ForkRequest, PendingGate, RunRef, RunStarted, StartRunRequest,
+    AnswerGateRequest, ForkRequest, PendingGate, ResumeRunRequest, RunRef, RunStarted,
+    StartRunRequest,
 };
 use crate::runs::HeddleHome;
 
@@ -111,11 +112,11 @@ impl RunHost {
         Ok(self.launch(prepared.run))
     }
 
-    /// Continues a stopped run from its checkpoint.
-    pub async fn resume(&self, request: RunRef) -> Result<RunStarted, ApiError> {
+    /// Continues a stopped run from its checkpoint, under the limits the request gives.
+    pub async fn resume(&self, request: ResumeRunRequest) -> Result<RunStarted, ApiError> {
         let prepared = self
             .library
-            .prepare_resume(&request.run_id, &self.executor())
+            .prepare_resume(&request, &self.executor())
             .await?;
         Ok(self.launch(prepared))
     }

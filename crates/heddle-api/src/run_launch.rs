@@ -8,13 +8,14 @@ use std::sync::Arc;
 
 use heddle_checkpoint::ModeChoice;
 use heddle_engine::interviewer::Interviewer;
-use heddle_engine::{Conclusion, PreparedRun, RunDir, RunRequest};
+use heddle_engine::{Budget, Conclusion, PreparedRun, RunDir, RunRequest};
 
 use crate::error::{ApiError, ErrorCode};
+use crate::run_budget::caller_budget;
 use crate::run_host::blocking;
 use crate::run_library::RunLibrary;
 use crate::run_trust::work_dir_of;
-use crate::run_types::{ForkRequest, StartRunRequest};
+use crate::run_types::{ForkRequest, ResumeRunRequest, StartRunRequest};
 use crate::runs::{engine, fork_run};
 
 /// How this process executes runs: the environment their commands get (its `HOME` is
@@ -40,7 +41,8 @@ pub struct PreparedStart {
 impl RunLibrary {
     /// Validates the workflow (`request.workflow_path`, or the workflow a run config
     /// names), checks it is trusted, and sets the run up in `run_dir` (default: a new
-    /// folder under `runs/`).
+    /// folder under `runs/`). Its budget: the request's limits, else the run config's, else
+    /// the graph's.
     pub async fn prepare_start(
         &self,
         request: StartRunRequest,
@@ -48,6 +50,7 @@ impl RunLibrary {
         executor: &Executor,
     ) -> Result<PreparedStart, ApiError> {
         let checkpoints = checkpoint_mode(request.checkpoints.as_deref())?;
+        let caller = caller_budget(request.max_cost_usd, request.max_tokens)?;
         let resolved = crate::run_inputs::resolve_run(
             Path::new(&request.workflow_path),
             request.goal,
@@ -83,7 +86,7 @@ impl RunLibrary {
             dry_run: request.dry_run,
             parent_run_id: None,
         };
-        let budget = resolved.budget;
+        let budget = caller.or(resolved.budget);
         let run = blocking(move || engine.prepare(run).map_err(ApiError::from))
             .await?
             .with_budget(budget);
@@ -93,14 +96,16 @@ impl RunLibrary {
         })
     }
 
-    /// Continues a stopped run from its checkpoint.
+    /// Continues a stopped run from its checkpoint, under the request's limits where it
+    /// gives them (else the run config's, else the graph's).
     pub async fn prepare_resume(
         &self,
-        run: &str,
+        request: &ResumeRunRequest,
         executor: &Executor,
     ) -> Result<PreparedRun, ApiError> {
-        let run_dir = self.find(run)?;
-        self.prepare_continue(run_dir, executor).await
+        let caller = caller_budget(request.max_cost_usd, request.max_tokens)?;
+        let run_dir = self.find(&request.run_id)?;
+        self.prepare_continue(run_dir, caller, executor).await
     }
 
     /// Makes a new run from a checkpoint of another, ready to continue.
@@ -113,17 +118,22 @@ impl RunLibrary {
         let (home, from) = (self.home().clone(), request.from.clone());
         let run_dir =
             blocking(move || fork_run(&home, &source, &from).map_err(ApiError::from)).await?;
-        self.prepare_continue(run_dir, executor).await
+        self.prepare_continue(run_dir, Budget::default(), executor)
+            .await
     }
 
     /// Rebuilds a run from git alone (`refs/heddle/{id}` and its run branch in the
-    /// repository at `repository`), ready to continue.
+    /// repository at `repository`), ready to continue under `max_cost_usd` / `max_tokens`
+    /// where given.
     pub async fn prepare_from_ref(
         &self,
         repository: &Path,
         reference: &str,
+        max_cost_usd: Option<f64>,
+        max_tokens: Option<u64>,
         executor: &Executor,
     ) -> Result<PreparedRun, ApiError> {
+        let caller = caller_budget(max_cost_usd, max_tokens)?;
         let (repository, reference, runs) = (
             repository.to_path_buf(),
             reference.to_string(),
@@ -137,19 +147,21 @@ impl RunLibrary {
             )?)
         })
         .await?;
-        self.prepare_continue(run_dir, executor).await
+        self.prepare_continue(run_dir, caller, executor).await
     }
 
+    /// `caller`: the limits the caller gave, laid over the run config's.
     async fn prepare_continue(
         &self,
         run_dir: RunDir,
+        caller: Budget,
         executor: &Executor,
     ) -> Result<PreparedRun, ApiError> {
         let manifest = run_dir.read_manifest().ok();
         let dry_run = manifest.as_ref().is_some_and(|m| m.dry_run);
-        // The budget is not frozen in the run: the run config beside the workflow, as it is
-        // now, gives it (a caller lays its own limits over it).
-        let budget = manifest
+        // The budget is not frozen in the run: the caller's limits, over the run config beside
+        // the workflow as it is now (the run records what it ran under in `run.started`).
+        let config = manifest
             .and_then(|m| {
                 crate::run_inputs::resolve_run(
                     Path::new(&m.workflow_path),
@@ -168,7 +180,7 @@ impl RunLibrary {
             ModeChoice::Auto,
         );
         let run = blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await?;
-        Ok(run.with_budget(budget))
+        Ok(run.with_budget(caller.or(config)))
     }
 
     /// Executes `prepared` to its end, keeping the index current: the run is listed as soon

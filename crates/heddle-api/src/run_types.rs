@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// Start a run of a workflow file.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
 pub struct StartRunRequest {
     /// Path of the `.dot` file.
     pub workflow_path: String,
@@ -41,6 +41,30 @@ pub struct StartRunRequest {
     /// exactly what was shown.
     #[serde(default)]
     pub trust_digest: Option<String>,
+    /// Stop the run at the next stage boundary once its LLM calls have cost more than this,
+    /// in US dollars (a positive number). Over the run config's and the graph's `max_cost_usd`.
+    #[serde(default)]
+    pub max_cost_usd: Option<f64>,
+    /// Stop the run at the next stage boundary once its LLM calls have used more input plus
+    /// output tokens than this (positive). Over the run config's and the graph's `max_tokens`.
+    #[serde(default)]
+    pub max_tokens: Option<u64>,
+}
+
+/// Continue a stopped run, with a budget of its own if one is given (a run stopped by its
+/// budget goes on under a higher one).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+pub struct ResumeRunRequest {
+    /// The run: its id, a unique prefix of it, or its folder.
+    pub run_id: String,
+    /// The most the whole run may cost, in US dollars (positive); spending counts from the
+    /// run's start, not from the resume. Over the run config's and the graph's `max_cost_usd`.
+    #[serde(default)]
+    pub max_cost_usd: Option<f64>,
+    /// The most input plus output tokens the whole run may use (positive). Over the run
+    /// config's and the graph's `max_tokens`.
+    #[serde(default)]
+    pub max_tokens: Option<u64>,
 }
 
 /// A run that started (or continued) executing in this process.

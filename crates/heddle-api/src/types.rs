@@ -35,6 +35,11 @@ pub struct OpenedWorkflow {
     /// The `{{ inputs.NAME }}` the workflow uses, sorted by name: one field each in the
     /// Start-run form.
     pub inputs: Vec<WorkflowInput>,
+    /// The cost limit (US dollars) a run gets when its caller gives none: the run config's
+    /// `max_cost_usd`, else the graph's; the Start-run form's first value.
+    pub default_max_cost_usd: Option<f64>,
+    /// The token limit a run gets when its caller gives none (same sources).
+    pub default_max_tokens: Option<u64>,
 }
 
 /// One input a workflow's templates use.

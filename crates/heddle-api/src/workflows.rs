@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+use heddle_engine::Budget;
 use heddle_workflow::template::{Inputs, input_names};
 use heddle_workflow::{
     FileSource, OsFiles, Severity, WORKFLOW_DOT_FOLDERS, find_run_config, is_workflow_path,
@@ -68,6 +69,16 @@ pub(crate) fn check(path: &Path, source: String, files: &dyn FileSource) -> Open
     };
     let loaded = load_source_with(&source, path, files, &inputs);
     let values = inputs.values();
+    let config_budget = config
+        .as_ref()
+        .map_or_else(Budget::default, |config| Budget {
+            max_cost_usd: config.max_cost_usd,
+            max_tokens: config.max_tokens,
+        });
+    let budget = loaded
+        .workflow
+        .as_ref()
+        .map_or(config_budget, |w| config_budget.over_graph(w));
     let inputs = loaded
         .workflow
         .as_ref()
@@ -85,6 +96,8 @@ pub(crate) fn check(path: &Path, source: String, files: &dyn FileSource) -> Open
         workflow: loaded.workflow,
         diagnostics: loaded.diagnostics,
         inputs,
+        default_max_cost_usd: budget.max_cost_usd,
+        default_max_tokens: budget.max_tokens,
     }
 }
 

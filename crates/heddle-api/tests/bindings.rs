@@ -28,6 +28,7 @@ fn export_roots(dir: &Path) {
     WorkflowTrust::export_all(dir).unwrap();
     RunStarted::export_all(dir).unwrap();
     RunRef::export_all(dir).unwrap();
+    ResumeRunRequest::export_all(dir).unwrap();
     AnswerGateRequest::export_all(dir).unwrap();
     PendingGate::export_all(dir).unwrap();
     RollbackRequest::export_all(dir).unwrap();

@@ -27,7 +27,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use cli::{ArtifactAction, BlobsAction, Cli, Command};
-use heddle_engine::Budget;
 
 /// Exit status for "ran, found errors".
 const EXIT_ERRORS: u8 = 1;
@@ -136,10 +135,8 @@ fn main() -> ExitCode {
                 json,
                 checkpoints: checkpoints.name(),
                 trust,
-                budget: Budget {
-                    max_cost_usd: max_cost,
-                    max_tokens,
-                },
+                max_cost_usd: max_cost,
+                max_tokens,
             };
             with_runtime(&mut err, |env, err| {
                 Box::pin(async move { run::run(options, env, &mut std::io::stdout(), err).await })
@@ -164,10 +161,8 @@ fn main() -> ExitCode {
                     auto_approve,
                     json,
                     trust,
-                    budget: Budget {
-                        max_cost_usd: max_cost,
-                        max_tokens,
-                    },
+                    max_cost_usd: max_cost,
+                    max_tokens,
                 };
                 run::resume(target, flags, env, &mut std::io::stdout(), err).await
             })
@@ -216,7 +211,8 @@ fn main() -> ExitCode {
                     auto_approve,
                     json,
                     trust,
-                    budget: Budget::default(),
+                    max_cost_usd: None,
+                    max_tokens: None,
                 };
                 run::fork(&id, &from, flags, env, &mut std::io::stdout(), err).await
             })

@@ -10,9 +10,11 @@ use std::time::Duration;
 use heddle_api::run_inputs::{parse_inputs, resolve_run};
 use heddle_api::runs::HeddleHome;
 use heddle_api::trust::{TRUST_ENV, env_trusts};
-use heddle_api::{Executor, ForkRequest, RunLibrary, StartRunRequest, WorkflowTrustRequest};
+use heddle_api::{
+    Executor, ForkRequest, ResumeRunRequest, RunLibrary, StartRunRequest, WorkflowTrustRequest,
+};
 use heddle_engine::interviewer::{AutoApprove, Interviewer, TerminalInterviewer};
-use heddle_engine::{Budget, Conclusion, PreparedRun, RunStatus};
+use heddle_engine::{Conclusion, PreparedRun, RunStatus};
 
 use crate::live::{LiveView, elapsed};
 use crate::trust::{Consent, ensure_trusted};
@@ -63,8 +65,10 @@ pub struct RunOptions {
     pub checkpoints: &'static str,
     /// `--trust`: run the workflow even if it has not been trusted yet, and remember it.
     pub trust: bool,
-    /// `--max-cost` / `--max-tokens`, over the run config's and the graph's budget.
-    pub budget: Budget,
+    /// `--max-cost`: the run's cost limit in US dollars, over the config's and the graph's.
+    pub max_cost_usd: Option<f64>,
+    /// `--max-tokens`: the run's token limit, over the config's and the graph's.
+    pub max_tokens: Option<u64>,
 }
 
 /// Exit codes.
@@ -131,6 +135,8 @@ pub async fn run(
         // Consent was given for this content: a file changed since is refused.
         trust: true,
         trust_digest: Some(verdict.digest),
+        max_cost_usd: options.max_cost_usd,
+        max_tokens: options.max_tokens,
     };
     let executor = executor(&env, options.auto_approve);
     let prepared = match library
@@ -143,9 +149,7 @@ pub async fn run(
     for warning in &prepared.warnings {
         let _ = writeln!(err, "warning: {warning}");
     }
-    let budget = options.budget.or(prepared.run.budget());
-    let run = prepared.run.with_budget(budget);
-    drive(&library, run, options.json, env.terminal, out, err).await
+    drive(&library, prepared.run, options.json, env.terminal, out, err).await
 }
 
 /// The workflow file `file` is, or names when it is a run config.
@@ -195,8 +199,10 @@ pub struct ContinueFlags {
     pub json: bool,
     /// Run the workflow without asking even if it is not trusted yet, and remember it.
     pub trust: bool,
-    /// `--max-cost` / `--max-tokens`, over the run config's and the graph's budget.
-    pub budget: Budget,
+    /// `--max-cost` (resume only): the cost limit in US dollars, over the config's and graph's.
+    pub max_cost_usd: Option<f64>,
+    /// `--max-tokens` (resume only): the token limit, over the config's and the graph's.
+    pub max_tokens: Option<u64>,
 }
 
 /// `heddle resume`.
@@ -217,11 +223,22 @@ pub async fn resume(
             if let Err(message) = run_trusted(&library, &run, flags.trust, &env, err) {
                 return fail(err, &message);
             }
-            library.prepare_resume(&run, &executor).await
+            let request = ResumeRunRequest {
+                run_id: run,
+                max_cost_usd: flags.max_cost_usd,
+                max_tokens: flags.max_tokens,
+            };
+            library.prepare_resume(&request, &executor).await
         }
         ResumeTarget::FromRef(reference) => {
             let rebuilt = library
-                .prepare_from_ref(&env.cwd, &reference, &executor)
+                .prepare_from_ref(
+                    &env.cwd,
+                    &reference,
+                    flags.max_cost_usd,
+                    flags.max_tokens,
+                    &executor,
+                )
                 .await;
             // Rebuilt but not started: it runs only once its graph is trusted.
             if let Ok(prepared) = &rebuilt {
@@ -234,11 +251,7 @@ pub async fn resume(
         }
     };
     match prepared {
-        Ok(prepared) => {
-            let budget = flags.budget.or(prepared.budget());
-            let prepared = prepared.with_budget(budget);
-            drive(&library, prepared, flags.json, env.terminal, out, err).await
-        }
+        Ok(prepared) => drive(&library, prepared, flags.json, env.terminal, out, err).await,
         Err(error) => fail(err, &error.message),
     }
 }

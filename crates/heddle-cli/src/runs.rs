@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use heddle_api::index::{PageRequest, RunFilter, RunStatus as RunState};
 use heddle_api::{ListRunsRequest, RunLibrary, RunRef};
-use heddle_engine::Envelope;
+use heddle_engine::{Budget, Envelope};
 
 use crate::live::elapsed;
 use crate::run::Environment;
@@ -109,6 +109,18 @@ fn dollars(cost: Option<f64>) -> String {
     }
 }
 
+/// A run's limits as `inspect` shows them: `$0.5, 20000 tokens`, or `none`.
+fn limits(budget: Budget) -> String {
+    let cost = budget.max_cost_usd.map(|usd| format!("${usd}"));
+    let tokens = budget.max_tokens.map(|n| format!("{n} tokens"));
+    let parts: Vec<String> = cost.into_iter().chain(tokens).collect();
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
 /// `heddle events`: a run's events as heddle-api's feed hands them out (the same the UI
 /// streams), following the run until it ends with `follow`.
 pub async fn events(
@@ -173,10 +185,15 @@ pub async fn inspect(
         run_id: library.refresh(run).await.map_err(|e| e.message)?,
     };
     let record = library.run(run.clone()).await.map_err(|e| e.message)?;
+    let budget = library.recorded_budget(&run).await.map_err(|e| e.message)?;
     let timeline = library.timeline(run).await.map_err(|e| e.message)?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
-        let value = serde_json::json!({ "run": record, "timeline": timeline });
+        let budget = serde_json::json!({
+            "max_cost_usd": budget.max_cost_usd,
+            "max_tokens": budget.max_tokens,
+        });
+        let value = serde_json::json!({ "run": record, "budget": budget, "timeline": timeline });
         let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
         return writeln!(out, "{text}").map_err(write);
     }
@@ -205,6 +222,7 @@ pub async fn inspect(
         record.input_tokens,
         record.output_tokens
     ));
+    lines.push(format!("budget    {}", limits(budget)));
     if !record.labels.is_empty() {
         let labels: Vec<String> = record
             .labels

@@ -51,6 +51,7 @@ fn ps_and_inspect_show_the_runs_summed_cost_and_tokens() {
         report.contains("cost      $0.63 (150000 input + 12000 output tokens)"),
         "{report}"
     );
+    assert!(report.contains("budget    none"), "{report}");
 }
 
 const THREE: &str = r#"digraph Spend {
@@ -96,6 +97,8 @@ fn max_cost_stops_at_the_next_stage_and_a_higher_budget_resumes_it() {
     assert!(report.contains("status    cancelled"), "{report}");
     assert!(report.contains("reason    budget exceeded"), "{report}");
     assert!(report.contains("cost      $0.90"), "{report}");
+    // The run records the limits it ran under; inspect shows them.
+    assert!(report.contains("budget    $0.5\n"), "{report}");
 
     let resumed = with_fake(&["resume", &id, "--max-cost", "5"]);
     assert!(resumed.status.success(), "{}", describe(&resumed));
@@ -114,4 +117,13 @@ fn max_cost_stops_at_the_next_stage_and_a_higher_budget_resumes_it() {
     let report = text(&inspect.stdout);
     assert!(report.contains("status    success"), "{report}");
     assert!(report.contains("cost      $1.35"), "{report}");
+    assert!(report.contains("budget    $5\n"), "{report}");
+    let inspect = sandbox.heddle(&["inspect", &id, "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    assert_eq!(report["budget"]["max_cost_usd"], 5.0, "{report}");
+    assert_eq!(
+        report["budget"]["max_tokens"],
+        serde_json::Value::Null,
+        "{report}"
+    );
 }

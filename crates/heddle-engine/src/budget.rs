@@ -4,7 +4,8 @@
 //!
 //! The limits come from the caller (the CLI's `--max-cost` / `--max-tokens`, the run config)
 //! and, for each limit the caller leaves unset, from the graph's attribute of the same name.
-//! They are not stored in the run: a resume takes the limits it is given.
+//! A resume takes the limits it is given, not the ones the run stopped under; each start and
+//! resume records the limits in force in its `run.started` event.
 
 use heddle_workflow::{Attrs, Value, Workflow};
 

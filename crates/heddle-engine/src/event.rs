@@ -80,6 +80,14 @@ run_events! {
             dry_run: bool,
             /// Resumed from a checkpoint.
             resumed: bool,
+            /// The cost limit this start or resume runs under, in US dollars (the caller's,
+            /// else the run config's, else the graph's `max_cost_usd`); absent: none.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            max_cost_usd: Option<f64>,
+            /// The token limit this start or resume runs under (same precedence as
+            /// `max_cost_usd`); absent: none.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            max_tokens: Option<u64>,
         },
         /// The run reached an exit.
         "run.completed" => RunCompleted {

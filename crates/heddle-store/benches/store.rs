@@ -102,6 +102,8 @@ fn write_run(runs: &Path, n: usize, events: usize) -> PathBuf {
             run_dir: folder.to_string_lossy().into_owned(),
             dry_run: false,
             resumed: false,
+            max_cost_usd: None,
+            max_tokens: None,
         },
     );
     let mut stage = 0usize;

@@ -57,6 +57,8 @@ fn run_started(seq: u64) -> String {
             run_dir: "/runs/x".into(),
             dry_run: false,
             resumed: false,
+            max_cost_usd: None,
+            max_tokens: None,
         },
     )
 }

@@ -124,8 +124,8 @@ describe('createHttpApi run operations', () => {
     await api.runTimeline({ run_id: 'R1' });
     await api.recentWorkflows({ limit: 5 });
     await api.workflowTrust({ workflow_path: '/w/a.dot', work_dir: null });
-    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, inputs: { repo: 'heddle' }, dry_run: true, work_dir: null, checkpoints: null, trust: false, trust_digest: null });
-    await api.resumeRun({ run_id: 'R1' });
+    await api.startRun({ workflow_path: '/w/a.dot', goal: null, labels: {}, inputs: { repo: 'heddle' }, dry_run: true, work_dir: null, checkpoints: null, trust: false, trust_digest: null, max_cost_usd: 2.5, max_tokens: null });
+    await api.resumeRun({ run_id: 'R1', max_cost_usd: 5, max_tokens: 1000 });
     await api.forkRun({ run_id: 'R1', from: 'plan' });
     await api.cancelRun({ run_id: 'R1' });
     await api.pendingGates({ run_id: 'R1' });
@@ -168,6 +168,9 @@ describe('createHttpApi run operations', () => {
     ]);
     const start = fetchMock.mock.calls.find((call: unknown[]) => call[0] === '/api/start_run') as unknown as [string, RequestInit];
     expect(JSON.parse(String(start[1].body)).inputs).toEqual({ repo: 'heddle' });
+    expect(JSON.parse(String(start[1].body)).max_cost_usd).toBe(2.5);
+    const resume = fetchMock.mock.calls.find((call: unknown[]) => call[0] === '/api/resume_run') as unknown as [string, RequestInit];
+    expect(JSON.parse(String(resume[1].body))).toEqual({ run_id: 'R1', max_cost_usd: 5, max_tokens: 1000 });
   });
 
   it('follows events over SSE once each, in order, until the end event', () => {

@@ -57,7 +57,7 @@ describe('createTauriApi', () => {
     invoke.mockResolvedValue(null);
     const api = createTauriApi();
     await api.workflowTrust({ workflow_path: '/w/a.dot', work_dir: null });
-    await api.resumeRun({ run_id: 'R1' });
+    await api.resumeRun({ run_id: 'R1', max_cost_usd: 5, max_tokens: null });
     await api.checkpointDiff({ run_id: 'R1', from: 'a', to: 'b' });
     await api.rollbackRun({ run_id: 'R1', to: 'a', force: true });
     await api.runArtifacts({ run_id: 'R1' });
@@ -67,7 +67,7 @@ describe('createTauriApi', () => {
     await api.saveRunFile?.({ run_id: 'R1', area: 'artifacts', path: 'b/retry_0/home.png' });
     expect(invoke.mock.calls).toEqual([
       ['workflow_trust', { req: { workflow_path: '/w/a.dot', work_dir: null } }],
-      ['resume_run', { req: { run_id: 'R1' } }],
+      ['resume_run', { req: { run_id: 'R1', max_cost_usd: 5, max_tokens: null } }],
       ['checkpoint_diff', { req: { run_id: 'R1', from: 'a', to: 'b' } }],
       ['rollback_run', { req: { run_id: 'R1', to: 'a', force: true } }],
       ['run_artifacts', { req: { run_id: 'R1' } }],

@@ -198,6 +198,7 @@ export function App() {
             workflowPath={opened.path}
             defaultGoal={opened.workflow?.goal ?? null}
             inputs={opened.inputs}
+            defaultBudget={{ max_cost_usd: opened.default_max_cost_usd, max_tokens: opened.default_max_tokens }}
             unsaved={editing.hasUnsavedEdits()}
             onSave={async () => {
               await editing.save();

@@ -27,4 +27,13 @@ diagnostics: Array<Diagnostic>,
  * The `{{ inputs.NAME }}` the workflow uses, sorted by name: one field each in the
  * Start-run form.
  */
-inputs: Array<WorkflowInput>, };
+inputs: Array<WorkflowInput>, 
+/**
+ * The cost limit (US dollars) a run gets when its caller gives none: the run config's
+ * `max_cost_usd`, else the graph's; the Start-run form's first value.
+ */
+default_max_cost_usd: number | null, 
+/**
+ * The token limit a run gets when its caller gives none (same sources).
+ */
+default_max_tokens: number | null, };

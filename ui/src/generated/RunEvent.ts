@@ -53,7 +53,17 @@ dry_run: boolean,
 /**
  * Resumed from a checkpoint.
  */
-resumed: boolean, } } | { "event": "run.completed", "properties": { 
+resumed: boolean, 
+/**
+ * The cost limit this start or resume runs under, in US dollars (the caller's,
+ * else the run config's, else the graph's `max_cost_usd`); absent: none.
+ */
+max_cost_usd?: number | null, 
+/**
+ * The token limit this start or resume runs under (same precedence as
+ * `max_cost_usd`); absent: none.
+ */
+max_tokens?: number | null, } } | { "event": "run.completed", "properties": { 
 /**
  * Wall time of the run.
  */

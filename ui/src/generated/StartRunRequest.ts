@@ -43,4 +43,14 @@ trust: boolean,
  * digest is another one now (it changed after the review) is refused, so consent covers
  * exactly what was shown.
  */
-trust_digest: string | null, };
+trust_digest: string | null, 
+/**
+ * Stop the run at the next stage boundary once its LLM calls have cost more than this,
+ * in US dollars (a positive number). Over the run config's and the graph's `max_cost_usd`.
+ */
+max_cost_usd: number | null, 
+/**
+ * Stop the run at the next stage boundary once its LLM calls have used more input plus
+ * output tokens than this (positive). Over the run config's and the graph's `max_tokens`.
+ */
+max_tokens: number | null, };

@@ -29,6 +29,7 @@ import type { ReadReferenceRequest } from './ReadReferenceRequest';
 import type { RecentWorkflow } from './RecentWorkflow';
 import type { RecentWorkflowsRequest } from './RecentWorkflowsRequest';
 import type { ReferencedFile } from './ReferencedFile';
+import type { ResumeRunRequest } from './ResumeRunRequest';
 import type { RollbackReport } from './RollbackReport';
 import type { RollbackRequest } from './RollbackRequest';
 import type { RunFileRequest } from './RunFileRequest';
@@ -78,8 +79,8 @@ export interface RequestOperations {
   startRun(req: StartRunRequest): Promise<RunStarted>;
   /** What running a workflow will do, and whether it may run without asking. */
   workflowTrust(req: WorkflowTrustRequest): Promise<WorkflowTrust>;
-  /** Continues a stopped run. */
-  resumeRun(req: RunRef): Promise<RunStarted>;
+  /** Continues a stopped run, under a new budget if one is given. */
+  resumeRun(req: ResumeRunRequest): Promise<RunStarted>;
   /** Starts a new run from a checkpoint of another. */
   forkRun(req: ForkRequest): Promise<RunStarted>;
   /** Cancels a running run, whichever process executes it. */
@@ -183,7 +184,7 @@ export const OPERATIONS = [
   { name: 'unwatch_workflow', kind: 'unwatch', call: 'request', http: null, tauriCommand: true, member: null, request: 'WatchWorkflowRequest', response: 'null' },
   { name: 'start_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/start_run' }, tauriCommand: true, member: 'startRun', request: 'StartRunRequest', response: 'RunStarted' },
   { name: 'workflow_trust', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/workflow_trust' }, tauriCommand: true, member: 'workflowTrust', request: 'WorkflowTrustRequest', response: 'WorkflowTrust' },
-  { name: 'resume_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/resume_run' }, tauriCommand: true, member: 'resumeRun', request: 'RunRef', response: 'RunStarted' },
+  { name: 'resume_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/resume_run' }, tauriCommand: true, member: 'resumeRun', request: 'ResumeRunRequest', response: 'RunStarted' },
   { name: 'fork_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/fork_run' }, tauriCommand: true, member: 'forkRun', request: 'ForkRequest', response: 'RunStarted' },
   { name: 'cancel_run', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/cancel_run' }, tauriCommand: true, member: 'cancelRun', request: 'RunRef', response: 'null' },
   { name: 'pending_gates', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/pending_gates' }, tauriCommand: true, member: 'pendingGates', request: 'RunRef', response: 'Array<PendingGate>' },

@@ -1,12 +1,14 @@
 import type { RunRecord } from '../generated/RunRecord';
+import { formatBudget, type Budget } from './runBudget';
 import { RunStatusBadge } from './RunStatusBadge';
 import { canResume, formatDuration, formatStarted } from './runFormat';
 
-/** The run's name, status, timing and what can be done with it (cancel, resume). */
+/** The run's name, status, timing, budget and what can be done with it (cancel, resume). */
 export function RunHeader({
   record,
   now,
   busy,
+  budget,
   onBack,
   onCancel,
   onResume,
@@ -14,10 +16,13 @@ export function RunHeader({
   record: RunRecord;
   now: number;
   busy: boolean;
+  /** The limits the run's latest start or resume ran under. */
+  budget: Budget;
   onBack: () => void;
   onCancel: () => void;
   onResume: () => void;
 }) {
+  const limits = formatBudget(budget);
   const duration = record.duration_ms ?? (record.status === 'running' ? now - Date.parse(record.started_at) : null);
   return (
     <header className="run-header" data-testid="run-header" data-status={record.status}>
@@ -44,6 +49,12 @@ export function RunHeader({
             <dd>
               <code>{record.current_node}</code>
             </dd>
+          </>
+        ) : null}
+        {limits !== null ? (
+          <>
+            <dt>Budget</dt>
+            <dd data-testid="run-budget">{limits}</dd>
           </>
         ) : null}
         {Object.keys(record.inputs).length > 0 ? (

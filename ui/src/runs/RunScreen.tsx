@@ -6,7 +6,9 @@ import { ArtifactsView } from './artifacts/ArtifactsView';
 import { CheckpointBrowser } from './checkpoints/CheckpointBrowser';
 import { GateDock } from './GateDock';
 import { LiveGraph } from './LiveGraph';
+import { ResumeBudgetDialog } from './ResumeBudgetDialog';
 import { RunHeader } from './RunHeader';
+import { graphBudget, recordedBudget, stoppedByBudget } from './runBudget';
 import { RunSidePanel } from './RunSidePanel';
 import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
 import { progressOf, type RunProgress } from './runProgress';
@@ -47,9 +49,13 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<RunNotice | null>(null);
+  const [raisingBudget, setRaisingBudget] = useState(false);
   const lastProgress = useRef<RunProgress>(run.progress);
 
   const { record, timeline, progress, events } = run;
+  // `events` grows in place; each publish gives a new `progress`, so that is the signal.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const budget = useMemo(() => recordedBudget(events), [events, progress]);
   // A notice goes away by itself after a while.
   useEffect(() => {
     if (notice === null) return;
@@ -134,8 +140,23 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
         busy={busy}
         onBack={onBack}
         onCancel={() => act(() => api.cancelRun({ run_id: runId }))}
-        onResume={() => act(() => api.resumeRun({ run_id: runId }))}
+        budget={budget}
+        onResume={() =>
+          // Stopped by its budget, it would stop again at once: the person raises it first.
+          stoppedByBudget(record.failure_reason)
+            ? setRaisingBudget(true)
+            : act(() => api.resumeRun({ run_id: runId, max_cost_usd: null, max_tokens: null }))
+        }
       />
+      {raisingBudget ? (
+        <ResumeBudgetDialog
+          runId={runId}
+          stoppedUnder={budget}
+          graphBudget={graph.state === 'ready' ? graphBudget(graph.value.workflow?.attrs ?? []) : { max_cost_usd: null, max_tokens: null }}
+          onResumed={() => setFollowKey((k) => k + 1)}
+          onClose={() => setRaisingBudget(false)}
+        />
+      ) : null}
       {run.error !== null ? (
         <div className="banner is-error" role="alert" data-testid="follow-error">
           <strong>Stopped following the run</strong> <span>{run.error.message}</span>

@@ -4,7 +4,9 @@ import { toApiError } from '../api/apiError';
 import { useEscapeKey } from '../app/useEscapeKey';
 import type { WorkflowInput } from '../generated/WorkflowInput';
 import type { WorkflowTrust } from '../generated/WorkflowTrust';
+import { BudgetInputs } from './BudgetInputs';
 import { parseLabels } from './labels';
+import { budgetFields, parseBudget, type Budget } from './runBudget';
 import { initialInputValues, inputsToSend } from './runInputs';
 import { askToNotify } from './runNotice';
 import { TrustSummary } from './TrustSummary';
@@ -13,7 +15,9 @@ import './start-run.css';
 
 /**
  * Starts a run of the open workflow: its goal (the graph's by default), a value for each
- * `{{ inputs.NAME }}` it uses (the run config's by default), labels to find it by, and whether LLM stages are simulated (dry run, no API key needed). A workflow not
+ * `{{ inputs.NAME }}` it uses (the run config's by default), labels to find it by, its budget
+ * (the run config's, else the graph's, `max_cost_usd` / `max_tokens` by default), and whether LLM stages are simulated
+ * (dry run, no API key needed). A workflow not
  * trusted on this machine yet shows what it will do, and starts only once the person ticks
  * "Trust this workflow and run" for exactly that content.
  */
@@ -21,6 +25,7 @@ export function StartRunDialog({
   workflowPath,
   defaultGoal,
   inputs,
+  defaultBudget,
   unsaved,
   onSave,
   onStarted,
@@ -30,6 +35,8 @@ export function StartRunDialog({
   defaultGoal: string | null;
   /** The inputs the workflow's templates use, with the run config's values. */
   inputs: readonly WorkflowInput[];
+  /** The limits a run gets when the form gives none (the run config's, else the graph's): the budget fields' first values. */
+  defaultBudget: Budget;
   /** The editor holds changes the file on disk does not have yet. */
   unsaved: boolean;
   onSave: () => Promise<boolean>;
@@ -40,6 +47,7 @@ export function StartRunDialog({
   const [goal, setGoal] = useState(defaultGoal ?? '');
   const [inputValues, setInputValues] = useState(() => initialInputValues(inputs));
   const [labels, setLabels] = useState('');
+  const [budget, setBudget] = useState(() => budgetFields(defaultBudget));
   const [dryRun, setDryRun] = useState(false);
   const [workDir, setWorkDir] = useState('');
   const [busy, setBusy] = useState(false);
@@ -48,6 +56,7 @@ export function StartRunDialog({
   const [consented, setConsented] = useState(false);
   useEscapeKey(onClose);
   const parsed = parseLabels(labels);
+  const limits = parseBudget(budget);
   const given = inputsToSend(inputs, inputValues);
   const chosenWorkDir = workDir.trim() === '' ? null : workDir.trim();
   const consentedDigest = consented && trust !== null ? trust.digest : null;
@@ -77,7 +86,7 @@ export function StartRunDialog({
   };
 
   const start = async () => {
-    if (!parsed.ok || given.missing.length > 0) return;
+    if (!parsed.ok || !limits.ok || given.missing.length > 0) return;
     askToNotify();
     setBusy(true);
     setError(null);
@@ -108,6 +117,7 @@ export function StartRunDialog({
         checkpoints: null,
         trust: !fresh.trusted,
         trust_digest: fresh.trusted ? null : consentedDigest,
+        ...limits.budget,
       });
       onStarted(started.run_id);
     } catch (reason) {
@@ -204,6 +214,7 @@ export function StartRunDialog({
               spellCheck={false}
             />
           </div>
+          <BudgetInputs idPrefix="run" fields={budget} parsed={limits} fallback={defaultBudget} onChange={setBudget} />
           <div className="start-run__row">
             <span className="start-run__label" id="run-mode">
               Mode
@@ -225,7 +236,7 @@ export function StartRunDialog({
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button is-primary" disabled={busy || !parsed.ok || blocked || given.missing.length > 0}>
+          <button type="submit" className="button is-primary" disabled={busy || !parsed.ok || !limits.ok || blocked || given.missing.length > 0}>
             {busy ? 'Starting…' : unsaved ? 'Save and start' : 'Start run'}
           </button>
         </div>

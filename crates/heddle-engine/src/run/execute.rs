@@ -67,7 +67,8 @@ impl PreparedRun {
 
     /// Limits the run's spending (see [`crate::budget`]); the graph's `max_cost_usd` and
     /// `max_tokens` apply to the limits `budget` leaves unset. A resumed run takes the budget
-    /// given here, not the one it stopped under.
+    /// given here, not the one it stopped under. The limits in force are recorded in the
+    /// run's `run.started` event.
     pub fn with_budget(self, budget: Budget) -> Self {
         self.shared.state().budget = budget;
         self
@@ -141,6 +142,8 @@ impl PreparedRun {
                 context
             }
         };
+        // The limits in force are recorded with each start, so any reader of the run sees them.
+        let budget = shared.state().budget.over_graph(&shared.spec.workflow);
         shared.emitter.emit(
             None,
             Event::RunStarted {
@@ -150,6 +153,8 @@ impl PreparedRun {
                 run_dir: shared.spec.run_dir.root().to_string_lossy().into_owned(),
                 dry_run: shared.spec.dry_run,
                 resumed,
+                max_cost_usd: budget.max_cost_usd,
+                max_tokens: budget.max_tokens,
             },
         );
         tracing::info!(resumed, dry_run = shared.spec.dry_run, "run started");

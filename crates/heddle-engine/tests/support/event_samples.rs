@@ -17,6 +17,8 @@ pub fn samples() -> Vec<Event> {
             run_dir: "/r".into(),
             dry_run: false,
             resumed: false,
+            max_cost_usd: None,
+            max_tokens: None,
         },
         Event::RunCompleted {
             duration_ms: 1,

@@ -25,7 +25,7 @@ export function ResumeDialog({
   onClose: () => void;
 }) {
   const api = useApi();
-  const { busy, error, go: resume } = useStartRun(() => api.resumeRun({ run_id: runId }), onClose, onRunStarted);
+  const { busy, error, go: resume } = useStartRun(() => api.resumeRun({ run_id: runId, max_cost_usd: null, max_tokens: null }), onClose, onRunStarted);
   return (
     <ConfirmDialog title="Resume the run?" confirm={{ label: 'Resume', onConfirm: resume }} busy={busy} onCancel={onClose}>
       <p>
