@@ -9,7 +9,6 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::SystemTime;
 
 use git2::{ObjectType, Oid, Repository};
@@ -112,24 +111,7 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, u64> {
 }
 
 fn fsck(git_dir: &Path) {
-    let out = Command::new("git")
-        .args([
-            "--git-dir",
-            git_dir.to_str().unwrap(),
-            "fsck",
-            "--full",
-            "--strict",
-        ])
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git fsck: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    git(git_dir, &["fsck", "--full", "--strict"]);
 }
 
 /// Every object reachable from `tip`, read back.

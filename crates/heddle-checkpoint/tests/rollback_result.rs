@@ -7,27 +7,8 @@
 
 mod support;
 
-use std::path::Path;
-use std::process::Command;
-
 use heddle_engine::Checkpoint;
-use support::{Run, read, write};
-
-fn git_output(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
+use support::{Run, git, read, write};
 
 #[test]
 fn the_worktree_follows_the_new_timeline_with_a_clean_index_and_matching_run_files() {
@@ -41,11 +22,11 @@ fn the_worktree_follows_the_new_timeline_with_a_clean_index_and_matching_run_fil
     let report = run.rollback(&first, false);
     let work = run.work.clone();
     assert_eq!(
-        git_output(&work, &["symbolic-ref", "HEAD"]),
+        git(&work, &["symbolic-ref", "HEAD"]),
         format!("refs/heads/{}", report.timeline)
     );
-    assert_eq!(git_output(&work, &["rev-parse", "HEAD"]), first);
-    assert_eq!(git_output(&work, &["status", "--porcelain"]), "");
+    assert_eq!(git(&work, &["rev-parse", "HEAD"]), first);
+    assert_eq!(git(&work, &["status", "--porcelain"]), "");
     assert_eq!(read(&work.join("a.txt")), "one\n");
     assert_eq!(read(&work.join("dir/b.txt")), "bee\n");
     assert!(!work.join("dir/c.txt").exists());
@@ -53,17 +34,17 @@ fn the_worktree_follows_the_new_timeline_with_a_clean_index_and_matching_run_fil
     assert_eq!(checkpoint.git_commit_sha.as_deref(), Some(first.as_str()));
     assert_eq!(checkpoint.current_node.as_deref(), Some("first"));
     assert!(
-        git_output(&work, &["log", "-1", "--format=%s", "refs/heddle/r1"])
+        git(&work, &["log", "-1", "--format=%s", "refs/heddle/r1"])
             .ends_with(&format!("rollback to {first}"))
     );
 
     // And forward again, from the state the first rollback left.
     let report = run.rollback(&second, false);
     assert_eq!(
-        git_output(&work, &["symbolic-ref", "HEAD"]),
+        git(&work, &["symbolic-ref", "HEAD"]),
         format!("refs/heads/{}", report.timeline)
     );
-    assert_eq!(git_output(&work, &["status", "--porcelain"]), "");
+    assert_eq!(git(&work, &["status", "--porcelain"]), "");
     assert_eq!(read(&work.join("a.txt")), "two\n");
     assert_eq!(read(&work.join("dir/c.txt")), "sea\n");
     assert!(!work.join("dir/b.txt").exists());

@@ -16,7 +16,8 @@ pub const NOW: &str = "2026-01-02T03:04:05Z";
 /// The size cap of the test runs: bigger files are not checkpointed.
 pub const CAP: u64 = 1024;
 
-pub fn git(dir: &Path, args: &[&str]) {
+/// Runs git in `dir` (no user or system config); its output, trimmed.
+pub fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@t"])
         .args(["-c", "init.defaultBranch=main"])
@@ -28,9 +29,11 @@ pub fn git(dir: &Path, args: &[&str]) {
         .unwrap();
     assert!(
         out.status.success(),
-        "git {args:?}: {}",
+        "git {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 pub fn write(path: &Path, content: &str) {
