@@ -9,11 +9,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openPage } from './support/chromium.mjs';
+import { LONG, openWorkflow } from './support/editorPage.mjs';
 import { startFakeAnthropic } from './support/fakeAnthropic.mjs';
 import { screenshotDir } from './support/paths.mjs';
 import { serverAndBrowser } from './support/suite.mjs';
-
-const LONG = 60_000;
 
 const FLOW = `digraph Budgeted {
   graph [max_cost_usd=3, max_tokens=5000];
@@ -61,10 +60,7 @@ describe('run budget', () => {
     mkdirSync(work, { recursive: true });
     const { page, pageErrors, context } = await openPage(env.browser);
     try {
-      const url = new URL(env.server.url);
-      url.searchParams.set('file', flow);
-      await page.goto(url.toString());
-      await page.locator('[data-node-id="work"]').waitFor({ timeout: LONG });
+      await openWorkflow(env, page, flow, 'work');
       await page.getByTestId('run-button').click();
       const dialog = page.getByRole('dialog', { name: 'Start a run' });
       const cost = dialog.getByLabel('Max cost (USD)');
@@ -126,10 +122,7 @@ describe('run budget', () => {
     mkdirSync(work, { recursive: true });
     const { page, pageErrors, context } = await openPage(env.browser);
     try {
-      const url = new URL(env.server.url);
-      url.searchParams.set('file', flow);
-      await page.goto(url.toString());
-      await page.locator('[data-node-id="plan"]').waitFor({ timeout: LONG });
+      await openWorkflow(env, page, flow, 'plan');
       await page.getByTestId('run-button').click();
       const dialog = page.getByRole('dialog', { name: 'Start a run' });
       assert.equal(await dialog.getByLabel('Max cost (USD)').inputValue(), '', 'the graph sets no budget');

@@ -6,10 +6,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openPage } from './support/chromium.mjs';
+import { LONG, openWorkflow } from './support/editorPage.mjs';
 import { screenshotDir } from './support/paths.mjs';
 import { serverAndBrowser } from './support/suite.mjs';
-
-const LONG = 60_000;
 
 const FLOW = `digraph Inputs {
   start [shape=Mdiamond];
@@ -30,10 +29,7 @@ describe('run inputs', () => {
     mkdirSync(work, { recursive: true });
     const { page, pageErrors, context } = await openPage(env.browser);
     try {
-      const url = new URL(env.server.url);
-      url.searchParams.set('file', flow);
-      await page.goto(url.toString());
-      await page.locator('[data-node-id="greet"]').waitFor({ timeout: LONG });
+      await openWorkflow(env, page, flow, 'greet');
       await page.getByTestId('run-button').click();
       const dialog = page.getByRole('dialog', { name: 'Start a run' });
       const inputs = dialog.getByTestId('run-inputs');

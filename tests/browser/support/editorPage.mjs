@@ -18,16 +18,21 @@ export async function settledBox(locator) {
   return last;
 }
 
+/** Opens workflow `file` in the editor on `page` and waits until node `nodeId` is drawn. */
+export async function openWorkflow(env, page, file, nodeId) {
+  const url = new URL(env.server.url);
+  url.searchParams.set('file', file);
+  await page.goto(url.toString());
+  await page.locator(`[data-node-id="${nodeId}"]`).waitFor({ state: 'visible', timeout: LONG });
+}
+
 /** Copies examples/hello.dot to `name` in the temp folder and opens it in a new page. */
 export async function openCopyOfHello(env, name) {
   const file = join(env.tempDir, name);
   copyFileSync(join(examplesDir, 'hello.dot'), file);
   const original = readFileSync(file, 'utf8');
   const opened = await openPage(env.browser);
-  const url = new URL(env.server.url);
-  url.searchParams.set('file', file);
-  await opened.page.goto(url.toString());
-  await opened.page.locator('[data-node-id="greet"]').waitFor({ state: 'visible', timeout: LONG });
+  await openWorkflow(env, opened.page, file, 'greet');
   return { file, original, ...opened };
 }
 
