@@ -20,6 +20,10 @@ stages=("$@")
 modes=(${MODES:-none shadow})
 scratch="${BENCH_DIR:-$(mktemp -d)}"
 mkdir -p "$scratch"
+if [ ! -x "$bin" ]; then
+  echo "no heddle binary at $bin (build one: cargo build --release -p heddle-cli)" >&2
+  exit 1
+fi
 
 # A chain of `n` diamonds between start and exit.
 chain() {
@@ -48,9 +52,14 @@ for n in "${stages[@]}"; do
     start=$(date +%s.%N)
     # The shell's own I/O counters take in the child's once it is reaped: `wchar` is every
     # byte heddle (and git inside it) handed to write(2), events on stdout included.
-    written=$(cd "$case_dir/work" && HEDDLE_HOME="$case_dir/home" bash -c '
-      "$0" run chain.dot --checkpoints "$1" --trust --json >"$2/events.jsonl" 2>"$2/stderr.log"
-      awk "/^wchar/ {print \$2}" /proc/$$/io' "$bin" "$mode" "$case_dir")
+    if ! written=$(cd "$case_dir/work" && HEDDLE_HOME="$case_dir/home" bash -c '
+      "$0" run chain.dot --checkpoints "$1" --trust --json >"$2/events.jsonl" 2>"$2/stderr.log" ||
+        exit $?
+      awk "/^wchar/ {print \$2}" /proc/$$/io' "$bin" "$mode" "$case_dir"); then
+      echo "heddle failed on $n stages with --checkpoints $mode; $case_dir/stderr.log ends:" >&2
+      tail -n 5 "$case_dir/stderr.log" >&2
+      exit 1
+    fi
     end=$(date +%s.%N)
     written=$((written - $(bytes_of "$case_dir/events.jsonl")))
     total=$(echo "$end - $start" | bc -l)

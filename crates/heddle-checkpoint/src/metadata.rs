@@ -3,11 +3,19 @@
 //! checkpoint.json, the run's timeline.jsonl in chunks ([`crate::history_chunks`]) and the
 //! trace files of each stage under 512 KB, so a run can be inspected and resumed from git
 //! alone.
+//!
+//! A stage's trace files are at `nodes/{shard}/{stage}/{file}`, `shard` being the first two
+//! hex digits of the git blob id of the stage folder's name ([`trace_path`]): 256 small
+//! trees instead of one that grows with every stage and is rewritten by every commit.
+//! Metadata histories written before (`nodes/{stage}/{file}`) are read the same way by
+//! [`read_trace_file`].
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::time::{Duration, SystemTime};
 
 use git2::build::TreeUpdateBuilder;
-use git2::{FileMode, Oid, Repository, Signature};
+use git2::{FileMode, ObjectType, Oid, Repository, Signature};
 use heddle_engine::{Checkpoint, RunDir};
 
 use crate::error::{CheckpointError, Result};
@@ -32,6 +40,35 @@ pub const TRACE_FILES: &[&str] = &[
 /// Run files the metadata history keeps at its root.
 pub const ROOT_FILES: &[&str] = &["manifest.json", "graph.dot", "checkpoint.json"];
 
+/// The blobs of the run's root files as last stored, with each file's length and
+/// modification time then: a file whose length and time did not change is not read again
+/// (graph.dot, which can be large, does not change during a run). As git does with its
+/// index, a file changed less than [`SETTLED`] before it was read is read again next time:
+/// a rewrite within the file system's time granularity keeps the time.
+#[derive(Debug, Default)]
+pub struct RootBlobs {
+    known: HashMap<&'static str, (u64, SystemTime, Oid)>,
+}
+
+/// How long before it was read a file must have last changed for its blob to be reused.
+pub const SETTLED: Duration = Duration::from_secs(2);
+
+/// The tree path of trace file `name` of stage folder `stage` (a name under `nodes/`).
+pub fn trace_path(stage: &str, name: &str) -> String {
+    let id = Oid::hash_object(ObjectType::Blob, stage.as_bytes())
+        .map(|oid| oid.to_string())
+        .unwrap_or_default();
+    let shard = id.get(..2).unwrap_or("00");
+    format!("nodes/{shard}/{stage}/{name}")
+}
+
+/// Trace file `name` of stage folder `stage` in metadata commit `commit`, in either layout
+/// (sharded, or the older `nodes/{stage}/{name}`).
+pub fn read_trace_file(repo: &Repository, commit: Oid, stage: &str, name: &str) -> Result<Vec<u8>> {
+    read_file(repo, commit, &trace_path(stage, name))
+        .or_else(|_| read_file(repo, commit, &format!("nodes/{stage}/{name}")))
+}
+
 /// Commits the run's current root files and the trace files of `stage_dirs` (names under
 /// `nodes/`) onto `reference`; the new metadata commit.
 pub fn commit_metadata(
@@ -41,6 +78,23 @@ pub fn commit_metadata(
     stage_dirs: &[String],
     message: &str,
     signature: &Signature<'_>,
+) -> Result<Oid> {
+    let mut blobs = RootBlobs::default();
+    commit_metadata_with(
+        repo, run_dir, reference, stage_dirs, message, signature, &mut blobs,
+    )
+}
+
+/// [`commit_metadata`], reusing the root files' blobs `blobs` knows (a session keeps one
+/// for all its checkpoints).
+pub fn commit_metadata_with(
+    repo: &Repository,
+    run_dir: &RunDir,
+    reference: &str,
+    stage_dirs: &[String],
+    message: &str,
+    signature: &Signature<'_>,
+    blobs: &mut RootBlobs,
 ) -> Result<Oid> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let parent = tip(repo, reference)?;
@@ -59,8 +113,7 @@ pub fn commit_metadata(
     };
     let mut update = TreeUpdateBuilder::new();
     for name in ROOT_FILES {
-        let path = run_dir.root().join(name);
-        if let Some(blob) = blob_of(repo, &path, u64::MAX)? {
+        if let Some(blob) = blobs.blob(repo, run_dir, name)? {
             update.upsert(*name, blob, FileMode::Blob);
         }
     }
@@ -73,7 +126,7 @@ pub fn commit_metadata(
         let dir = run_dir.nodes_dir().join(stage);
         for name in TRACE_FILES {
             if let Some(blob) = blob_of(repo, &dir.join(name), TRACE_LIMIT)? {
-                update.upsert(format!("nodes/{stage}/{name}"), blob, FileMode::Blob);
+                update.upsert(trace_path(stage, name), blob, FileMode::Blob);
             }
         }
     }
@@ -102,6 +155,41 @@ pub fn commit_metadata(
         "heddle: checkpoint metadata",
     )?;
     Ok(commit)
+}
+
+impl RootBlobs {
+    /// The blob of root file `name` of the run (stored when it changed); `None` when the
+    /// file is missing.
+    fn blob(
+        &mut self,
+        repo: &Repository,
+        run_dir: &RunDir,
+        name: &'static str,
+    ) -> Result<Option<Oid>> {
+        let path = run_dir.root().join(name);
+        let Ok(meta) = std::fs::metadata(&path) else {
+            return Ok(None);
+        };
+        let stamp = meta.modified().ok();
+        if let (Some(stamp), Some((len, at, oid))) = (stamp, self.known.get(name))
+            && *len == meta.len()
+            && *at == stamp
+        {
+            return Ok(Some(*oid));
+        }
+        let blob = blob_of(repo, &path, u64::MAX)?;
+        self.known.remove(name);
+        // The file system's clock, not the run's: it is compared with file times.
+        let settled = stamp.filter(|at| {
+            SystemTime::now()
+                .duration_since(*at)
+                .is_ok_and(|age| age >= SETTLED)
+        });
+        if let (Some(oid), Some(stamp)) = (blob, settled) {
+            self.known.insert(name, (meta.len(), stamp, oid));
+        }
+        Ok(blob)
+    }
 }
 
 /// Writes the file at `path` as a blob when it exists and is at most `limit` bytes.

@@ -15,7 +15,7 @@ use heddle_workflow::HandlerKind;
 use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
 use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
-use crate::metadata::commit_metadata;
+use crate::metadata::{RootBlobs, commit_metadata_with};
 use crate::pack::{MIN_LOOSE, PACK_EVERY, pack_loose};
 use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
 use crate::snapshot::{refresh, write_tree};
@@ -39,6 +39,8 @@ pub struct Session {
     /// Checkpoints recorded by this session (the loose objects are packed every
     /// [`PACK_EVERY`]).
     recorded: u64,
+    /// The run's root files as last stored in the metadata history.
+    root_blobs: RootBlobs,
 }
 
 impl Session {
@@ -61,6 +63,7 @@ impl Session {
             filters,
             tracker,
             recorded: 0,
+            root_blobs: RootBlobs::default(),
         })
     }
 
@@ -130,13 +133,14 @@ impl Session {
             self.state.run_id
         );
         let stage_dirs: Vec<String> = stage_dir.into_iter().collect();
-        let metadata = commit_metadata(
+        let metadata = commit_metadata_with(
             &self.repo,
             &self.run_dir,
             &self.state.metadata_ref,
             &stage_dirs,
             &metadata_message,
             &sig,
+            &mut self.root_blobs,
         )?;
         let facts = CommitFacts {
             run_id: self.state.run_id.clone(),

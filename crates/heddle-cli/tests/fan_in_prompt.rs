@@ -39,8 +39,7 @@ fn the_model_picks_the_best_branch_at_a_fan_in_with_a_prompt() {
         .unwrap();
     assert!(out.status.success(), "{}", describe(&out));
     let run = sandbox.only_run();
-    let checkpoint = json(&run.join("checkpoint.json"));
-    let context = &checkpoint["context_values"];
+    let context = Value::Object(sandbox::context_values(&run));
     assert_eq!(context["parallel.fan_in.best_id"], "quick", "{context}");
     assert_eq!(context["parallel.fan_in.best_outcome"], "success");
     assert_eq!(context["response.pick"], "The best branch is quick.");

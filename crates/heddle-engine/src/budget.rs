@@ -32,15 +32,18 @@ pub struct Spent {
 impl Spent {
     /// What the stages of `timeline` spent.
     pub fn of(timeline: &[StageRecord]) -> Self {
-        timeline
-            .iter()
-            .fold(Spent::default(), |spent, stage| Spent {
-                cost_usd: spent.cost_usd + stage.cost_usd.unwrap_or(0.0),
-                tokens: spent.tokens
-                    + stage
-                        .usage
-                        .map_or(0, |u| u.input_tokens.saturating_add(u.output_tokens)),
-            })
+        timeline.iter().fold(Spent::default(), Spent::plus)
+    }
+
+    /// This plus what `stage` spent (a running total kept as stages finish).
+    pub fn plus(self, stage: &StageRecord) -> Self {
+        Spent {
+            cost_usd: self.cost_usd + stage.cost_usd.unwrap_or(0.0),
+            tokens: self.tokens
+                + stage
+                    .usage
+                    .map_or(0, |u| u.input_tokens.saturating_add(u.output_tokens)),
+        }
     }
 }
 

@@ -8,14 +8,20 @@ use heddle_workflow::HandlerKind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
+use crate::checkpoint_state::KeyedState;
 use crate::error::EngineError;
 use crate::outcome::{FailureClass, StageStatus, Usage};
 use crate::rundir::atomic_write;
 use crate::timeline_file::{History, TIMELINE_FILE};
 
-/// Version of the checkpoint format this build writes: 2 keeps the growing history in
-/// timeline.jsonl ([`Checkpoint::history_bytes`]); 1 held it inline.
-pub const CHECKPOINT_VERSION: u32 = 2;
+/// Version of the checkpoint format this build writes: 3 also keeps the keyed state
+/// (visits, retries, outcomes, context) in timeline.jsonl, as changes
+/// ([`crate::checkpoint_state`]); 2 kept the growing history there
+/// ([`Checkpoint::history_bytes`]) and the keyed state in checkpoint.json; 1 held it all.
+pub const CHECKPOINT_VERSION: u32 = 3;
+
+/// The first format whose keyed state is in timeline.jsonl rather than checkpoint.json.
+pub const KEYED_STATE_IN_HISTORY: u32 = 3;
 
 /// The state of a run after a node. checkpoint.json holds what resuming needs now (its size
 /// does not grow with the run); the history (timeline, completed nodes, logs) is appended
@@ -42,12 +48,22 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing)]
     pub completed_nodes: Vec<String>,
     /// Retries used per node id (attempts beyond the first, summed over visits).
+    ///
+    /// This and the other keyed fields (`node_visits`, `node_outcomes`, `context_values`)
+    /// are stored in timeline.jsonl from format 3 on, as `state` lines
+    /// ([`crate::checkpoint_state`]); [`Checkpoint::load`] adds them up. In the checkpoint
+    /// the engine hands its hook after a stage they hold only the entries that changed since
+    /// the previous checkpoint (and the current node's outcome).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub node_retries: BTreeMap<String, u32>,
     /// How many times each node id has started, counting the running visit.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub node_visits: BTreeMap<String, u32>,
     /// Each node id's outcome at its latest visit (since the last loop restart).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub node_outcomes: BTreeMap<String, NodeOutcome>,
     /// The run context (key to JSON value) after the node.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub context_values: BTreeMap<String, Json>,
     /// Human-readable log lines (warnings, restarts), in order. Like `timeline`, stored in
     /// timeline.jsonl from format 2 on.
@@ -219,7 +235,8 @@ impl Checkpoint {
     /// The whole checkpoint as the two files [`Checkpoint::save`] writes: checkpoint.json
     /// (compact JSON) and timeline.jsonl (its timeline and logs).
     pub fn to_files(&self, path: &Path) -> Result<(Vec<u8>, Vec<u8>), EngineError> {
-        let history = History::to_text(&self.timeline, &self.logs)?;
+        let state = KeyedState::of(self).whole();
+        let history = History::to_text(&self.timeline, &self.logs, Some(state))?;
         let head = Checkpoint {
             stages: self.timeline.len(),
             history_bytes: Some(history.len() as u64),
@@ -236,10 +253,25 @@ impl Checkpoint {
         atomic_write(path, &self.head_bytes(path)?, sync)
     }
 
-    /// checkpoint.json's content for this checkpoint (compact JSON, without the history;
-    /// `path` names the file in errors).
+    /// checkpoint.json's content for this checkpoint (compact JSON, without the history,
+    /// which from format 3 on includes the keyed state; `path` names the file in errors).
     pub fn head_bytes(&self, path: &Path) -> Result<Vec<u8>, EngineError> {
-        serde_json::to_vec(self).map_err(|e| EngineError::Io {
+        let keyed = !(self.node_retries.is_empty()
+            && self.node_visits.is_empty()
+            && self.node_outcomes.is_empty()
+            && self.context_values.is_empty());
+        let bytes = if self.version >= KEYED_STATE_IN_HISTORY && keyed {
+            serde_json::to_vec(&Checkpoint {
+                node_retries: BTreeMap::new(),
+                node_visits: BTreeMap::new(),
+                node_outcomes: BTreeMap::new(),
+                context_values: BTreeMap::new(),
+                ..self.head_only_without_keyed_state()
+            })
+        } else {
+            serde_json::to_vec(self)
+        };
+        bytes.map_err(|e| EngineError::Io {
             path: path.to_path_buf(),
             message: e.to_string(),
         })
@@ -248,16 +280,27 @@ impl Checkpoint {
     /// A copy without the history (timeline, completed nodes, logs).
     pub fn head_only(&self) -> Checkpoint {
         Checkpoint {
+            node_retries: self.node_retries.clone(),
+            node_visits: self.node_visits.clone(),
+            node_outcomes: self.node_outcomes.clone(),
+            context_values: self.context_values.clone(),
+            ..self.head_only_without_keyed_state()
+        }
+    }
+
+    /// A copy without the history and without the keyed state.
+    fn head_only_without_keyed_state(&self) -> Checkpoint {
+        Checkpoint {
             version: self.version,
             run_id: self.run_id.clone(),
             timestamp: self.timestamp.clone(),
             current_node: self.current_node.clone(),
             next_node_id: self.next_node_id.clone(),
             completed_nodes: Vec::new(),
-            node_retries: self.node_retries.clone(),
-            node_visits: self.node_visits.clone(),
-            node_outcomes: self.node_outcomes.clone(),
-            context_values: self.context_values.clone(),
+            node_retries: BTreeMap::new(),
+            node_visits: BTreeMap::new(),
+            node_outcomes: BTreeMap::new(),
+            context_values: BTreeMap::new(),
             logs: Vec::new(),
             git_commit_sha: self.git_commit_sha.clone(),
             loop_failure_signatures: self.loop_failure_signatures.clone(),
@@ -295,8 +338,12 @@ impl Checkpoint {
         })
     }
 
-    /// This head with `history` joined in (its stages also give the completed nodes).
+    /// This head with `history` joined in (its stages also give the completed nodes; its
+    /// `state` lines, from format 3 on, the keyed state).
     pub fn with_history(mut self, history: History) -> Checkpoint {
+        if let Some(state) = history.state {
+            state.fill(&mut self);
+        }
         self.completed_nodes = history.timeline.iter().map(|r| r.node_id.clone()).collect();
         self.stages = history.timeline.len();
         self.timeline = history.timeline;

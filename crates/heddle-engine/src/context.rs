@@ -1,7 +1,8 @@
 //! The run context: a thread-safe map from keys to JSON values that carries data between
 //! stages, and the names of the keys the engine manages.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use serde_json::Value as Json;
@@ -84,10 +85,36 @@ pub mod keys {
 }
 
 /// The shared context of a run (or of one parallel branch). Clones share the same map;
-/// [`Context::deep_copy`] makes an independent one.
-#[derive(Debug, Clone, Default)]
+/// [`Context::deep_copy`] makes an independent one. It notes which keys change, so a
+/// checkpoint can record only those ([`Context::take_changes`]).
+#[derive(Debug, Clone)]
 pub struct Context {
-    values: Arc<RwLock<BTreeMap<String, Json>>>,
+    values: Arc<RwLock<Values>>,
+}
+
+#[derive(Debug)]
+struct Values {
+    map: BTreeMap<String, Json>,
+    changes: ContextChanges,
+    id: u64,
+}
+
+/// What changed in a context since the last [`Context::take_changes`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContextChanges {
+    /// Every value was replaced ([`Context::replace`]); `keys` then names what changed since.
+    pub replaced: bool,
+    /// Keys set, changed or removed.
+    pub keys: BTreeSet<String>,
+}
+
+/// Numbers independent contexts (clones share one).
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Default for Context {
+    fn default() -> Self {
+        Context::from_values(BTreeMap::new())
+    }
 }
 
 impl Context {
@@ -99,30 +126,39 @@ impl Context {
     /// A context holding `values`.
     pub fn from_values(values: BTreeMap<String, Json>) -> Self {
         Context {
-            values: Arc::new(RwLock::new(values)),
+            values: Arc::new(RwLock::new(Values {
+                map: values,
+                changes: ContextChanges::default(),
+                id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            })),
         }
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, Json>> {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Values> {
         self.values
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<String, Json>> {
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Values> {
         self.values
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Identifies this context: clones share it, a [`Context::deep_copy`] gets its own.
+    pub fn id(&self) -> u64 {
+        self.read().id
+    }
+
     /// The value under `key`.
     pub fn get(&self, key: &str) -> Option<Json> {
-        self.read().get(key).cloned()
+        self.read().map.get(key).cloned()
     }
 
     /// The value under `key` as text (strings as they are, other JSON printed).
     pub fn get_text(&self, key: &str) -> Option<String> {
-        self.read().get(key).map(|v| match v {
+        self.read().map.get(key).map(|v| match v {
             Json::String(s) => s.clone(),
             other => other.to_string(),
         })
@@ -130,30 +166,48 @@ impl Context {
 
     /// Stores `value` under `key`.
     pub fn set(&self, key: impl Into<String>, value: impl Into<Json>) {
-        self.write().insert(key.into(), value.into());
+        let key = key.into();
+        let mut values = self.write();
+        values.changes.keys.insert(key.clone());
+        values.map.insert(key, value.into());
     }
 
     /// Removes `key`.
     pub fn remove(&self, key: &str) {
-        self.write().remove(key);
+        let mut values = self.write();
+        if values.map.remove(key).is_some() {
+            values.changes.keys.insert(key.to_string());
+        }
     }
 
     /// Stores every entry of `updates`.
     pub fn merge(&self, updates: &BTreeMap<String, Json>) {
         let mut values = self.write();
         for (key, value) in updates {
-            values.insert(key.clone(), value.clone());
+            values.changes.keys.insert(key.clone());
+            values.map.insert(key.clone(), value.clone());
         }
     }
 
     /// Replaces every value with `values` (a `loop_restart`'s fresh start).
     pub fn replace(&self, values: BTreeMap<String, Json>) {
-        *self.write() = values;
+        let mut current = self.write();
+        current.map = values;
+        current.changes = ContextChanges {
+            replaced: true,
+            keys: BTreeSet::new(),
+        };
+    }
+
+    /// What changed since the last call (since the context was made, the first time), and
+    /// starts noting afresh.
+    pub fn take_changes(&self) -> ContextChanges {
+        std::mem::take(&mut self.write().changes)
     }
 
     /// A copy of every value, sorted by key.
     pub fn snapshot(&self) -> BTreeMap<String, Json> {
-        self.read().clone()
+        self.read().map.clone()
     }
 
     /// An independent context with the same values (what a parallel branch gets).
@@ -163,6 +217,37 @@ impl Context {
 
     /// Runs `f` with the values borrowed, e.g. to evaluate a condition without copying.
     pub fn with_values<R>(&self, f: impl FnOnce(&BTreeMap<String, Json>) -> R) -> R {
-        f(&self.read())
+        f(&self.read().map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_name_the_keys_set_or_removed_since_they_were_last_taken() {
+        let context = Context::new();
+        context.set("a", 1);
+        context.set("b", 2);
+        let clone = context.clone();
+        assert_eq!(clone.id(), context.id());
+        assert_ne!(context.deep_copy().id(), context.id());
+        assert_eq!(
+            context.take_changes().keys,
+            ["a".to_string(), "b".to_string()].into()
+        );
+        clone.remove("a");
+        clone.remove("missing");
+        clone.merge(&[("c".to_string(), Json::from(3))].into());
+        let changes = context.take_changes();
+        assert!(!changes.replaced);
+        assert_eq!(changes.keys, ["a".to_string(), "c".to_string()].into());
+        context.set("d", 4);
+        context.replace([("e".to_string(), Json::from(5))].into());
+        let changes = context.take_changes();
+        assert!(changes.replaced);
+        assert!(changes.keys.is_empty());
+        assert_eq!(context.take_changes(), ContextChanges::default());
     }
 }

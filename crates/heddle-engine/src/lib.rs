@@ -15,6 +15,7 @@ mod event_decl;
 pub mod atomic_file;
 pub mod budget;
 pub mod checkpoint;
+pub mod checkpoint_state;
 pub mod clock;
 pub mod context;
 pub mod control;

@@ -1,7 +1,8 @@
-//! timeline.jsonl: the growing half of a run's checkpoint. Each finished stage, log line and
-//! late correction is one JSON line appended after the stage, so a checkpoint costs the same
-//! at stage 20,000 as at stage 1; checkpoint.json names how many bytes of this file it
-//! covers ([`crate::Checkpoint::history_bytes`]).
+//! timeline.jsonl: the growing half of a run's checkpoint. Each finished stage, log line,
+//! late correction and change of the keyed state ([`crate::checkpoint_state`]) is one JSON
+//! line appended after the stage, so a checkpoint costs the same at stage 20,000 as at stage
+//! 1; checkpoint.json names how many bytes of this file it covers
+//! ([`crate::Checkpoint::history_bytes`]).
 //!
 //! Crash safety: lines are appended (and flushed with the checkpoint's fsync) before
 //! checkpoint.json is replaced, so a checkpoint never names bytes that were not written.
@@ -15,6 +16,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::checkpoint::StageRecord;
+use crate::checkpoint_state::{KeyedState, StateChange};
 use crate::error::EngineError;
 
 /// The file's name in the run directory (next to checkpoint.json).
@@ -36,6 +38,9 @@ pub enum HistoryLine {
         /// Paths relative to the work tree.
         files: Vec<String>,
     },
+    /// How the keyed state (visits, retries, outcomes, context) changed at a checkpoint
+    /// (format 3 on).
+    State(Box<StateChange>),
 }
 
 /// The history timeline.jsonl holds, with its corrections applied.
@@ -45,6 +50,9 @@ pub struct History {
     pub timeline: Vec<StageRecord>,
     /// The run's log lines, in order.
     pub logs: Vec<String>,
+    /// The keyed state the `state` lines add up to; `None` when there were none (format 2:
+    /// checkpoint.json holds it).
+    pub state: Option<KeyedState>,
 }
 
 impl History {
@@ -58,6 +66,7 @@ impl History {
                     record.files_touched = files;
                 }
             }
+            HistoryLine::State(change) => self.state.get_or_insert_default().apply(*change),
         }
     }
 
@@ -89,14 +98,22 @@ impl History {
         }
     }
 
-    /// The whole history as timeline.jsonl text (stages, then log lines).
-    pub fn to_text(timeline: &[StageRecord], logs: &[String]) -> Result<Vec<u8>, EngineError> {
+    /// History as timeline.jsonl text: stages, then log lines, then the state change
+    /// when there is one.
+    pub fn to_text(
+        timeline: &[StageRecord],
+        logs: &[String],
+        state: Option<StateChange>,
+    ) -> Result<Vec<u8>, EngineError> {
         let mut text = Vec::new();
         for record in timeline {
             push_line(&mut text, &HistoryLine::Stage(Box::new(record.clone())))?;
         }
         for message in logs {
             push_line(&mut text, &HistoryLine::Log(message.clone()))?;
+        }
+        if let Some(change) = state {
+            push_line(&mut text, &HistoryLine::State(Box::new(change)))?;
         }
         Ok(text)
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 use heddle_engine::context::keys;
 use heddle_engine::preamble::{
     PreambleInput, RunDirOutputs, StageOutputs, build_preamble, fidelity_after_resume,
-    resolve_fidelity, resolve_thread, shows_context_key, tokens,
+    resolve_fidelity, resolve_thread, shows_context_key, stages_shown_at_most, tokens,
 };
 use heddle_engine::{FailureClass, Fidelity, RunDir, StageRecord, StageStatus, Usage};
 use heddle_workflow::{HandlerKind, MemoryFiles, Workflow, load_source};
@@ -133,6 +133,7 @@ fn render(fidelity: Fidelity, stages: &[StageRecord], outputs: &dyn StageOutputs
         run_id: "run-01JTEST",
         fidelity,
         stages,
+        earlier: 0,
         context: &ctx,
         outputs,
     })
@@ -245,6 +246,7 @@ fn truncate_renders_only_goal_and_run_id() {
         run_id: "r1",
         fidelity: Fidelity::Truncate,
         stages: &history(),
+        earlier: 0,
         context: &ctx,
         outputs: &MemOutputs::default(),
     });
@@ -296,6 +298,7 @@ fn compact_snapshot_of_a_small_history() {
         run_id: "r7",
         fidelity: Fidelity::Compact,
         stages: &[fix],
+        earlier: 0,
         context: &ctx,
         outputs: &outputs,
     });
@@ -472,6 +475,7 @@ fn long_context_values_are_clipped_with_a_note() {
         run_id: "r",
         fidelity: Fidelity::Compact,
         stages: &[],
+        earlier: 0,
         context: &ctx,
         outputs: &MemOutputs::default(),
     });
@@ -576,4 +580,45 @@ fn run_dir_outputs_read_logs_with_invalid_bytes_and_only_their_end() {
         &text[text.len() - 60..]
     );
     assert!(text.len() <= 256 * 1024 + 4, "read {} bytes", text.len());
+}
+
+/// Counts the stage files a preamble reads.
+struct CountingOutputs(std::sync::atomic::AtomicUsize);
+
+impl StageOutputs for CountingOutputs {
+    fn read(&self, _stage: &StageRecord, _file: &str) -> Option<String> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some("ok\n".repeat(20))
+    }
+}
+
+#[test]
+fn a_long_run_reads_only_the_stage_files_it_shows_and_the_latest_stages_suffice() {
+    let stages = many_stages(7000);
+    for mode in [
+        Fidelity::Compact,
+        Fidelity::SummaryHigh,
+        Fidelity::SummaryLow,
+    ] {
+        let counting = CountingOutputs(0.into());
+        let all = render(mode, &stages, &counting);
+        let read = counting.0.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            read < 600,
+            "{mode}: read {read} stage files for 7,000 stages"
+        );
+        // The caller may pass only the latest stages the mode can show: the same text.
+        let from = stages.len().saturating_sub(stages_shown_at_most(mode));
+        let ctx = context();
+        let tail = build_preamble(&PreambleInput {
+            goal: Some("Add a /health endpoint"),
+            run_id: "run-01JTEST",
+            fidelity: mode,
+            stages: &stages[from..],
+            earlier: from,
+            context: &ctx,
+            outputs: &CountingOutputs(0.into()),
+        });
+        assert_eq!(tail, all, "{mode}");
+    }
 }

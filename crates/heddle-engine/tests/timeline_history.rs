@@ -5,6 +5,8 @@
 
 mod support;
 
+use std::collections::BTreeMap;
+
 use heddle_engine::Checkpoint;
 use serde_json::{Value, json};
 use support::{Harness, finished};
@@ -30,7 +32,7 @@ async fn checkpoint_json_holds_no_history_and_timeline_jsonl_holds_it_once() {
     assert_eq!(head["history_bytes"], json!(history.len()));
     assert_eq!(head["stages"], json!(5));
     // One line per stage, each written once.
-    assert_eq!(history.iter().filter(|b| **b == b'\n').count(), 5);
+    assert_eq!(stage_lines(&history), 5);
     let loaded = done.checkpoint();
     assert_eq!(loaded.completed_nodes, ["start", "a", "b", "c", "exit"]);
     assert_eq!(done.stages(), ["start", "a", "b", "c", "exit"]);
@@ -75,7 +77,136 @@ async fn a_torn_line_and_bytes_past_the_checkpoint_are_ignored_when_loading_and_
             .all(|l| serde_json::from_str::<Value>(l).is_ok()),
         "{history}"
     );
-    assert_eq!(history.lines().count(), 5);
+    assert_eq!(stage_lines(history.as_bytes()), 5);
+    // The resumed run's changes add up with what the file held before it.
+    let loaded = done.checkpoint();
+    let once: BTreeMap<String, u32> = ["start", "a", "b", "c", "exit"]
+        .iter()
+        .map(|n| (n.to_string(), 1))
+        .collect();
+    assert_eq!(loaded.node_visits, once);
+    assert_eq!(loaded.context_values["last_stage"], json!("exit"));
+}
+
+fn stage_lines(history: &[u8]) -> usize {
+    String::from_utf8_lossy(history)
+        .lines()
+        .filter(|l| l.starts_with("{\"stage\":"))
+        .count()
+}
+
+/// A chain of `n` conditional nodes between start and exit.
+fn chain(n: usize) -> String {
+    let mut dot = String::from("digraph G { start [shape=Mdiamond]; exit [shape=Msquare];\n");
+    for i in 0..n {
+        dot.push_str(&format!("n{i} [shape=diamond];\n"));
+    }
+    dot.push_str("start -> n0;\n");
+    for i in 1..n {
+        dot.push_str(&format!("n{} -> n{i};\n", i - 1));
+    }
+    dot.push_str(&format!("n{} -> exit; }}", n - 1));
+    dot
+}
+
+#[tokio::test]
+async fn checkpoint_json_stays_the_same_size_however_many_nodes_the_run_ran() {
+    let (h_short, h_long) = (Harness::new(), Harness::new());
+    let short = h_short.run(&chain(3)).await;
+    short.assert_success();
+    let long = h_long.run(&chain(120)).await;
+    long.assert_success();
+    let size =
+        |done: &support::Finished| std::fs::metadata(done.run_dir.checkpoint()).unwrap().len();
+    // Only the numbers (stages, history bytes) may take a few more digits.
+    assert!(
+        size(&long) <= size(&short) + 8,
+        "checkpoint.json grew from {} to {} bytes",
+        size(&short),
+        size(&long)
+    );
+    // The state is all there once loaded.
+    let loaded = long.checkpoint();
+    assert_eq!(loaded.node_visits.len(), 122);
+    assert_eq!(loaded.node_outcomes.len(), 122);
+    assert_eq!(loaded.context_values["internal.retry_count.n119"], json!(0));
+    assert_eq!(loaded.context_values["last_stage"], json!("exit"));
+    // The first checkpoint wrote the whole state; every later one only what changed.
+    let history = std::fs::read_to_string(long.run_dir.timeline()).unwrap();
+    let whole = history
+        .lines()
+        .filter(|l| l.contains("\"whole\":true"))
+        .count();
+    assert_eq!(whole, 1, "{history}");
+}
+
+#[tokio::test]
+async fn removed_context_keys_stay_removed_once_the_state_is_added_up() {
+    let mut h = Harness::new();
+    h.llm = h
+        .llm
+        .clone()
+        .reply(
+            "ask",
+            "{\"preferred_next_label\": \"Go\", \"context_updates\": {\"k\": \"v\"}}",
+        )
+        .reply("again", "fine");
+    let done = h
+        .run(
+            r#"digraph G { start [shape=Mdiamond]; exit [shape=Msquare];
+               ask [shape=box, prompt="Ask"]; again [shape=box, prompt="Again"];
+               start -> ask -> again -> exit; }"#,
+        )
+        .await;
+    done.assert_success();
+    let history = std::fs::read_to_string(done.run_dir.timeline()).unwrap();
+    assert!(history.contains("\"preferred_label\""), "{history}");
+    let context = done.checkpoint().context_values;
+    assert_eq!(context["k"], json!("v"));
+    assert!(!context.contains_key("preferred_label"), "{context:?}");
+}
+
+/// A run folder written by format 2: checkpoint.json holds the keyed state (visits,
+/// outcomes, context) and timeline.jsonl only the history.
+#[tokio::test]
+async fn a_format_2_checkpoint_loads_and_resumes_with_its_keyed_state() {
+    let h = Harness::new();
+    let done = h.run(CHAIN).await;
+    let run_dir = done.run_dir.clone();
+    let mut old = done.checkpoint();
+    old.version = 2;
+    old.timeline.truncate(3);
+    old.completed_nodes.truncate(3);
+    old.node_visits
+        .retain(|k, _| ["start", "a", "b"].contains(&k.as_str()));
+    old.node_outcomes
+        .retain(|k, _| ["start", "a", "b"].contains(&k.as_str()));
+    old.context_values
+        .insert("from_format_2".into(), json!(true));
+    old.current_node = Some("b".into());
+    old.next_node_id = Some("c".into());
+    let history = heddle_engine::timeline_file::History::to_text(&old.timeline, &[], None).unwrap();
+    old.history_bytes = Some(history.len() as u64);
+    std::fs::write(run_dir.timeline(), &history).unwrap();
+    std::fs::write(
+        run_dir.checkpoint(),
+        old.head_bytes(&run_dir.checkpoint()).unwrap(),
+    )
+    .unwrap();
+    std::fs::remove_file(run_dir.conclusion()).unwrap();
+
+    let loaded = Checkpoint::load(&run_dir.checkpoint()).unwrap();
+    assert_eq!(loaded.node_visits.len(), 3);
+    assert_eq!(loaded.context_values["from_format_2"], json!(true));
+
+    let conclusion = h.engine().resume(&run_dir).unwrap().execute().await;
+    let done = finished(conclusion, run_dir);
+    done.assert_success();
+    let resumed = done.checkpoint();
+    assert_eq!(resumed.version, 3);
+    assert_eq!(resumed.node_visits.len(), 5);
+    assert_eq!(resumed.context_values["from_format_2"], json!(true));
+    assert!(head(&done).get("context_values").is_none());
 }
 
 /// A run folder written by an older Heddle: checkpoint.json (format 1) holds the timeline,

@@ -194,6 +194,32 @@ pub fn timeline(run: &Path) -> Vec<Value> {
     stages
 }
 
+/// The run's context as a resume would load it: the `state` lines of timeline.jsonl that
+/// checkpoint.json covers, added up (format 3).
+pub fn context_values(run: &Path) -> serde_json::Map<String, Value> {
+    let covered = json(&run.join("checkpoint.json"))["history_bytes"].as_u64();
+    let text = std::fs::read(run.join("timeline.jsonl")).unwrap();
+    let end = covered.map_or(text.len(), |n| usize::try_from(n).unwrap());
+    let mut context = serde_json::Map::new();
+    for line in text[..end].split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+        let line: Value = serde_json::from_slice(line).unwrap();
+        let Some(state) = line.get("state") else {
+            continue;
+        };
+        let flag = |name: &str| state[name].as_bool() == Some(true);
+        if flag("whole") || flag("context_cleared") {
+            context.clear();
+        }
+        for key in state["context_removed"].as_array().into_iter().flatten() {
+            context.remove(key.as_str().unwrap());
+        }
+        if let Some(set) = state["context_set"].as_object() {
+            context.extend(set.clone());
+        }
+    }
+    context
+}
+
 /// The nodes the run completed, in order (the node of each stage record).
 pub fn completed_nodes(run: &Path) -> Vec<String> {
     timeline(run)

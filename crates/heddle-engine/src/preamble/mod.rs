@@ -59,8 +59,10 @@ pub struct PreambleInput<'a> {
     pub run_id: &'a str,
     /// The stage's fidelity.
     pub fidelity: Fidelity,
-    /// Completed stages, in order.
+    /// Completed stages, in order: all of them, or the latest [`stages_shown_at_most`].
     pub stages: &'a [StageRecord],
+    /// How many completed stages came before `stages` and were left out by the caller.
+    pub earlier: usize,
     /// The run's context as the stage starts (the fidelity decides how much is shown).
     pub context: &'a BTreeMap<String, Json>,
     /// Stage files.
@@ -114,6 +116,18 @@ fn limits(mode: Fidelity) -> Limits {
     }
 }
 
+/// Fewer characters than any stage's entry in a preamble takes ("- a: fail" and a newline).
+const MIN_STAGE_CHARS: usize = 8;
+
+/// The most stages a preamble at `mode` can list: a caller may pass only that many of the
+/// latest (and say how many came before), and gets the same text as with all of them.
+pub fn stages_shown_at_most(mode: Fidelity) -> usize {
+    match mode {
+        Fidelity::Full | Fidelity::Truncate => 0,
+        _ => limits(mode).total / MIN_STAGE_CHARS + 1,
+    }
+}
+
 /// The preamble text (empty for `full`), ending with a newline otherwise.
 pub fn build_preamble(input: &PreambleInput<'_>) -> String {
     let mode = input.fidelity;
@@ -127,32 +141,45 @@ pub fn build_preamble(input: &PreambleInput<'_>) -> String {
     if mode == Fidelity::Truncate {
         return out;
     }
-    let last = input.stages.len().checked_sub(1);
-    let chunks: Vec<String> = (input.stages.iter().enumerate())
-        .map(|(i, stage)| render_stage(input, stage, Some(i) == last, &lim))
-        .collect();
     let mut context = render_context(input.context, &lim);
     if !context.is_empty() {
         context.insert_str(0, "\n## Context\n");
     }
     out.push_str("\n## Completed stages\n");
     let budget = lim.total.saturating_sub(chars(&out) + chars(&context));
-    out.push_str(&fit_stages(chunks, budget, mode));
+    out.push_str(&fit_stages(input, &lim, budget));
     out.push_str(&context);
     out
 }
 
 /// Keeps the latest stages that fit in `budget` characters, noting how many were left out.
-fn fit_stages(chunks: Vec<String>, budget: usize, mode: Fidelity) -> String {
-    if chunks.is_empty() {
+/// Stages are rendered from the latest back, only until they no longer all fit: the cost
+/// does not grow with the run's length.
+fn fit_stages(input: &PreambleInput<'_>, lim: &Limits, budget: usize) -> String {
+    let stages = input.stages;
+    if stages.is_empty() && input.earlier == 0 {
         return "(none yet)\n".to_string();
     }
-    if chunks.iter().map(|c| chars(c)).sum::<usize>() <= budget {
+    let last = stages.len().checked_sub(1);
+    // Latest first.
+    let mut chunks = Vec::new();
+    let mut total = 0;
+    for (i, stage) in stages.iter().enumerate().rev() {
+        let chunk = render_stage(input, stage, Some(i) == last, lim);
+        total += chars(&chunk);
+        chunks.push(chunk);
+        if total > budget {
+            break;
+        }
+    }
+    if total <= budget && input.earlier == 0 {
+        chunks.reverse();
         return chunks.concat();
     }
+    let mode = input.fidelity;
     let mut left = budget.saturating_sub(90); // room for the note below
     let mut kept = Vec::new();
-    for chunk in chunks.iter().rev() {
+    for chunk in &chunks {
         let n = chars(chunk);
         if n > left {
             if kept.is_empty() {
@@ -164,7 +191,7 @@ fn fit_stages(chunks: Vec<String>, budget: usize, mode: Fidelity) -> String {
         left -= n;
         kept.push(chunk.clone());
     }
-    let omitted = chunks.len() - kept.len();
+    let omitted = input.earlier + stages.len() - kept.len();
     let mut out = format!("- ({omitted} earlier stages omitted to fit the {mode} budget)\n");
     out.extend(kept.into_iter().rev());
     out

@@ -21,6 +21,7 @@ use crate::llm::{LlmRequest, OutputSchema};
 use crate::outcome::{FailureClass, Outcome, StageStatus};
 use crate::preamble::{
     PreambleInput, RunDirOutputs, build_preamble, resolve_fidelity, resolve_thread,
+    stages_shown_at_most,
 };
 use crate::routing::normalize_label;
 
@@ -216,7 +217,15 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
         } else {
             fidelity
         };
-        let stages = shared.state().progress.timeline.clone();
+        // Only the stages the preamble can show: a copy that does not grow with the run.
+        let (stages, earlier) = {
+            let guard = shared.state();
+            let timeline = &guard.progress.timeline;
+            let from = timeline
+                .len()
+                .saturating_sub(stages_shown_at_most(effective));
+            (timeline[from..].to_vec(), from)
+        };
         let context =
             super::offload::materialise_for_preamble(shared, call.context.snapshot()).await;
         build_preamble(&PreambleInput {
@@ -224,6 +233,7 @@ async fn llm(shared: &Shared, call: &StageCall<'_>, stage_dir: &Path) -> Outcome
             run_id: &shared.spec.run_id,
             fidelity: effective,
             stages: &stages,
+            earlier,
             context: &context,
             outputs: &RunDirOutputs(&shared.spec.run_dir),
         })

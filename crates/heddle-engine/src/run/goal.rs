@@ -18,7 +18,7 @@ pub(crate) enum GateCheck {
 
 /// Checks every goal gate that ran (in workflow order) and emits `goal_gate.checked`.
 pub(crate) fn check_goal_gates(shared: &Shared) -> GateCheck {
-    let outcomes = shared.state().progress.node_outcomes.clone();
+    let outcomes = shared.state().progress.node_outcomes().clone();
     for node in &shared.spec.workflow.nodes {
         if node.attr_bool("goal_gate") != Some(true) {
             continue;

@@ -395,7 +395,7 @@ fn reopen_history(
     let bytes = match checkpoint.history_bytes {
         Some(bytes) => timeline_file::reopen(&path, bytes)?,
         None => {
-            let text = History::to_text(&checkpoint.timeline, &checkpoint.logs)?;
+            let text = History::to_text(&checkpoint.timeline, &checkpoint.logs, None)?;
             crate::rundir::atomic_write(&path, &text, true)?;
             text.len() as u64
         }
@@ -404,5 +404,6 @@ fn reopen_history(
         stages: checkpoint.timeline.len(),
         logs: checkpoint.logs.len(),
         bytes,
+        state_of: None,
     })
 }

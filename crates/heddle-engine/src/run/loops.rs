@@ -72,7 +72,7 @@ pub(crate) fn restart(
         }
     }
     state.loop_failure_signatures.clear();
-    state.node_outcomes.clear();
+    state.clear_outcomes();
     state.logs.push(format!(
         "restart {restarts}: {from} -> {target} with a fresh context"
     ));

@@ -83,14 +83,43 @@ impl RunShared {
         let history = spec.run_dir.timeline();
         let sync = spec.engine.config.sync_checkpoints;
         // The head, with only the history not yet in timeline.jsonl (the hook sees the
-        // newest stages that way); what is written here is constant in the run's length.
+        // newest stages that way) and a `state` line of the keys that changed: what is
+        // written here is constant in the run's length and in the number of nodes it ran.
+        let context_changes = context.take_changes();
         let (mut checkpoint, text, from) = {
-            let guard = self.state();
-            let state = &guard.progress;
+            let mut guard = self.state();
+            let state = &mut guard.progress;
             let written = state.written;
+            let whole = written.state_of != Some(context.id());
+            let mut change = state.take_node_changes(whole);
+            if whole {
+                change.context_set = context.snapshot();
+            } else {
+                change.context_cleared = context_changes.replaced;
+                context.with_values(|values| {
+                    if context_changes.replaced {
+                        change.context_set = values.clone();
+                    }
+                    for key in &context_changes.keys {
+                        match values.get(key) {
+                            Some(value) => {
+                                change.context_set.insert(key.clone(), value.clone());
+                            }
+                            None => change.context_removed.push(key.clone()),
+                        }
+                    }
+                });
+            }
+            // Until this line is on disk, the next checkpoint must not build on it.
+            state.written.state_of = None;
             let new_stages = &state.timeline[written.stages.min(state.timeline.len())..];
             let new_logs = &state.logs[written.logs.min(state.logs.len())..];
-            let text = History::to_text(new_stages, new_logs)?;
+            let mut node_outcomes = change.node_outcomes.clone();
+            if let Some(node) = current
+                && let Some(outcome) = state.node_outcomes().get(node)
+            {
+                node_outcomes.insert(node.to_string(), outcome.clone());
+            }
             let checkpoint = Checkpoint {
                 version: crate::checkpoint::CHECKPOINT_VERSION,
                 run_id: spec.run_id.clone(),
@@ -98,10 +127,10 @@ impl RunShared {
                 current_node: current.map(str::to_string),
                 next_node_id: next.map(str::to_string),
                 completed_nodes: Vec::new(),
-                node_retries: state.node_retries.clone(),
-                node_visits: state.node_visits.clone(),
-                node_outcomes: state.node_outcomes.clone(),
-                context_values: context.snapshot(),
+                node_retries: change.node_retries.clone(),
+                node_visits: change.node_visits.clone(),
+                node_outcomes,
+                context_values: change.context_set.clone(),
                 logs: new_logs.to_vec(),
                 git_commit_sha: None,
                 loop_failure_signatures: state.loop_failure_signatures.clone(),
@@ -112,6 +141,8 @@ impl RunShared {
                 stages: state.timeline.len(),
                 history_bytes: None,
             };
+            let change = (!change.is_empty()).then_some(change);
+            let text = History::to_text(new_stages, new_logs, change)?;
             (checkpoint, text, written.bytes)
         };
         let end = timeline_file::append(&history, from, &text, sync)?;
@@ -126,6 +157,7 @@ impl RunShared {
                     .len()
                     .min(state.written.logs + checkpoint.logs.len()),
                 bytes: end,
+                state_of: Some(context.id()),
             };
         }
         checkpoint.save_head(&path, sync)?;

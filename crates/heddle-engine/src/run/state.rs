@@ -3,10 +3,11 @@
 //! signatures), why and how the run stopped, the run's own context and the live
 //! conversations of `full` fidelity threads. Each branch's context lives apart.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::budget::Budget;
+use crate::budget::{Budget, Spent};
 use crate::checkpoint::{BranchProgress, Checkpoint, NodeOutcome, StageRecord};
+use crate::checkpoint_state::StateChange;
 use crate::context::Context;
 use crate::llm::LlmConversation;
 use crate::outcome::Outcome;
@@ -57,13 +58,13 @@ impl RunState {
     }
 }
 
-/// Everything checkpoint.json carries besides the context.
+/// Everything a checkpoint carries besides the context.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RunProgress {
     pub completed_nodes: Vec<String>,
-    pub node_retries: BTreeMap<String, u32>,
-    pub node_visits: BTreeMap<String, u32>,
-    pub node_outcomes: BTreeMap<String, NodeOutcome>,
+    node_retries: BTreeMap<String, u32>,
+    node_visits: BTreeMap<String, u32>,
+    node_outcomes: BTreeMap<String, NodeOutcome>,
     pub logs: Vec<String>,
     pub loop_failure_signatures: BTreeMap<String, u32>,
     pub restart_failure_signatures: BTreeMap<String, u32>,
@@ -73,6 +74,12 @@ pub(crate) struct RunProgress {
     pub branches: Vec<BranchProgress>,
     /// How much of the history is in timeline.jsonl already.
     pub written: Written,
+    /// What the stages of `timeline` spent (kept as they finish).
+    pub spent: Spent,
+    /// Nodes whose visits, retries or outcome changed since the last checkpoint.
+    changed_nodes: BTreeSet<String>,
+    /// Every outcome was dropped (a loop restart) since the last checkpoint.
+    outcomes_cleared: bool,
 }
 
 /// How much of the history the run has appended to timeline.jsonl.
@@ -84,6 +91,10 @@ pub(crate) struct Written {
     pub logs: usize,
     /// The file's length in bytes (whole lines).
     pub bytes: u64,
+    /// The [`crate::Context::id`] of the context whose keyed state timeline.jsonl holds up to
+    /// date; `None` before the first `state` line this process wrote (the next one then
+    /// holds the whole state).
+    pub state_of: Option<u64>,
 }
 
 impl RunProgress {
@@ -102,19 +113,43 @@ impl RunProgress {
             last_git_sha: checkpoint.git_commit_sha.clone(),
             branches: checkpoint.branches.clone(),
             written: Written::default(),
+            spent: Spent::of(&checkpoint.timeline),
+            changed_nodes: BTreeSet::new(),
+            outcomes_cleared: false,
         }
+    }
+
+    /// Each node id's outcome at its latest visit (since the last loop restart).
+    pub fn node_outcomes(&self) -> &BTreeMap<String, NodeOutcome> {
+        &self.node_outcomes
     }
 
     /// Counts a visit of `node` and returns its number (from 1).
     pub fn visit(&mut self, node: &str) -> u32 {
+        self.changed_nodes.insert(node.to_string());
         let visits = self.node_visits.entry(node.to_string()).or_insert(0);
         *visits += 1;
         *visits
     }
 
+    /// Takes back the visit of `node` that did not complete (a resume runs it again).
+    pub fn unvisit(&mut self, node: &str) {
+        if let Some(visits) = self.node_visits.get_mut(node) {
+            *visits = visits.saturating_sub(1);
+            self.changed_nodes.insert(node.to_string());
+        }
+    }
+
+    /// Drops every node's outcome (a loop restart).
+    pub fn clear_outcomes(&mut self) {
+        self.node_outcomes.clear();
+        self.outcomes_cleared = true;
+    }
+
     /// Records a finished stage.
     pub fn record(&mut self, node: &str, outcome: &Outcome, retries: u32, record: StageRecord) {
         self.completed_nodes.push(node.to_string());
+        self.changed_nodes.insert(node.to_string());
         if retries > 0 {
             *self.node_retries.entry(node.to_string()).or_insert(0) += retries;
         }
@@ -126,7 +161,40 @@ impl RunProgress {
                 failure_reason: outcome.failure_reason.clone(),
             },
         );
+        self.spent = self.spent.plus(&record);
         self.timeline.push(record);
+    }
+
+    /// How the nodes' visits, retries and outcomes changed since the last call (all of them,
+    /// as a whole state, when `whole`), and starts noting afresh.
+    pub fn take_node_changes(&mut self, whole: bool) -> StateChange {
+        let changed = std::mem::take(&mut self.changed_nodes);
+        let cleared = std::mem::take(&mut self.outcomes_cleared);
+        if whole {
+            return StateChange {
+                whole: true,
+                node_visits: self.node_visits.clone(),
+                node_retries: self.node_retries.clone(),
+                node_outcomes: self.node_outcomes.clone(),
+                ..StateChange::default()
+            };
+        }
+        let pick = |map: &BTreeMap<String, u32>| -> BTreeMap<String, u32> {
+            changed
+                .iter()
+                .filter_map(|n| map.get(n).map(|v| (n.clone(), *v)))
+                .collect()
+        };
+        StateChange {
+            outcomes_cleared: cleared,
+            node_visits: pick(&self.node_visits),
+            node_retries: pick(&self.node_retries),
+            node_outcomes: changed
+                .iter()
+                .filter_map(|n| self.node_outcomes.get(n).map(|o| (n.clone(), o.clone())))
+                .collect(),
+            ..StateChange::default()
+        }
     }
 
     /// Counts one more occurrence of a failure signature; returns the count.

@@ -12,7 +12,6 @@ use super::loops::{count_failure, restart};
 use super::shared::Shared;
 use super::stage::{StageCall, execute_stage};
 use super::state::StopReason;
-use crate::budget::Spent;
 use crate::context::{Context, keys};
 use crate::event::{EdgeReason, Event};
 use crate::outcome::{FailureClass, Outcome, StageStatus};
@@ -175,9 +174,7 @@ async fn walk_loop(shared: &Shared, walk: Walk, last: &mut Option<(String, Outco
         let (outcome, record) = execute_stage(shared, &call).await;
         if cancel.is_cancelled() && outcome.failure_class == Some(FailureClass::Cancelled) {
             // Not completed: a resume runs this visit again.
-            if let Some(visits) = shared.state().progress.node_visits.get_mut(&node.id) {
-                *visits = visits.saturating_sub(1);
-            }
+            shared.state().progress.unvisit(&node.id);
             return WalkEnd::Stopped { node: current };
         }
         let retries = record.attempts.saturating_sub(1);
@@ -333,7 +330,7 @@ fn over_budget(shared: &Shared, next_node: &str) -> bool {
     let (budget, spent) = {
         let state = shared.state();
         let budget = state.budget.over_graph(&shared.spec.workflow);
-        (budget, Spent::of(&state.progress.timeline))
+        (budget, state.progress.spent)
     };
     let Some(reason) = budget.exceeded(spent) else {
         return false;
