@@ -137,6 +137,14 @@ describe('run budget', () => {
       await page.locator('[data-testid="run-header"][data-status="cancelled"]').waitFor({ timeout: LONG });
       await header.getByText('budget exceeded', { exact: false }).waitFor();
       assert.equal(fake.requests(), 2);
+      // The checkpoint browser's "Resume run…" asks for a higher budget too.
+      await page.getByRole('tab', { name: 'Checkpoints' }).click();
+      await page.locator('[data-testid="checkpoint-row"]').first().waitFor({ timeout: LONG });
+      await page.getByTestId('checkpoint-browser').getByRole('button', { name: /Resume run/ }).click();
+      const fromBrowser = page.getByRole('dialog', { name: 'Resume with a higher budget?' });
+      await fromBrowser.waitFor();
+      await fromBrowser.getByRole('button', { name: 'Cancel' }).click();
+      await fromBrowser.waitFor({ state: 'detached' });
       await header.getByRole('button', { name: 'Resume' }).click();
       const resume = page.getByRole('dialog', { name: 'Resume with a higher budget?' });
       const cost = resume.getByLabel('Max cost (USD)');

@@ -219,6 +219,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
               onRolledBack={() => {
                 setFollowKey((k) => k + 1);
               }}
+              onRaiseBudget={stoppedByBudget(record.failure_reason) ? () => setRaisingBudget(true) : undefined}
             />
           ) : null}
           {view === 'artifacts' ? <ArtifactsView runId={runId} refreshKey={run.artifactVersion} initialStage={null} /> : null}

@@ -11,7 +11,8 @@ type Open = 'rollback' | 'fork' | 'resume' | null;
 /**
  * What can be done from the selected checkpoint: roll the run back to it, fork a new run
  * from it, or resume the run. Each asks first in a dialog. Rollback and resume wait while
- * the run is executing.
+ * the run is executing. A run its budget stopped is resumed through `onRaiseBudget` (the
+ * run screen's higher-budget dialog) instead of the plain confirmation.
  */
 export function CheckpointActions({
   runId,
@@ -21,6 +22,7 @@ export function CheckpointActions({
   entries,
   onRunStarted,
   onRolledBack,
+  onRaiseBudget,
 }: {
   runId: string;
   runStatus: RunStatus;
@@ -29,6 +31,7 @@ export function CheckpointActions({
   entries: CheckpointEntry[];
   onRunStarted: (runId: string) => void;
   onRolledBack: (report: RollbackReport) => void;
+  onRaiseBudget?: (() => void) | undefined;
 }) {
   const [open, setOpen] = useState<Open>(null);
   const running = runStatus === 'running';
@@ -58,7 +61,7 @@ export function CheckpointActions({
         className="button is-small"
         disabled={running}
         title={whileRunning ?? 'Continue the run from its saved state'}
-        onClick={() => setOpen('resume')}
+        onClick={() => (onRaiseBudget !== undefined ? onRaiseBudget() : setOpen('resume'))}
       >
         Resume run…
       </button>

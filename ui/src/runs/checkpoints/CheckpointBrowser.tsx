@@ -18,9 +18,14 @@ export interface CheckpointBrowserProps {
   onRunStarted(runId: string): void;
   /** The run was rolled back (the browser reloads its checkpoints itself too). */
   onRolledBack(report: RollbackReport): void;
+  /**
+   * Set when the run's budget stopped it: resuming as it is would stop it again at once, so
+   * "Resume run…" asks for a higher budget through this instead.
+   */
+  onRaiseBudget?: () => void;
 }
 
-function Browser({ runId, runStatus, refreshKey, onRunStarted, onRolledBack }: CheckpointBrowserProps) {
+function Browser({ runId, runStatus, refreshKey, onRunStarted, onRolledBack, onRaiseBudget }: CheckpointBrowserProps) {
   const [reloads, setReloads] = useState(0);
   const refresh = useMemo(() => [refreshKey, reloads], [refreshKey, reloads]);
   const list = useApiRead({ run_id: runId }, loadCheckpoints, refresh);
@@ -64,6 +69,7 @@ function Browser({ runId, runStatus, refreshKey, onRunStarted, onRolledBack }: C
             tip={tip}
             onRunStarted={onRunStarted}
             onRolledBack={rolledBack}
+            onRaiseBudget={onRaiseBudget}
           />
         ) : list.state === 'loading' ? (
           <p className="checkpoint-pane__note" role="status">

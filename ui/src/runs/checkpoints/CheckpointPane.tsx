@@ -29,6 +29,7 @@ export function CheckpointPane({
   tip,
   onRunStarted,
   onRolledBack,
+  onRaiseBudget,
 }: {
   runId: string;
   runStatus: RunStatus;
@@ -37,6 +38,8 @@ export function CheckpointPane({
   tip: CheckpointEntry | null;
   onRunStarted: (runId: string) => void;
   onRolledBack: (report: RollbackReport) => void;
+  /** See `CheckpointBrowserProps.onRaiseBudget`. */
+  onRaiseBudget?: (() => void) | undefined;
 }) {
   const [tab, setTab] = useState<Tab>('files');
   const [compareWith, setCompareWith] = useState<string | null>(null);
@@ -63,6 +66,7 @@ export function CheckpointPane({
           entries={entries}
           onRunStarted={onRunStarted}
           onRolledBack={onRolledBack}
+          onRaiseBudget={onRaiseBudget}
         />
       </header>
       <div className="checkpoint-pane__tabs" role="tablist" aria-label="Checkpoint views">
