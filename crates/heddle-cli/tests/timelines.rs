@@ -318,35 +318,7 @@ fn a_fresh_clone_resumes_a_run_from_git_alone() {
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(!out.status.success(), "the check should fail first");
     let id = run_id(&sandbox.only_run());
-    let clone = sandbox.path().join("clone");
-    git(
-        sandbox.path(),
-        &[
-            "clone",
-            "-q",
-            sandbox.work().to_str().unwrap(),
-            clone.to_str().unwrap(),
-        ],
-    );
-    git(
-        &clone,
-        &["fetch", "-q", "origin", "refs/heddle/*:refs/heddle/*"],
-    );
-    let home2 = sandbox.path().join("home2");
-    let out = sandbox
-        .command(&["resume", "--from-ref", &format!("refs/heddle/{id}")])
-        .env("HEDDLE_HOME", &home2)
-        .env("FIXED", "1")
-        .current_dir(&clone)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", describe(&out));
-    let rebuilt = std::fs::read_dir(home2.join("runs"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let (clone, rebuilt) = sandbox.resume_from_git_in_clone(&id, &[("FIXED", "1")]);
     assert_eq!(
         std::fs::read_to_string(worktree(&rebuilt).join("a.txt")).unwrap(),
         "work\n"

@@ -129,6 +129,38 @@ impl Sandbox {
     pub fn only_run(&self) -> PathBuf {
         only_run_in(&self.home())
     }
+
+    /// Clones the work repository with the runs' refs (`refs/heddle/*`) into `clone/`, then
+    /// rebuilds run `id` there from `refs/heddle/{id}` alone (`heddle resume --from-ref`,
+    /// under a second HEDDLE_HOME `home2/`, with `env` set) and checks it succeeded; the
+    /// clone and the rebuilt run's folder.
+    pub fn resume_from_git_in_clone(&self, id: &str, env: &[(&str, &str)]) -> (PathBuf, PathBuf) {
+        let clone = self.path().join("clone");
+        git(
+            self.path(),
+            &[
+                "clone",
+                "-q",
+                self.work().to_str().unwrap(),
+                clone.to_str().unwrap(),
+            ],
+        );
+        git(
+            &clone,
+            &["fetch", "-q", "origin", "refs/heddle/*:refs/heddle/*"],
+        );
+        let home2 = self.path().join("home2");
+        let out = self
+            .command(&["resume", "--from-ref", &format!("refs/heddle/{id}")])
+            .env("HEDDLE_HOME", &home2)
+            .envs(env.iter().copied())
+            .current_dir(&clone)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+        let rebuilt = only_run_in(&home2);
+        (clone, rebuilt)
+    }
 }
 
 /// The run folders under `heddle_home`/runs, sorted.
