@@ -18,7 +18,17 @@ use support::{Run, write};
 /// the next rollback starts from an index (and any scan cache) a rollback just wrote;
 /// the two shas.
 fn rolled_back_and_forth(files: &[(&str, &str)]) -> (Run, String, String) {
+    rolled_back_and_forth_after(files, |_| {})
+}
+
+/// [`rolled_back_and_forth`], with `prepare` changing the work tree before the first
+/// checkpoint.
+fn rolled_back_and_forth_after(
+    files: &[(&str, &str)],
+    prepare: impl FnOnce(&Run),
+) -> (Run, String, String) {
     let mut run = Run::new(files);
+    prepare(&run);
     let first = run.checkpoint("one");
     write(&run.work.join("changed.txt"), "second\n");
     let second = run.checkpoint("two");
@@ -71,14 +81,9 @@ fn a_new_file_in_a_new_folder_is_in_the_snapshot() {
 
 #[test]
 fn a_new_file_in_a_folder_that_was_empty_is_in_the_snapshot() {
-    let mut run = Run::new(&[("a.txt", "a\n")]);
-    std::fs::create_dir_all(run.work.join("empty/inner")).unwrap();
-    let first = run.checkpoint("one");
-    write(&run.work.join("changed.txt"), "second\n");
-    let second = run.checkpoint("two");
-    run.rollback(&first, false);
-    run.rollback(&second, false);
-    std::thread::sleep(Duration::from_millis(30));
+    let (mut run, first, _) = rolled_back_and_forth_after(&[("a.txt", "a\n")], |run| {
+        std::fs::create_dir_all(run.work.join("empty/inner")).unwrap();
+    });
     write(&run.work.join("empty/inner/late.txt"), "late\n");
     let report = run.rollback(&first, true);
     assert_eq!(
