@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TimelineStage } from '../../generated/TimelineStage';
 import { stage, timeline } from './timelineFixture';
 import { layoutTimeline } from './timelineLayout';
-import { CLUSTER_PX, barRows, firstEndingAfter, visibleItems, type TrackItem } from './visibleBars';
+import { CLUSTER_ABOVE, CLUSTER_PX, barRows, firstEndingAfter, firstStartingAfter, visibleItems, type TrackItem } from './visibleBars';
 
 /** A test → fix loop of `count` stages, each 10 ms long, 2 ms apart. */
 function loop(count: number): TimelineStage[] {
@@ -41,6 +41,16 @@ describe('firstEndingAfter', () => {
   });
 });
 
+describe('firstStartingAfter', () => {
+  it('finds the first bar starting after a time', () => {
+    const row = barRows(layoutTimeline(timeline(loop(10)), 0))[0] ?? [];
+    expect(firstStartingAfter(row, -1)).toBe(0);
+    expect(firstStartingAfter(row, 0)).toBe(1);
+    expect(firstStartingAfter(row, 11)).toBe(1);
+    expect(firstStartingAfter(row, 1000)).toBe(10);
+  });
+});
+
 describe('visibleItems', () => {
   const layout = layoutTimeline(timeline(loop(20_000)), 0);
   const rows = barRows(layout);
@@ -50,6 +60,26 @@ describe('visibleItems', () => {
     const items = visibleItems(barRows(small), { start: 0, end: small.span }, 1300 / small.span);
     expect(barKeys(items)).toHaveLength(300);
     expect(clusters(items)).toEqual([]);
+  });
+
+  it("draws a short run's millisecond stages as bars beside a long gate wait", () => {
+    // start and draft take a millisecond each, then a gate waits 9 s: at 1,300 px the
+    // first two are far under MIN_BAR_PX and start in the same CLUSTER_PX stretch.
+    const gated = layoutTimeline(
+      timeline([stage('start', 0, 1), stage('draft', 1, 2), stage('setup', 2, 9_000), stage('review', 9_000, 9_001)]),
+      0,
+    );
+    const items = visibleItems(barRows(gated), { start: 0, end: gated.span }, 1300 / gated.span);
+    expect(clusters(items)).toEqual([]);
+    expect(barKeys(items)).toEqual(['start#1', 'draft#1', 'setup#1', 'review#1']);
+  });
+
+  it('clusters only once the window holds more than CLUSTER_ABOVE bars', () => {
+    const justUnder = layoutTimeline(timeline(loop(CLUSTER_ABOVE)), 0);
+    const scale = 1 / 1000;
+    expect(clusters(visibleItems(barRows(justUnder), { start: 0, end: justUnder.span }, scale))).toEqual([]);
+    const over = layoutTimeline(timeline(loop(CLUSTER_ABOVE + 1)), 0);
+    expect(clusters(visibleItems(barRows(over), { start: 0, end: over.span }, scale)).length).toBeGreaterThan(0);
   });
 
   it('draws a whole 20,000-stage run as a few hundred clusters holding every visit once', () => {

@@ -13,6 +13,11 @@ export const MIN_BAR_PX = 2;
 export const CLUSTER_PX = 4;
 /** How much of the window's width is drawn beyond each side, so a short pan shows no gap. */
 export const OVERSCAN = 0.25;
+/**
+ * A window holding at most this many bars draws each of them, however narrow: clusters are
+ * for long runs, and a short run's millisecond stages stay there to be focused and clicked.
+ */
+export const CLUSTER_ABOVE = 500;
 
 /** The bars of each row, in start order (bars in one row never overlap, so ends are ordered too). */
 export type BarRows = readonly (readonly TimelineBar[])[];
@@ -59,9 +64,22 @@ export function firstEndingAfter(row: readonly TimelineBar[], t: number): number
   return low;
 }
 
+/** The index of the first bar in `row` that starts after `t` (binary search). */
+export function firstStartingAfter(row: readonly TimelineBar[], t: number): number {
+  let low = 0;
+  let high = row.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((row[middle]?.start ?? Infinity) <= t) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
- * What to draw of `rows` in `window` (widened by OVERSCAN) at `scale` px per ms: bars at
- * least MIN_BAR_PX wide as they are; narrower ones merged with their narrow neighbours that
+ * What to draw of `rows` in `window` (widened by OVERSCAN) at `scale` px per ms. A window
+ * holding at most CLUSTER_ABOVE bars draws them all. Otherwise bars at least MIN_BAR_PX wide
+ * are drawn as they are, and narrower ones are merged with their narrow neighbours that
  * start in the same CLUSTER_PX stretch (a stretch holding one narrow bar draws that bar).
  * `keep` (the selected bar's key) is always drawn as a bar when in the window. Costs
  * O(rows × log n + what is drawn).
@@ -70,6 +88,9 @@ export function visibleItems(rows: BarRows, window: TimeWindow, scale: number, k
   const margin = (window.end - window.start) * OVERSCAN;
   const from = window.start - margin;
   const to = window.end + margin;
+  let inWindow = 0;
+  for (const row of rows) inWindow += Math.max(0, firstStartingAfter(row, to) - firstEndingAfter(row, from));
+  const clustering = inWindow > CLUSTER_ABOVE;
   const items: TrackItem[] = [];
   rows.forEach((row, rowIndex) => {
     let pending: TimelineBar[] = [];
@@ -82,7 +103,7 @@ export function visibleItems(rows: BarRows, window: TimeWindow, scale: number, k
     for (let i = firstEndingAfter(row, from); i < row.length; i += 1) {
       const bar = row[i];
       if (bar === undefined || bar.start > to) break;
-      const narrow = (bar.end - bar.start) * scale < MIN_BAR_PX;
+      const narrow = clustering && (bar.end - bar.start) * scale < MIN_BAR_PX;
       if (!narrow || bar.key === keep) {
         flush();
         items.push({ type: 'bar', bar });
