@@ -19,6 +19,7 @@ use git2::{FileMode, Index, IndexEntry, Repository};
 use crate::error::{CheckpointError, Result};
 use crate::filters::{Filters, Verdict};
 use crate::folder_listing::{Listing, ReadAhead, read_ahead, read_folder};
+use crate::index_file::RunIndex;
 
 /// What a full scan found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,8 +31,94 @@ pub struct Scanned {
     pub tree_changed: bool,
 }
 
+/// What a scan found to change in an index: files to hash (with the blob and mode their
+/// entry had; `None`: new), entries to drop, and warnings about skipped files.
+struct ScanPlan {
+    add: Vec<(PathBuf, Option<(git2::Oid, u32)>)>,
+    remove: Vec<PathBuf>,
+    warnings: Vec<String>,
+}
+
 /// Scans the work tree of `repo` into `index`.
 pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) -> Result<Scanned> {
+    let written_at = index
+        .path()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map_or((i64::MIN, 0), |m| (m.mtime(), m.mtime_nsec()));
+    let entries: Vec<IndexEntry> = index.iter().filter(|e| stage(e) == 0).collect();
+    let plan = plan(repo, entries.iter().collect(), written_at, filters)?;
+    let git = |path: &Path, e: &git2::Error| {
+        CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
+    };
+    let mut tree_changed = !plan.remove.is_empty();
+    for path in &plan.remove {
+        index.remove_path(path).map_err(|e| git(path, &e))?;
+    }
+    for (path, was) in &plan.add {
+        index.add_path(path).map_err(|e| git(path, &e))?;
+        let now = index.get_path(path, 0).map(|e| (e.id, e.mode));
+        tree_changed |= now.is_none() || now != *was;
+    }
+    Ok(Scanned {
+        warnings: plan.warnings,
+        tree_changed,
+    })
+}
+
+/// [`full_scan`] into Heddle's own reading of the run's index. Files are hashed through
+/// a scratch libgit2 index attached to `repo`, so they get the same filters and stat data
+/// as a checkpoint's.
+pub fn full_scan_run_index(
+    repo: &Repository,
+    index: &mut RunIndex,
+    filters: &mut Filters,
+) -> Result<Scanned> {
+    let entries = index
+        .entries_as_read()
+        .iter()
+        .filter(|e| stage(e) == 0)
+        .collect();
+    let plan = plan(repo, entries, index.written_at(), filters)?;
+    let git = |path: &Path, e: &git2::Error| {
+        CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
+    };
+    let mut tree_changed = !plan.remove.is_empty();
+    for path in &plan.remove {
+        index.remove(path.as_os_str().as_bytes());
+    }
+    if plan.add.is_empty() {
+        return Ok(Scanned {
+            warnings: plan.warnings,
+            tree_changed,
+        });
+    }
+    let mut scratch = Index::new().map_err(|e| git(Path::new("."), &e))?;
+    repo.set_index(&mut scratch)
+        .map_err(|e| git(Path::new("."), &e))?;
+    for (path, was) in &plan.add {
+        scratch.add_path(path).map_err(|e| git(path, &e))?;
+        match scratch.get_path(path, 0) {
+            Some(entry) => {
+                tree_changed |= Some((entry.id, entry.mode)) != *was;
+                index.put(entry);
+            }
+            None => tree_changed = true,
+        }
+    }
+    Ok(Scanned {
+        warnings: plan.warnings,
+        tree_changed,
+    })
+}
+
+/// Walks the work tree against `entries` (stage 0, in index order) of an index last
+/// written at `written_at`.
+fn plan(
+    repo: &Repository,
+    entries: Vec<&IndexEntry>,
+    written_at: (i64, i64),
+    filters: &mut Filters,
+) -> Result<ScanPlan> {
     let work_tree =
         repo.workdir()
             .map(Path::to_path_buf)
@@ -39,11 +126,6 @@ pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) ->
                 path: repo.path().to_path_buf(),
                 message: "the run's repository has no work tree".into(),
             })?;
-    let racy_from = index
-        .path()
-        .and_then(|p| std::fs::metadata(p).ok())
-        .map_or((i64::MIN, 0), |m| (m.mtime(), m.mtime_nsec()));
-    let entries: Vec<IndexEntry> = index.iter().filter(|e| stage(e) == 0).collect();
     let ahead = read_ahead(&work_tree, entries.iter().map(|e| e.path.as_slice()));
     let mut scan = Scan {
         ahead,
@@ -51,28 +133,17 @@ pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) ->
         filters,
         work_tree,
         entries,
-        racy_from,
+        racy_from: written_at,
         add: Vec::new(),
         remove: Vec::new(),
         warnings: Vec::new(),
     };
     let count = scan.entries.len();
     scan.walk(&[], 0, count)?;
-    let git = |path: &Path, e: &git2::Error| {
-        CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
-    };
-    let mut tree_changed = !scan.remove.is_empty();
-    for path in &scan.remove {
-        index.remove_path(path).map_err(|e| git(path, &e))?;
-    }
-    for (path, was) in &scan.add {
-        index.add_path(path).map_err(|e| git(path, &e))?;
-        let now = index.get_path(path, 0).map(|e| (e.id, e.mode));
-        tree_changed |= now.is_none() || now != *was;
-    }
-    Ok(Scanned {
+    Ok(ScanPlan {
+        add: scan.add,
+        remove: scan.remove,
         warnings: scan.warnings,
-        tree_changed,
     })
 }
 
@@ -87,7 +158,7 @@ struct Scan<'a> {
     filters: &'a mut Filters,
     work_tree: PathBuf,
     /// The index entries (stage 0), in index order.
-    entries: Vec<IndexEntry>,
+    entries: Vec<&'a IndexEntry>,
     /// When the index was written (seconds, nanoseconds).
     racy_from: (i64, i64),
     /// Files to hash, with the blob and mode their entry had (`None`: new).

@@ -2,27 +2,28 @@
 //! tree as it is, committed under the run's next free `refs/heddle/recovery/{run}/{n}`
 //! on top of a given commit, with its recovery area (`{run_dir}/recovery/{n}/`, see
 //! [`SetAside`]) for what a restore must get out of the way but does not own. The scan
-//! is one pass over the work tree, and the index is written once, by the restore. When
-//! the scan changes nothing in the index and the index is the one a restore stamped
-//! ([`index_tree`]), the snapshot's tree is the stamped one, not rebuilt.
+//! is one pass over the work tree, and the index is written once, by the restore; both
+//! through Heddle's own reading of the index ([`RunIndex`]). When the scan changes
+//! nothing in the index, the snapshot's tree is the one the index already names (stamped
+//! by a restore, [`index_tree`], or valid in its tree cache), not rebuilt.
 
+use crate::index_file::RunIndex;
 use git2::{Index, Oid, Repository};
 use heddle_engine::RunDir;
 
 use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
-use crate::full_scan::full_scan;
+use crate::full_scan::full_scan_run_index;
 use crate::index_tree;
-use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
+use crate::repo::{commit, compare_and_swap, signature, tip};
 use crate::restore::{Restored, restore_files, restore_tree, save_restored_index};
 use crate::set_aside::SetAside;
-use crate::snapshot::tree_of;
 use crate::state::GitState;
 
 /// A recovery snapshot just taken.
 pub struct RecoverySnapshot {
     /// The run's index, matching the work tree (written by [`RecoverySnapshot::restore`]).
-    pub index: Index,
+    pub index: RunIndex,
     /// The tree of the work tree as it was.
     pub tree: Oid,
     /// Full ref name, `refs/heddle/recovery/{run}/{n}`.
@@ -47,15 +48,15 @@ impl RecoverySnapshot {
         why: &str,
         now: &str,
     ) -> Result<RecoverySnapshot> {
-        let mut index = open_index(repo, state)?;
-        let stamped = index_tree::stamped(&state.index);
+        let mut index = RunIndex::open(&state.index)?;
+        let named = index_tree::stamped(&state.index).or_else(|| index.cached_tree());
         let mut filters = Filters::for_state(state);
-        let scanned = full_scan(repo, &mut index, &mut filters)?;
+        let scanned = full_scan_run_index(repo, &mut index, &mut filters)?;
         // The tree the index named before the scan, when the scan changed nothing in it
         // (a rollback refuses over changes unless forced, so this is the usual case).
-        let tree = match stamped {
+        let tree = match named {
             Some(tree) if !scanned.tree_changed && repo.find_tree(tree).is_ok() => tree,
-            _ => tree_of(repo, &mut index)?,
+            _ => build_tree(repo, &mut index)?,
         };
         let (reference, commit, n) = commit_recovery(repo, state, tree, parent, why, now)?;
         Ok(RecoverySnapshot {
@@ -111,16 +112,25 @@ impl RecoverySnapshot {
     }
 
     /// Writes the run's index as the scan left it (when nothing is restored).
-    pub fn save_index(&mut self, repo: &Repository) -> Result<()> {
-        self.index
-            .write()
-            .map_err(|e| CheckpointError::git(repo.path(), "save the run's index", &e))?;
-        if let Some(path) = self.index.path() {
-            // Only spares the next scan a tree rebuild.
-            let _ = index_tree::stamp(path, self.tree);
-        }
+    pub fn save_index(&mut self) -> Result<()> {
+        self.index.save()?;
+        // Only spares the next scan a tree rebuild.
+        let _ = index_tree::stamp(self.index.path(), self.tree);
         Ok(())
     }
+}
+
+/// The tree of `index` when the scan changed it: saved, then built by libgit2 from the
+/// file (reusing the subtrees its tree cache still has) and saved again with the full
+/// tree cache, which `index` is then read back with.
+fn build_tree(repo: &Repository, index: &mut RunIndex) -> Result<Oid> {
+    index.save()?;
+    let git = |e: &git2::Error| CheckpointError::git(repo.path(), "build the snapshot's tree", e);
+    let mut built = Index::open(index.path()).map_err(|e| git(&e))?;
+    let tree = built.write_tree_to(repo).map_err(|e| git(&e))?;
+    built.write().map_err(|e| git(&e))?;
+    *index = RunIndex::open(index.path())?;
+    Ok(tree)
 }
 
 /// Commits tree `tree` (the work tree as it was) on top of `parent` under the run's next

@@ -16,10 +16,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use git2::{Delta, FileMode, Index, IndexEntry, IndexTime, Oid, Repository};
+use git2::{Delta, FileMode, IndexEntry, IndexTime, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
 use crate::index_tree;
+use crate::restore_index::RestoreIndex;
 use crate::set_aside::SetAside;
 use crate::tree_diff::diff_trees;
 
@@ -51,7 +52,7 @@ struct Write {
 /// the way that the run does not own go to `aside`.
 pub fn restore_tree(
     repo: &Repository,
-    index: &mut Index,
+    index: &mut impl RestoreIndex,
     work_tree: &Path,
     now: Oid,
     target: Oid,
@@ -66,14 +67,12 @@ pub fn restore_tree(
 /// stamps it with that tree so the next scan need not rebuild it.
 pub fn save_restored_index(
     repo: &Repository,
-    index: &mut Index,
+    index: &mut impl RestoreIndex,
     restored: &Restored,
 ) -> Result<()> {
-    index
-        .write()
-        .map_err(|e| CheckpointError::git(repo.path(), "save the run's index", &e))?;
+    let path = index.save_file(repo.path())?;
     if let Some(tree) = restored.index_tree
-        && let Some(path) = index.path()
+        && let Some(path) = path
     {
         // Only spares the next scan a tree rebuild: a stamp that cannot be written is
         // simply not used.
@@ -86,7 +85,7 @@ pub fn save_restored_index(
 /// ([`save_restored_index`]), possibly while it does other work.
 pub fn restore_files(
     repo: &Repository,
-    index: &mut Index,
+    index: &mut impl RestoreIndex,
     work_tree: &Path,
     now: Oid,
     target: Oid,
@@ -141,8 +140,8 @@ pub fn restore_files(
     for relative in deletions {
         let shown = relative.to_string_lossy().into_owned();
         delete(work_tree, &relative)?;
-        if index.get_path(&relative, 0).is_some() {
-            index.remove_path(&relative).map_err(|e| git(&shown, &e))?;
+        if index.holds(&relative) {
+            index.drop_path(&relative).map_err(|e| git(&shown, &e))?;
         }
         restored.deleted.push(shown);
     }
@@ -151,7 +150,7 @@ pub fn restore_files(
         let blob = repo.find_blob(write.id).map_err(|e| git(&shown, &e))?;
         let meta = write_entry(work_tree, &write, blob.content(), aside)?;
         index
-            .add(&index_entry(&meta, &write))
+            .set(index_entry(&meta, &write))
             .map_err(|e| git(&shown, &e))?;
         restored.written.push(shown);
     }

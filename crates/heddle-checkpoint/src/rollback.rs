@@ -82,7 +82,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
     )?;
     let head_tree = commit(&repo, head)?.tree_id();
     if recovery.tree != head_tree && !force {
-        recovery.save_index(&repo)?;
+        recovery.save_index()?;
         let changed = changed_paths(&repo, head_tree, recovery.tree)?;
         return Err(CheckpointError::ChangedOutside { files: changed });
     }
