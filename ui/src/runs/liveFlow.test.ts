@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { edge, node, workflow } from '../test-support/workflowBuilder';
 import { workflowToFlow } from '../workflow-view/flow/workflowToFlow';
-import { withRunProgress } from './liveFlow';
-import { progressOf } from './runProgress';
+import { LiveRunMarks } from './liveFlow';
+import { progressOf, type NodeProgress } from './runProgress';
 import { eventStream } from './runEvents.testdata';
 
 const flow = workflowToFlow(
@@ -28,30 +28,56 @@ describe('the run on the canvas', () => {
     add('stage.completed', 'fix', { status: 'success' });
     add('edge.selected', undefined, { from: 'fix', to: 'test', label: null, reason: 'weight' });
     add('stage.started', 'test', { visit: 2 });
-    const shown = withRunProgress(flow, progressOf(events));
-    const status = (id: string) => shown.nodes.find((n) => n.id === id)?.data;
-    expect(status('test')).toMatchObject({ run: { status: 'running', visits: 2, retries: 0 } });
-    expect(status('fix')).toMatchObject({ run: { status: 'succeeded', visits: 1 } });
-    expect(status('done')).toMatchObject({ run: { status: 'pending', visits: 0 } });
-    const marks = Object.fromEntries(shown.edges.map((e) => [e.id, e.data?.run]));
+    const marks = new LiveRunMarks(flow);
+    marks.show(progressOf(events));
+    expect(marks.node('test')).toEqual({ status: 'running', visits: 2, retries: 0 });
+    expect(marks.node('fix')).toMatchObject({ status: 'succeeded', visits: 1 });
+    expect(marks.node('done')).toMatchObject({ status: 'pending', visits: 0 });
     // Of the two test->fix edges, the one whose label the event names.
-    expect(marks['test->fix#0']).toEqual({ reason: 'condition', count: 1, latest: false });
-    expect(marks['test->fix#1']).toBeUndefined();
-    expect(marks['fix->test#0']).toEqual({ reason: 'weight', count: 1, latest: true });
-    expect(marks['test->done#0']).toBeUndefined();
+    expect(marks.edge('test->fix#0')).toEqual({ reason: 'condition', count: 1, latest: false });
+    expect(marks.edge('test->fix#1')).toBeUndefined();
+    expect(marks.edge('fix->test#0')).toEqual({ reason: 'weight', count: 1, latest: true });
+    expect(marks.edge('test->done#0')).toBeUndefined();
   });
 
-  it('keeps the objects of elements whose mark did not change', () => {
+  it('shows nodes the events have not reached as the timeline has them', () => {
+    const { events, add } = eventStream();
+    add('stage.started', 'test', { visit: 3 });
+    const timeline = new Map<string, NodeProgress>([
+      ['test', { status: 'failed', visits: 2, retries: 0, outcome: 'fail' }],
+      ['fix', { status: 'succeeded', visits: 2, retries: 1, outcome: 'success' }],
+    ]);
+    const marks = new LiveRunMarks(flow);
+    marks.show(progressOf(events), timeline);
+    // The events are newer where they have reached.
+    expect(marks.node('test')).toEqual({ status: 'running', visits: 3, retries: 0 });
+    expect(marks.node('fix')).toEqual({ status: 'succeeded', visits: 2, retries: 1 });
+    expect(marks.node('done')).toEqual({ status: 'pending', visits: 0, retries: 0 });
+  });
+
+  it('keeps the objects of marks that did not change, and tells subscribers of each new progress', () => {
     const { events, add } = eventStream();
     add('stage.started', 'test', { visit: 1 });
-    const first = withRunProgress(flow, progressOf(events));
+    const marks = new LiveRunMarks(flow);
+    let told = 0;
+    const unsubscribe = marks.subscribe(() => (told += 1));
+    expect(marks.show(progressOf(events))).toBe(true);
+    marks.notify();
+    const first = { test: marks.node('test'), fix: marks.node('fix') };
     add('command.output', 'test', { stream: 'stdout', text: 'x' });
-    const second = withRunProgress(flow, progressOf(events), first);
-    expect(second.nodes.every((n, i) => n === first.nodes[i])).toBe(true);
-    expect(second).toBe(first);
+    const again = progressOf(events);
+    expect(marks.show(again)).toBe(true);
+    expect(marks.show(again)).toBe(false);
+    expect(marks.node('test')).toBe(first.test);
     add('stage.completed', 'test', { status: 'success' });
-    const third = withRunProgress(flow, progressOf(events), second);
-    expect(third.nodes.find((n) => n.id === 'test')).not.toBe(second.nodes.find((n) => n.id === 'test'));
-    expect(third.nodes.find((n) => n.id === 'fix')).toBe(second.nodes.find((n) => n.id === 'fix'));
+    marks.show(progressOf(events));
+    marks.notify();
+    expect(marks.node('test')).not.toBe(first.test);
+    expect(marks.node('test')?.status).toBe('succeeded');
+    expect(marks.node('fix')).toBe(first.fix);
+    expect(told).toBe(2);
+    unsubscribe();
+    marks.notify();
+    expect(told).toBe(2);
   });
 });
