@@ -19,7 +19,8 @@ export function RunArrowDefs() {
           refY="0"
         >
           <polyline
-            className="run-arrow-defs__taken"
+            // Inline, as React Flow draws its own: its arrowhead rule would win over a class.
+            style={{ stroke: 'var(--edge-taken)', fill: 'var(--edge-taken)', strokeWidth: 1 }}
             strokeLinecap="round"
             strokeLinejoin="round"
             points="-5,-4 0,0 -5,4 -5,-4"
