@@ -6,7 +6,7 @@ import type { CanvasSelection } from '../workflow-view/flow/elementIds';
 import { RunMarksContext } from '../workflow-view/canvas/runMarks';
 import { useFlowLayout } from '../workflow-view/layout/useFlowLayout';
 import { WorkflowView } from '../workflow-view/WorkflowView';
-import { LiveRunMarks } from './liveFlow';
+import { LiveRunMarks } from './liveRunMarks';
 import type { NodeProgress, RunProgress } from './runProgress';
 import type { RunGraph } from './useRunGraph';
 import './live-graph.css';

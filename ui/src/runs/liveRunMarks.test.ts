@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { edge, node, workflow } from '../test-support/workflowBuilder';
 import { workflowToFlow } from '../workflow-view/flow/workflowToFlow';
-import { LiveRunMarks } from './liveFlow';
+import { LiveRunMarks } from './liveRunMarks';
 import { progressOf, type NodeProgress } from './runProgress';
 import { eventStream } from './runEvents.testdata';
 

@@ -17,7 +17,7 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
   const badge = badgeAnchor(look.shape, w, h);
   const insets = contentInsets(look.shape, h);
   const diamond = look.shape === 'diamond';
-  const run = useNodeRunMark(node.id, data.run);
+  const run = useNodeRunMark(node.id);
   const classes = handlerNodeClasses(data, selected, run);
 
   return (

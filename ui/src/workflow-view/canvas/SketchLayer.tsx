@@ -33,7 +33,7 @@ const SketchNode = memo(function SketchNode({
   onSelect: (selection: CanvasSelection) => void;
 }) {
   const { look, box } = node.data;
-  const run = useNodeRunMark(node.id, node.data.run);
+  const run = useNodeRunMark(node.id);
   const classes = [...handlerNodeClasses(node.data, selected, run), 'is-sketch'];
   // No transform per node: each would be a layer of its own for the compositor.
   return (
@@ -52,7 +52,7 @@ const SketchNode = memo(function SketchNode({
 
 /** One edge of the sketch along its route. Redrawn only when it changes. */
 const SketchEdge = memo(function SketchEdge({ edge, selected }: { edge: WorkflowFlowEdge; selected: boolean }) {
-  const run = useEdgeRunMark(edge.id, edge.data?.run);
+  const run = useEdgeRunMark(edge.id);
   const route = edge.data?.route ?? null;
   if (route === null) return null;
   const classes = [

@@ -20,16 +20,16 @@ export const RunMarksContext = createContext<RunMarks | null>(null);
 
 const never = () => () => undefined;
 
-/** Node `id`'s run mark: from the canvas's run marks, else `own` (a flow's data). */
-export function useNodeRunMark(id: string, own: NodeRunMark | undefined): NodeRunMark | undefined {
+/** Node `id`'s run mark (none on a canvas that shows no run). */
+export function useNodeRunMark(id: string): NodeRunMark | undefined {
   const marks = useContext(RunMarksContext);
-  return useSyncExternalStore(marks === null ? never : marks.subscribe, () => (marks === null ? own : marks.node(id)));
+  return useSyncExternalStore(marks === null ? never : marks.subscribe, () => marks?.node(id));
 }
 
-/** Edge `id`'s run mark: from the canvas's run marks, else `own` (a flow's data). */
-export function useEdgeRunMark(id: string, own: EdgeRunMark | undefined): EdgeRunMark | undefined {
+/** Edge `id`'s run mark (none on a canvas that shows no run, or when not taken). */
+export function useEdgeRunMark(id: string): EdgeRunMark | undefined {
   const marks = useContext(RunMarksContext);
-  return useSyncExternalStore(marks === null ? never : marks.subscribe, () => (marks === null ? own : marks.edge(id)));
+  return useSyncExternalStore(marks === null ? never : marks.subscribe, () => marks?.edge(id));
 }
 
 /** Whether the canvas shows a run (its marks come from the context). */
