@@ -3,7 +3,8 @@
 // real format. Measured (reported in test-output/browser/runs-long.json, never asserted as
 // timings): from navigation until the timeline and the graph are shown, until they answer
 // (a click on a graph node shows its stage, a zoom key zooms the timeline), until every event
-// has been read, and the long tasks meanwhile. Asserted: the page holds only the bars in view,
+// has been read, and the long tasks meanwhile. Asserted: the page holds only the bars in view
+// (and, for the chain, an overview drawn as one outline rather than an element per node),
 // a stage deep in the run (the 15,000th) can be reached by zooming and selected, and the last
 // stage can be reached.
 import assert from 'node:assert/strict';
@@ -227,6 +228,9 @@ describe('runs screen on 20,000-stage runs', () => {
       await page.screenshot({ path: join(screenshotDir, 'runs-long-chain.png') });
       const bars = await page.locator('[data-testid="timeline-bar"]').count();
       assert.ok(bars < MAX_BARS_IN_PAGE, `${bars} bars in the page for ${chain.stages.length} stages`);
+      // The graph's overview is one outline, not an element per node.
+      assert.ok(await page.getByRole('img', { name: 'Workflow overview' }).isVisible(), 'the overview shows the whole graph');
+      assert.equal(await page.locator('.react-flow__minimap-node').count(), 0);
       assert.deepEqual(pageErrors, []);
     } finally {
       await context.close();

@@ -1,13 +1,13 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo } from 'react';
 import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
 import type { Workflow } from '../generated/Workflow';
 import type { CanvasSelection } from '../workflow-view/flow/elementIds';
-import type { WorkflowFlow } from '../workflow-view/flow/flowTypes';
-import { useFlowLayout, type FlowLayoutState } from '../workflow-view/layout/useFlowLayout';
+import { RunMarksContext } from '../workflow-view/canvas/runMarks';
+import { useFlowLayout } from '../workflow-view/layout/useFlowLayout';
 import { WorkflowView } from '../workflow-view/WorkflowView';
-import { withRunProgress } from './liveFlow';
-import type { RunProgress } from './runProgress';
+import { LiveRunMarks } from './liveRunMarks';
+import type { NodeProgress, RunProgress } from './runProgress';
 import type { RunGraph } from './useRunGraph';
 import './live-graph.css';
 
@@ -15,6 +15,7 @@ function LaidOutRun({
   opened,
   workflow,
   progress,
+  timelineNodes,
   selectedNode,
   onSelectNode,
   onDrawn,
@@ -22,6 +23,7 @@ function LaidOutRun({
   opened: OpenedWorkflow;
   workflow: Workflow;
   progress: RunProgress;
+  timelineNodes: ReadonlyMap<string, NodeProgress>;
   selectedNode: string | null;
   onSelectNode: (node: string | null) => void;
   onDrawn: () => void;
@@ -45,32 +47,39 @@ function LaidOutRun({
       if (timer !== undefined) clearTimeout(timer);
     };
   }, [settled, onDrawn]);
-  const previous = useRef<WorkflowFlow | undefined>(undefined);
-  const layout: FlowLayoutState = useMemo(() => {
-    if (laidOut.status !== 'ready') return laidOut;
-    const flow = withRunProgress(laidOut.flow, progress, previous.current);
-    previous.current = flow;
-    return { status: 'ready', flow };
-  }, [laidOut, progress]);
+  // The progress reaches the drawn nodes and edges through the marks, never through the flow:
+  // React Flow goes over every node and edge whenever the flow changes.
+  const marks = useMemo(() => (laidOut.status === 'ready' ? new LiveRunMarks(laidOut.flow) : null), [laidOut]);
+  // Shown before the elements are drawn (they read it as they render); those drawn before
+  // are told afterwards, and redraw only when their mark changed.
+  marks?.show(progress, timelineNodes);
+  useLayoutEffect(() => marks?.notify(), [marks, progress, timelineNodes]);
   const selection: CanvasSelection = useMemo(() => (selectedNode === null ? null : { type: 'node', id: selectedNode }), [selectedNode]);
   const onSelect = useCallback((next: CanvasSelection) => onSelectNode(next?.type === 'node' ? next.id : null), [onSelectNode]);
-  return <WorkflowView workflow={workflow} layout={layout} selection={selection} onSelect={onSelect} />;
+  return (
+    <RunMarksContext.Provider value={marks}>
+      <WorkflowView workflow={workflow} layout={laidOut} selection={selection} onSelect={onSelect} />
+    </RunMarksContext.Provider>
+  );
 }
 
 /**
  * The run's workflow (the `graph.dot` its folder keeps, as the run parsed it; see
- * `useRunGraph`) on the canvas, each node coloured by how it stands in `progress`, the edges
- * taken highlighted.
+ * `useRunGraph`) on the canvas, each node coloured by how it stands in `progress` (or, until
+ * its events reach it, in `timelineNodes`), the edges taken highlighted.
  */
 export function LiveGraph({
   graph,
   progress,
+  timelineNodes,
   selectedNode,
   onSelectNode,
   onDrawn,
 }: {
   graph: RunGraph;
   progress: RunProgress;
+  /** Each node as the run's timeline has it (see `nodesOfTimeline`). */
+  timelineNodes: ReadonlyMap<string, NodeProgress>;
   selectedNode: string | null;
   onSelectNode: (node: string | null) => void;
   /** Called once the graph has been drawn (or its layout failed). */
@@ -99,6 +108,7 @@ export function LiveGraph({
         opened={graph.value}
         workflow={graph.value.workflow}
         progress={progress}
+        timelineNodes={timelineNodes}
         selectedNode={selectedNode}
         onSelectNode={onSelectNode}
         onDrawn={onDrawn}

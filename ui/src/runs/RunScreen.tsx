@@ -11,9 +11,9 @@ import { RunHeader } from './RunHeader';
 import { graphBudget, recordedBudget, stoppedByBudget } from './runBudget';
 import { RunSidePanel } from './RunSidePanel';
 import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
-import { progressOf, type RunProgress } from './runProgress';
+import { progressOf, type NodeProgress, type RunProgress } from './runProgress';
 import { checkpointAt } from './scrubContext';
-import { nodesOfTimeline, withTimelineNodes } from './timelineProgress';
+import { nodesOfTimeline } from './timelineProgress';
 import { ScrubNote } from './ScrubNote';
 import { StageDetail } from './stage/StageDetail';
 import { RunTimeline } from './timeline/RunTimeline';
@@ -23,6 +23,8 @@ import { useRunGraph } from './useRunGraph';
 import './runs.css';
 
 type View = 'overview' | 'checkpoints' | 'artifacts';
+
+const NO_NODES: ReadonlyMap<string, NodeProgress> = new Map();
 
 /** The latest visit of `node` in the timeline. */
 function latestVisit(stages: readonly TimelineStage[], node: string): TimelineStage | null {
@@ -74,10 +76,12 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   const runStart = timeline?.stages[0] !== undefined ? Date.parse(timeline.stages[0].started_at) : record !== null ? Date.parse(record.started_at) : 0;
   // Once per timeline (a long run's has thousands of stages), not once per progress.
   const timelineNodes = useMemo(() => nodesOfTimeline(timeline), [timeline]);
+  // Scrubbed, the graph shows the events up to that moment alone.
   const shownProgress = useMemo(
-    () => (scrub === null ? withTimelineNodes(progress, timelineNodes) : progressOf(events, runStart + scrub)),
-    [scrub, progress, events, runStart, timelineNodes],
+    () => (scrub === null ? progress : progressOf(events, runStart + scrub)),
+    [scrub, progress, events, runStart],
   );
+  const shownTimelineNodes = scrub === null ? timelineNodes : NO_NODES;
   const scrubCheckpoint = scrub === null ? null : checkpointAt(events, runStart + scrub);
 
   const stages = timeline?.stages;
@@ -194,6 +198,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
                   graph={graph}
                   onDrawn={graphFirst.onDrawn}
                   progress={shownProgress}
+                  timelineNodes={shownTimelineNodes}
                   selectedNode={selected?.node_id ?? null}
                   onSelectNode={selectNode}
                 />

@@ -1,6 +1,6 @@
 import type { StageState } from '../generated/StageState';
 import type { Timeline } from '../generated/Timeline';
-import { statusOfOutcome, type NodeProgress, type NodeRunStatus, type RunProgress } from './runProgress';
+import { statusOfOutcome, type NodeProgress, type NodeRunStatus } from './runProgress';
 
 /** A stage still going or cut short as such; one that ended as its outcome reads in the events. */
 function statusOfStage(state: StageState): NodeRunStatus {
@@ -9,8 +9,9 @@ function statusOfStage(state: StageState): NodeRunStatus {
 
 /**
  * Each node of the run's timeline as its latest visit left it (status, visits, retries over
- * all visits): computed once per timeline (O(stages)), merged into progress as often as it
- * changes (O(nodes)) by `withTimelineNodes`.
+ * all visits): computed once per timeline (O(stages)). The live graph shows a node so until
+ * the run's events reach it (a long run's graph is coloured as soon as the timeline arrives,
+ * while thousands of events are still being replayed; see `LiveRunMarks`).
  */
 export function nodesOfTimeline(timeline: Timeline | null): ReadonlyMap<string, NodeProgress> {
   const nodes = new Map<string, NodeProgress>();
@@ -26,23 +27,4 @@ export function nodesOfTimeline(timeline: Timeline | null): ReadonlyMap<string, 
     });
   }
   return nodes;
-}
-
-/**
- * `progress` with every node its events have not reached yet taken from the run's timeline
- * (`nodesOfTimeline`: its latest visit's status, visits and retries): a long run's graph is
- * coloured as soon as the timeline arrives, while thousands of events are still being
- * replayed. Nodes the events have reached keep what the events say (they are newer, and know
- * about rollbacks).
- */
-export function withTimelineNodes(progress: RunProgress, timelineNodes: ReadonlyMap<string, NodeProgress>): RunProgress {
-  const fromTimeline = new Map<string, NodeProgress>();
-  for (const [id, node] of timelineNodes) if (!progress.nodes.has(id)) fromTimeline.set(id, node);
-  if (fromTimeline.size === 0) return progress;
-  return { ...progress, nodes: new Map([...fromTimeline, ...progress.nodes]) };
-}
-
-/** `withTimelineNodes` of the timeline's nodes. */
-export function withTimelineStatuses(progress: RunProgress, timeline: Timeline | null): RunProgress {
-  return withTimelineNodes(progress, nodesOfTimeline(timeline));
 }

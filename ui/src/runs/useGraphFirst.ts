@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RunGraph } from './useRunGraph';
 
-/** The longest the events wait for the graph (a layout that never settles must not stall them). */
+/** The longest the events wait for the graph once it has been read (a layout that never
+ * settles must not stall them). */
 export const GRAPH_FIRST_MAX_MS = 2000;
 
 /**
@@ -27,9 +28,13 @@ export function useGraphFirst(graphShown: boolean, graph: RunGraph): { hold: boo
   const waiting = !released && graphStillToDraw(graphShown, graph, drawn);
   // Let go for good the first time there is nothing to wait for.
   if (!released && !waiting) setReleased(true);
+  // The wait is counted from when the graph has been read: a long run's graph may take the
+  // server seconds to hand over, and the events streamed meanwhile would only slow it down.
+  const read = graph.state !== 'loading';
   useEffect(() => {
+    if (!read) return;
     const timer = setTimeout(() => setReleased(true), GRAPH_FIRST_MAX_MS);
     return () => clearTimeout(timer);
-  }, []);
+  }, [read]);
   return { hold: waiting, onDrawn };
 }

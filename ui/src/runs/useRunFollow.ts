@@ -15,7 +15,8 @@ export type FollowedRun = FollowState & {
 
 /**
  * Follows a run with a {@link RunFollower} (which holds all the scheduling): record and
- * timeline load once per `followKey`; events stream unless `holdEvents` is true.
+ * timeline load once per `followKey`; events stream once the first timeline has loaded (or
+ * failed to), unless `holdEvents` is true.
  */
 export function useRunFollow(api: Api, runId: string, followKey: number, holdEvents = false): FollowedRun {
   const [state, setState] = useState<FollowState | null>(null);
@@ -27,17 +28,21 @@ export function useRunFollow(api: Api, runId: string, followKey: number, holdEve
     follower.load();
   }, [follower, followKey]);
 
+  const shown = state ?? follower.current();
+  // The first record and timeline come before the events too: a long run's timeline takes the
+  // server a while, and streaming its 100,000 events meanwhile would make it longer.
+  const loading = shown.timeline === null && shown.error === null;
+  const hold = holdEvents || loading;
   useEffect(() => {
     // Held back, the events start once the caller is ready: thousands of them arrive as as many
     // tasks, and a response due meanwhile (the run's graph) would wait behind them all.
-    if (holdEvents) {
+    if (hold) {
       follower.reset();
       return;
     }
     follower.follow();
     return () => follower.stop();
-  }, [follower, followKey, holdEvents]);
+  }, [follower, followKey, hold]);
 
-  const shown = state ?? follower.current();
   return { ...shown, events: follower.events, transcripts: follower.transcripts, refresh: follower.load };
 }

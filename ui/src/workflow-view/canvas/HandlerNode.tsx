@@ -7,6 +7,7 @@ import { badgeAnchor, outlinePath } from '../look/shapeGeometry';
 import { DiagnosticBadge } from './DiagnosticBadge';
 import { handlerNodeClasses } from './handlerNodeClasses';
 import { handlePlaces } from './knownGeometry';
+import { useNodeRunMark } from './runMarks';
 
 /** A workflow node: its kind's outline, icon, label lines and subtitle. Read-only. */
 function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
@@ -16,7 +17,8 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
   const badge = badgeAnchor(look.shape, w, h);
   const insets = contentInsets(look.shape, h);
   const diamond = look.shape === 'diamond';
-  const classes = handlerNodeClasses(data, selected);
+  const run = useNodeRunMark(node.id);
+  const classes = handlerNodeClasses(data, selected, run);
 
   return (
     <div
@@ -24,7 +26,7 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
       style={{ width: w, height: h }}
       data-node-id={node.id}
       data-kind={node.kind}
-      data-run-status={data.run?.status}
+      data-run-status={run?.status}
     >
       <svg className="handler-node__outline" width={w} height={h} viewBox={`0 0 ${w} ${h}`} aria-hidden="true">
         <path className="handler-node__shape" d={outlinePath(look.shape, w, h, 1.5)} />
@@ -55,13 +57,13 @@ function HandlerNodeView({ data, selected }: NodeProps<HandlerFlowNode>) {
         </span>
       </div>
       <DiagnosticBadge diagnostics={diagnostics} x={badge.x} y={badge.y} />
-      {data.run !== undefined && (data.run.visits > 1 || data.run.retries > 0) ? (
+      {run !== undefined && (run.visits > 1 || run.retries > 0) ? (
         <span
           className="handler-node__run-counts"
-          title={`${data.run.visits} visit(s), ${data.run.retries} retr${data.run.retries === 1 ? 'y' : 'ies'}`}
+          title={`${run.visits} visit(s), ${run.retries} retr${run.retries === 1 ? 'y' : 'ies'}`}
         >
-          {data.run.visits > 1 ? `×${data.run.visits}` : ''}
-          {data.run.retries > 0 ? ` ↻${data.run.retries}` : ''}
+          {run.visits > 1 ? `×${run.visits}` : ''}
+          {run.retries > 0 ? ` ↻${run.retries}` : ''}
         </span>
       ) : null}
       <Handle

@@ -5,6 +5,7 @@ import type { HandlerFlowNode, WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode 
 import { outlinePath } from '../look/shapeGeometry';
 import { roundedPolylinePath } from './edgePath';
 import { handlerNodeClasses } from './handlerNodeClasses';
+import { useEdgeRunMark, useNodeRunMark } from './runMarks';
 
 /** Each node's top-left corner in flow coordinates (React Flow keeps children relative to parents). */
 function absolutePositions(nodes: readonly WorkflowFlowNode[]): Map<string, { x: number; y: number }> {
@@ -31,8 +32,9 @@ const SketchNode = memo(function SketchNode({
   selected: boolean;
   onSelect: (selection: CanvasSelection) => void;
 }) {
-  const { look, box, run } = node.data;
-  const classes = [...handlerNodeClasses(node.data, selected), 'is-sketch'];
+  const { look, box } = node.data;
+  const run = useNodeRunMark(node.id);
+  const classes = [...handlerNodeClasses(node.data, selected, run), 'is-sketch'];
   // No transform per node: each would be a layer of its own for the compositor.
   return (
     <g
@@ -50,12 +52,13 @@ const SketchNode = memo(function SketchNode({
 
 /** One edge of the sketch along its route. Redrawn only when it changes. */
 const SketchEdge = memo(function SketchEdge({ edge, selected }: { edge: WorkflowFlowEdge; selected: boolean }) {
+  const run = useEdgeRunMark(edge.id);
   const route = edge.data?.route ?? null;
   if (route === null) return null;
   const classes = [
     'sketch-edge',
     edge.data?.edge.condition ? 'is-conditional' : '',
-    edge.data?.run === undefined ? '' : 'is-taken',
+    run === undefined ? '' : 'is-taken',
     selected ? 'is-selected' : '',
   ];
   return <path className={classes.join(' ').trim()} d={roundedPolylinePath(route, 10)} data-edge-id={edge.id} />;

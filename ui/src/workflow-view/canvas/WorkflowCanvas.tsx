@@ -20,6 +20,8 @@ import { openingFocus, openingViewport } from './openingViewport';
 import { isSketchZoom } from './detailZoom';
 import { HandlerNode } from './HandlerNode';
 import { OverviewMap } from './OverviewMap';
+import { RunArrowDefs } from './RunArrow';
+import { useShowsRun } from './runMarks';
 import { knownGeometry } from './knownGeometry';
 import { SelectionContext } from './SelectionContext';
 import { SketchLayer } from './SketchLayer';
@@ -86,6 +88,7 @@ export function WorkflowCanvas({
   topInset?: number;
 }) {
   const theme = useShownTheme();
+  const showsRun = useShowsRun();
   const [drag, setDrag] = useState<Drag | null>(null);
   const lastDrag = useRef<Drag | null>(null);
   const movable = editing?.onMoveNode !== undefined;
@@ -118,18 +121,12 @@ export function WorkflowCanvas({
       stableElements(flow.edges, edgeCache.current, (e) => String(isSelected(selection, 'edge', e.id)), (e): WorkflowFlowEdge => {
         const selected = isSelected(selection, 'edge', e.id);
         const worst = e.data?.diagnostics.worst ?? null;
-        const run = e.data?.run;
-        const classes = [
-          e.data?.edge.condition ? 'is-conditional' : '',
-          worst === null ? '' : `has-${worst}`,
-          run === undefined ? '' : 'is-taken',
-          run?.latest === true ? 'is-latest' : '',
-        ];
-        const stroke = selected ? 'var(--accent)' : run !== undefined ? 'var(--edge-taken)' : 'var(--edge-stroke)';
+        // A run's marks (taken, latest) are drawn by the edge itself (see runMarks).
+        const classes = [e.data?.edge.condition ? 'is-conditional' : '', worst === null ? '' : `has-${worst}`];
+        const stroke = selected ? 'var(--accent)' : 'var(--edge-stroke)';
         return {
           ...e,
           selected,
-          animated: run?.latest === true,
           className: classes.join(' ').trim(),
           markerEnd: arrow(stroke),
         };
@@ -217,6 +214,7 @@ export function WorkflowCanvas({
       >
         {/* Zoomed far out the dots would be a pixel apart: millions to paint on every pan frame. */}
         {sketch ? null : <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />}
+        {showsRun ? <RunArrowDefs /> : null}
         <Controls showInteractive={false} position="bottom-left" fitViewOptions={fit} />
         <LayoutEnginePicker flow={flow} fit={fit} />
         {sketch ? <SketchLayer flow={flow} selection={selection} onSelect={onSelect} /> : null}

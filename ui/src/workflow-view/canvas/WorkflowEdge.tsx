@@ -3,6 +3,8 @@ import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '
 import { SeverityIcon } from '../../diagnostics/SeverityIcon';
 import type { WorkflowFlowEdge } from '../flow/flowTypes';
 import { polylineMidpoint, roundedPolylinePath } from './edgePath';
+import { TAKEN_ARROW_URL } from './RunArrow';
+import { useEdgeRunMark } from './runMarks';
 import { useSelect } from './SelectionContext';
 
 /**
@@ -33,7 +35,7 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   }
   const box = data?.labelBox ?? null;
   const worst = data?.diagnostics.worst ?? null;
-  const run = data?.run;
+  const run = useEdgeRunMark(id);
   const chipClasses = [
     'edge-chip',
     'nodrag',
@@ -45,7 +47,14 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
 
   return (
     <>
-      <BaseEdge id={id} path={path} markerEnd={markerEnd} interactionWidth={18} />
+      <BaseEdge
+        id={id}
+        path={path}
+        // A taken edge's arrow in the taken colour (a selected one keeps the selection's).
+        markerEnd={run !== undefined && !selected ? TAKEN_ARROW_URL : markerEnd}
+        className={run === undefined ? undefined : run.latest ? 'is-taken is-latest' : 'is-taken'}
+        interactionWidth={18}
+      />
       {center !== null && (box !== null || worst !== null || run !== undefined) ? (
         <EdgeLabelRenderer>
           <div

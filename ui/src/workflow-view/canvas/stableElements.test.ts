@@ -24,4 +24,17 @@ describe('stable canvas elements', () => {
     expect(fourth[0]).not.toBe(third[1]);
     expect([...cache.keys()]).toEqual(['b']);
   });
+
+  it('hands out the last array itself when no element changed', () => {
+    const cache = new Map<string, DrawnElement<Source, Source>>();
+    const a = { id: 'a', label: 'A' };
+    const b = { id: 'b', label: 'B' };
+    const draw = (s: Source) => ({ ...s });
+    const first = stableElements([a, b], cache, () => '', draw);
+    expect(stableElements([a, b], cache, () => '', draw)).toBe(first);
+    const fewer = stableElements([a], cache, () => '', draw);
+    expect(fewer).not.toBe(first);
+    expect(fewer[0]).toBe(first[0]);
+    expect(stableElements([a], cache, () => 'flag', draw)).not.toBe(fewer);
+  });
 });

@@ -17,7 +17,7 @@ export type AttachedDiagnostics = {
   worst: Severity | null;
 };
 
-/** How a node stands in a run shown on the canvas (absent in the editor). */
+/** How a node stands in a run shown on the canvas (see `runMarks`; none in the editor). */
 export type NodeRunMark = {
   /** `pending`, `running`, `retrying`, `waiting`, `succeeded`, `failed`, `skipped`, `interrupted`. */
   status: string;
@@ -25,7 +25,7 @@ export type NodeRunMark = {
   retries: number;
 };
 
-/** An edge a run followed (absent in the editor and for edges not taken). */
+/** An edge a run followed (see `runMarks`; none in the editor or for edges not taken). */
 export type EdgeRunMark = {
   /** Why it was chosen (`condition`, `label`, `weight`, ...). */
   reason: string;
@@ -42,7 +42,6 @@ export type HandlerNodeData = {
   box: NodeBox;
   direction: FlowDirection;
   diagnostics: AttachedDiagnostics;
-  run?: NodeRunMark;
 };
 
 /** Data of a labelled box drawn around a subgraph's nodes. */
@@ -65,7 +64,6 @@ export type WorkflowEdgeData = {
   route: Point[] | null;
   /** Centre of the label chip in flow coordinates; null before layout or without label. */
   labelCenter: Point | null;
-  run?: EdgeRunMark;
 };
 
 export type WorkflowFlowEdge = FlowEdge<WorkflowEdgeData, 'workflow'>;

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { edge, node, workflow } from '../test-support/workflowBuilder';
+import { workflowToFlow } from '../workflow-view/flow/workflowToFlow';
+import { LiveRunMarks } from './liveRunMarks';
+import { progressOf, type NodeProgress } from './runProgress';
+import { eventStream } from './runEvents.testdata';
+
+const flow = workflowToFlow(
+  workflow({
+    nodes: [node('test', { kind: 'command' }), node('fix'), node('done', { kind: 'exit' })],
+    edges: [
+      edge('test', 'fix', { label: 'failed', condition: 'outcome=fail' }),
+      edge('test', 'done', { label: 'passed' }),
+      edge('fix', 'test'),
+      edge('test', 'fix', { label: 'again', occurrence: 1 }),
+    ],
+  }),
+  [],
+);
+
+describe('the run on the canvas', () => {
+  it('marks node statuses and the edges taken, with the latest one', () => {
+    const { events, add } = eventStream();
+    add('stage.started', 'test', { visit: 1 });
+    add('stage.failed', 'test', { failure_class: 'deterministic' });
+    add('edge.selected', undefined, { from: 'test', to: 'fix', label: 'failed', reason: 'condition' });
+    add('stage.started', 'fix', { visit: 1 });
+    add('stage.completed', 'fix', { status: 'success' });
+    add('edge.selected', undefined, { from: 'fix', to: 'test', label: null, reason: 'weight' });
+    add('stage.started', 'test', { visit: 2 });
+    const marks = new LiveRunMarks(flow);
+    marks.show(progressOf(events));
+    expect(marks.node('test')).toEqual({ status: 'running', visits: 2, retries: 0 });
+    expect(marks.node('fix')).toMatchObject({ status: 'succeeded', visits: 1 });
+    expect(marks.node('done')).toMatchObject({ status: 'pending', visits: 0 });
+    // Of the two test->fix edges, the one whose label the event names.
+    expect(marks.edge('test->fix#0')).toEqual({ reason: 'condition', count: 1, latest: false });
+    expect(marks.edge('test->fix#1')).toBeUndefined();
+    expect(marks.edge('fix->test#0')).toEqual({ reason: 'weight', count: 1, latest: true });
+    expect(marks.edge('test->done#0')).toBeUndefined();
+  });
+
+  it('shows nodes the events have not reached as the timeline has them', () => {
+    const { events, add } = eventStream();
+    add('stage.started', 'test', { visit: 3 });
+    const timeline = new Map<string, NodeProgress>([
+      ['test', { status: 'failed', visits: 2, retries: 0, outcome: 'fail' }],
+      ['fix', { status: 'succeeded', visits: 2, retries: 1, outcome: 'success' }],
+    ]);
+    const marks = new LiveRunMarks(flow);
+    marks.show(progressOf(events), timeline);
+    // The events are newer where they have reached.
+    expect(marks.node('test')).toEqual({ status: 'running', visits: 3, retries: 0 });
+    expect(marks.node('fix')).toEqual({ status: 'succeeded', visits: 2, retries: 1 });
+    expect(marks.node('done')).toEqual({ status: 'pending', visits: 0, retries: 0 });
+  });
+
+  it('keeps the objects of marks that did not change, and tells subscribers of each new progress', () => {
+    const { events, add } = eventStream();
+    add('stage.started', 'test', { visit: 1 });
+    const marks = new LiveRunMarks(flow);
+    let told = 0;
+    const unsubscribe = marks.subscribe(() => (told += 1));
+    expect(marks.show(progressOf(events))).toBe(true);
+    marks.notify();
+    const first = { test: marks.node('test'), fix: marks.node('fix') };
+    add('command.output', 'test', { stream: 'stdout', text: 'x' });
+    const again = progressOf(events);
+    expect(marks.show(again)).toBe(true);
+    expect(marks.show(again)).toBe(false);
+    expect(marks.node('test')).toBe(first.test);
+    add('stage.completed', 'test', { status: 'success' });
+    marks.show(progressOf(events));
+    marks.notify();
+    expect(marks.node('test')).not.toBe(first.test);
+    expect(marks.node('test')?.status).toBe('succeeded');
+    expect(marks.node('fix')).toBe(first.fix);
+    expect(told).toBe(2);
+    unsubscribe();
+    marks.notify();
+    expect(told).toBe(2);
+  });
+});
