@@ -5,7 +5,7 @@
 # watcher reads them. Reports time per stage; the driver is examples/ingest_bench.rs.
 #
 # Usage: benches/ingest.sh [--sizes 500,5000,20000] [--shapes loop,chain] [--batch 20]
-#                          [--dir DIR]
+#                          [--live-up-to N] [--dir DIR]
 # Target: per-stage cost flat from 500 to 20,000 stages, finished or live.
 set -euo pipefail
 

@@ -18,7 +18,8 @@
 //! batch re-read what earlier batches had.
 //!
 //! Usage: `ingest_bench [--sizes 500,5000,20000] [--shapes loop,chain] [--batch 20]
-//! [--dir DIR]`. Everything lives in one temporary folder (under DIR, else `$TMPDIR`).
+//! [--live-up-to N] [--dir DIR]` (`--live-up-to`: measure `live` only up to N stages, since
+//! an ingest that grows with the run takes hours there). Everything lives in one temporary folder (under DIR, else `$TMPDIR`).
 
 use std::error::Error;
 use std::io::Write as _;
@@ -39,6 +40,7 @@ struct Options {
     sizes: Vec<usize>,
     shapes: Vec<String>,
     batch: usize,
+    live_up_to: usize,
     dir: Option<PathBuf>,
 }
 
@@ -47,6 +49,7 @@ fn options() -> Res<Options> {
         sizes: vec![500, 5_000, 20_000],
         shapes: vec!["loop".into(), "chain".into()],
         batch: 20,
+        live_up_to: usize::MAX,
         dir: None,
     };
     let mut args = std::env::args().skip(1);
@@ -58,6 +61,7 @@ fn options() -> Res<Options> {
             }
             "--shapes" => options.shapes = value.split(',').map(str::to_string).collect(),
             "--batch" => options.batch = value.parse()?,
+            "--live-up-to" => options.live_up_to = value.parse()?,
             "--dir" => options.dir = Some(PathBuf::from(value)),
             other => return Err(format!("unknown option {other}").into()),
         }
@@ -102,7 +106,7 @@ fn stages(shape: &str, count: usize) -> Res<Vec<Stage>> {
 /// Writes a run's files: manifest and empty progress.jsonl; its folder.
 fn create_run(runs: &Path, id: &str) -> Res<RunDir> {
     let start = "2026-11-23T01:00:00.000Z";
-    let run = RunDir::create(&runs.join(RunDir::folder_name(start, id)))?;
+    let run = RunDir::create(runs.join(RunDir::folder_name(start, id)))?;
     let manifest = Manifest {
         run_id: id.into(),
         workflow_name: "bench".into(),
@@ -275,13 +279,15 @@ async fn check(store: &Store, id: &str, stages: usize) -> Res<()> {
     Ok(())
 }
 
-/// One size of one shape: (finished total, live total, live last tenth per stage).
+/// One size of one shape: (finished total, live total and last tenth per stage, when
+/// measured).
 async fn measure(
     root: &Path,
     shape: &str,
     size: usize,
     batch: usize,
-) -> Res<(Duration, Duration, f64)> {
+    live: bool,
+) -> Res<(Duration, Option<(Duration, f64)>)> {
     let all = stages(shape, size)?;
     let home = root.join(format!("{shape}-{size}"));
     let runs = home.join("runs");
@@ -300,6 +306,10 @@ async fn measure(
     store.ingest_run(run.root()).await?;
     let finished = began.elapsed();
     check(&store, &id, size).await?;
+    if !live {
+        std::fs::remove_dir_all(&home)?;
+        return Ok((finished, None));
+    }
 
     let id = format!("01LIV{shape:>5}{size:016}");
     let run = create_run(&runs, &id)?;
@@ -332,7 +342,7 @@ async fn measure(
     check(&store, &id, size).await?;
     std::fs::remove_dir_all(&home)?;
     let tail_per_stage = tail.as_secs_f64() * 1e6 / tail_stages.max(1) as f64;
-    Ok((finished, live, tail_per_stage))
+    Ok((finished, Some((live, tail_per_stage))))
 }
 
 fn main() -> Res<()> {
@@ -357,15 +367,22 @@ fn main() -> Res<()> {
     );
     for shape in &options.shapes {
         for &size in &options.sizes {
-            let (finished, live, tail) =
-                runtime.block_on(measure(root.path(), shape, size, options.batch))?;
+            let live = size <= options.live_up_to;
+            let (finished, live) =
+                runtime.block_on(measure(root.path(), shape, size, options.batch, live))?;
             let per = |d: Duration| d.as_secs_f64() * 1e6 / size as f64;
+            let live = match live {
+                Some((live, tail)) => format!(
+                    "{:>11.0} {:>14.1} {tail:>19.1}",
+                    live.as_secs_f64() * 1e3,
+                    per(live)
+                ),
+                None => format!("{:>11} {:>14} {:>19}", "-", "-", "-"),
+            };
             println!(
-                "{shape:<6} {size:>7} {:>13.0} {:>14.1} {:>11.0} {:>14.1} {tail:>19.1}",
+                "{shape:<6} {size:>7} {:>13.0} {:>14.1} {live}",
                 finished.as_secs_f64() * 1e3,
                 per(finished),
-                live.as_secs_f64() * 1e3,
-                per(live),
             );
         }
     }
