@@ -131,12 +131,14 @@ pub(crate) async fn apply(
             // The row's visit, looked up in the statement (see the module doc): the row of
             // the folder named; else `?3` unless another folder holds it, then the node's
             // highest plus one; `?3` when no folder is named. The same as for stage ends.
+            // The folder's index is named: walking the node's visits newest first (the
+            // primary key's order) would read all of a loop's visits for a new folder.
             sqlx::query!(
                 "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
                                      attempts, retries, started_at, stage_dir)
                  VALUES (?1, ?2,
                          CASE WHEN ?10 IS NULL THEN ?3 ELSE COALESCE(
-                             (SELECT visit FROM stages
+                             (SELECT visit FROM stages INDEXED BY stages_by_folder
                               WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?9
                               ORDER BY visit DESC LIMIT 1),
                              CASE WHEN EXISTS (SELECT 1 FROM stages
@@ -195,7 +197,7 @@ pub(crate) async fn apply(
                                      input_tokens, output_tokens, cost_usd)
                  VALUES (?1, ?2,
                          CASE WHEN ?17 IS NULL THEN ?3 ELSE COALESCE(
-                             (SELECT visit FROM stages
+                             (SELECT visit FROM stages INDEXED BY stages_by_folder
                               WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?13
                               ORDER BY visit DESC LIMIT 1),
                              CASE WHEN EXISTS (SELECT 1 FROM stages
