@@ -195,3 +195,33 @@ fn parse_whole(raw: &[u8]) -> Result<(Envelope, Box<RawValue>), String> {
         .map_err(|e| e.to_string())?;
     Ok((envelope, properties))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{parse_fast, parse_whole};
+
+    #[test]
+    fn one_pass_reads_what_the_engine_type_reads() {
+        let lines = [
+            r#"{"id":"01A","ts":"2026-01-01T00:00:00.001Z","run_id":"01R","seq":3,"node_id":"test","event":"stage.completed","properties":{"status":"fail","duration_ms":5,"visit":2,"attempts":1,"stage_dir":"nodes/test-visit_2"}}"#,
+            r#"{"id":"01B","ts":"2026-01-01T00:00:00.002Z","run_id":"01R","seq":4,"event":"edge.selected","properties":{"from":"test","to":"fix","label":null,"condition":"outcome=fail","reason":"condition"}}"#,
+            r#"{"properties":{"stream":"stdout","text":"a \"quoted\" line\n"},"event":"command.output","seq":5,"run_id":"01R","ts":"t","id":"01C","node_id":"fix"}"#,
+        ];
+        for line in lines {
+            let fast = parse_fast(line.as_bytes()).unwrap();
+            let whole = parse_whole(line.as_bytes()).unwrap();
+            assert_eq!(fast.0, whole.0);
+            assert_eq!(fast.1.get(), whole.1.get());
+        }
+    }
+
+    #[test]
+    fn a_line_one_pass_cannot_read_is_left_to_the_engine_type() {
+        let unknown =
+            r#"{"id":"01A","ts":"t","run_id":"01R","seq":1,"event":"no.such","properties":{}}"#;
+        assert!(parse_fast(unknown.as_bytes()).is_none());
+        assert!(parse_whole(unknown.as_bytes()).is_err());
+    }
+}
