@@ -17,6 +17,23 @@ impl ArtifactListing for ArtifactManifests {
     fn list(&self, run: &RunDir) -> Vec<ListedArtifact> {
         list_artifacts(run)
     }
+
+    fn list_stages(&self, run: &RunDir, stages: &[String]) -> Vec<ListedArtifact> {
+        let mut listed = Vec::new();
+        for stage in stages {
+            // A stage folder is one plain name under `artifacts/`.
+            let mut parts = Path::new(stage).components();
+            if matches!(
+                (parts.next(), parts.next()),
+                (Some(Component::Normal(_)), None)
+            ) {
+                list_stage(run, stage, &mut listed);
+            }
+        }
+        sort(&mut listed);
+        listed.dedup();
+        listed
+    }
 }
 
 /// Every captured artifact of `run`, by stage folder, attempt and path.
@@ -27,41 +44,50 @@ pub fn list_artifacts(run: &RunDir) -> Vec<ListedArtifact> {
     };
     for stage in stages.filter_map(Result::ok) {
         let stage_name = stage.file_name().to_string_lossy().into_owned();
-        let node = node_of_stage(&stage_name).to_string();
-        let Ok(retries) = std::fs::read_dir(stage.path()) else {
+        list_stage(run, &stage_name, &mut listed);
+    }
+    sort(&mut listed);
+    listed
+}
+
+fn sort(listed: &mut [ListedArtifact]) {
+    listed.sort_by(|a, b| (&a.stage, a.retry, &a.path).cmp(&(&b.stage, b.retry, &b.path)));
+}
+
+/// Adds the artifacts of the stage folder `stage_name` (every attempt) to `listed`.
+fn list_stage(run: &RunDir, stage_name: &str, listed: &mut Vec<ListedArtifact>) {
+    let node = node_of_stage(stage_name).to_string();
+    let Ok(retries) = std::fs::read_dir(run.artifacts().join(stage_name)) else {
+        return;
+    };
+    for retry in retries.filter_map(Result::ok) {
+        let retry_name = retry.file_name().to_string_lossy().into_owned();
+        let Some(n) = retry_name
+            .strip_prefix("retry_")
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
             continue;
         };
-        for retry in retries.filter_map(Result::ok) {
-            let retry_name = retry.file_name().to_string_lossy().into_owned();
-            let Some(n) = retry_name
-                .strip_prefix("retry_")
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            let Ok(text) = std::fs::read_to_string(retry.path().join(MANIFEST_FILE)) else {
-                continue;
-            };
-            let Ok(report) = serde_json::from_str::<CaptureReport>(&text) else {
-                continue;
-            };
-            for artifact in report.artifacts {
-                listed.push(ListedArtifact {
-                    stage: stage_name.clone(),
-                    node: node.clone(),
-                    retry: n,
-                    path: format!("{stage_name}/{retry_name}/{}", artifact.path),
-                    source: artifact.path,
-                    size: artifact.size,
-                    sha256: artifact.sha256,
-                    media_type: artifact.media_type,
-                    kind: artifact.kind,
-                });
-            }
+        let Ok(text) = std::fs::read_to_string(retry.path().join(MANIFEST_FILE)) else {
+            continue;
+        };
+        let Ok(report) = serde_json::from_str::<CaptureReport>(&text) else {
+            continue;
+        };
+        for artifact in report.artifacts {
+            listed.push(ListedArtifact {
+                stage: stage_name.to_string(),
+                node: node.clone(),
+                retry: n,
+                path: format!("{stage_name}/{retry_name}/{}", artifact.path),
+                source: artifact.path,
+                size: artifact.size,
+                sha256: artifact.sha256,
+                media_type: artifact.media_type,
+                kind: artifact.kind,
+            });
         }
     }
-    listed.sort_by(|a, b| (&a.stage, a.retry, &a.path).cmp(&(&b.stage, b.retry, &b.path)));
-    listed
 }
 
 /// The node a stage folder belongs to: the folder name without its `-rerun_{k}` and

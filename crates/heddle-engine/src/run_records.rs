@@ -25,6 +25,15 @@ pub trait ArtifactListing: Send + Sync + Debug {
     /// Every artifact captured in `run`, by stage folder, attempt and path; unreadable
     /// manifests are skipped.
     fn list(&self, run: &RunDir) -> Vec<ListedArtifact>;
+
+    /// The artifacts captured in the stage folders `stages` of `run` (names under
+    /// `artifacts/`, like [`ListedArtifact::stage`]), as [`ArtifactListing::list`] gives them:
+    /// what a live run's index reads after a stage, without reading every earlier stage's.
+    fn list_stages(&self, run: &RunDir, stages: &[String]) -> Vec<ListedArtifact> {
+        let mut listed = self.list(run);
+        listed.retain(|a| stages.contains(&a.stage));
+        listed
+    }
 }
 
 /// One checkpoint commit.

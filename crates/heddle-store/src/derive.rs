@@ -98,44 +98,6 @@ fn stage_dir(node: &str, visit: i64) -> String {
     heddle_engine::RunDir::stage_dir_name(node, u32::try_from(visit).unwrap_or(1))
 }
 
-/// The row (its visit) and folder a stage event of `node` belongs to: the row of the folder
-/// the event names if there is one; else visit `visit`, unless another folder holds it, in
-/// which case the node's highest visit plus one. Without a folder in the event: `visit`
-/// and the folder it implies.
-async fn stage_row(
-    conn: &mut SqliteConnection,
-    run_key: i64,
-    node: &str,
-    visit: i64,
-    dir: Option<&str>,
-) -> std::result::Result<(i64, String), sqlx::Error> {
-    let Some(dir) = dir else {
-        return Ok((visit, stage_dir(node, visit)));
-    };
-    let found = sqlx::query!(
-        r#"SELECT
-               (SELECT visit FROM stages
-                WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?3
-                ORDER BY visit DESC LIMIT 1) AS "mine: i64",
-               EXISTS (SELECT 1 FROM stages
-                       WHERE run_key = ?1 AND node_id = ?2 AND visit = ?4) AS "taken!: bool",
-               (SELECT MAX(visit) FROM stages
-                WHERE run_key = ?1 AND node_id = ?2) AS "highest: i64""#,
-        run_key,
-        node,
-        dir,
-        visit,
-    )
-    .fetch_one(&mut *conn)
-    .await?;
-    let visit = match (found.mine, found.taken) {
-        (Some(mine), _) => mine,
-        (None, true) => found.highest.unwrap_or(visit).saturating_add(1),
-        (None, false) => visit,
-    };
-    Ok((visit, dir.to_owned()))
-}
-
 /// Applies `event` to the stages and waits of run `run_key`.
 pub(crate) async fn apply(
     conn: &mut SqliteConnection,
@@ -161,17 +123,31 @@ pub(crate) async fn apply(
             visit,
             attempt,
             branch,
-            stage_dir,
+            stage_dir: named,
         } => {
-            let (visit, dir) =
-                stage_row(conn, run_key, node, i64::from(*visit), stage_dir.as_deref())
-                    .await
-                    .map_err(db)?;
+            let visit = i64::from(*visit);
+            let dir = named.clone().unwrap_or_else(|| stage_dir(node, visit));
             let attempt = i64::from(*attempt);
+            // The row's visit, looked up in the statement (see the module doc): the row of
+            // the folder named; else `?3` unless another folder holds it, then the node's
+            // highest plus one; `?3` when no folder is named. The same as for stage ends.
+            // The folder's index is named: walking the node's visits newest first (the
+            // primary key's order) would read all of a loop's visits for a new folder.
             sqlx::query!(
                 "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
                                      attempts, retries, started_at, stage_dir)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, 0, ?8, ?9)
+                 VALUES (?1, ?2,
+                         CASE WHEN ?10 IS NULL THEN ?3 ELSE COALESCE(
+                             (SELECT visit FROM stages INDEXED BY stages_by_folder
+                              WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?9
+                              ORDER BY visit DESC LIMIT 1),
+                             CASE WHEN EXISTS (SELECT 1 FROM stages
+                                               WHERE run_key = ?1 AND node_id = ?2
+                                                 AND visit = ?3)
+                                  THEN COALESCE((SELECT MAX(visit) FROM stages
+                                                 WHERE run_key = ?1 AND node_id = ?2), ?3) + 1
+                                  ELSE ?3 END) END,
+                         ?4, ?5, ?6, 'running', ?7, 0, ?8, ?9)
                  ON CONFLICT (run_key, node_id, visit) DO UPDATE SET
                      status = 'running',
                      kind = excluded.kind,
@@ -195,6 +171,7 @@ pub(crate) async fn apply(
                 attempt,
                 ts,
                 dir,
+                named,
             )
             .execute(&mut *conn)
             .await
@@ -204,9 +181,10 @@ pub(crate) async fn apply(
             let Some(p) = StageEnd::of(ended) else {
                 return Ok(());
             };
-            let (visit, dir) = stage_row(conn, run_key, node, i64::from(p.visit), p.stage_dir)
-                .await
-                .map_err(db)?;
+            let visit = i64::from(p.visit);
+            let dir = p
+                .stage_dir
+                .map_or_else(|| stage_dir(node, visit), str::to_owned);
             let attempts = i64::from(p.attempts);
             let duration_ms = i64::try_from(p.duration_ms).unwrap_or(i64::MAX);
             let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
@@ -217,8 +195,18 @@ pub(crate) async fn apply(
                                      attempts, retries, started_at, ended_at, duration_ms,
                                      notes, failure_reason, failure_class, stage_dir,
                                      input_tokens, output_tokens, cost_usd)
-                 VALUES (?1, ?2, ?3, ?4, '', ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10, ?11, ?12, ?13,
-                         ?14, ?15, ?16)
+                 VALUES (?1, ?2,
+                         CASE WHEN ?17 IS NULL THEN ?3 ELSE COALESCE(
+                             (SELECT visit FROM stages INDEXED BY stages_by_folder
+                              WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?13
+                              ORDER BY visit DESC LIMIT 1),
+                             CASE WHEN EXISTS (SELECT 1 FROM stages
+                                               WHERE run_key = ?1 AND node_id = ?2
+                                                 AND visit = ?3)
+                                  THEN COALESCE((SELECT MAX(visit) FROM stages
+                                                 WHERE run_key = ?1 AND node_id = ?2), ?3) + 1
+                                  ELSE ?3 END) END,
+                         ?4, '', ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                  ON CONFLICT (run_key, node_id, visit) DO UPDATE SET
                      status = excluded.status,
                      attempts = MAX(stages.attempts, excluded.attempts),
@@ -247,6 +235,7 @@ pub(crate) async fn apply(
                 input_tokens,
                 output_tokens,
                 p.cost_usd,
+                p.stage_dir,
             )
             .execute(&mut *conn)
             .await

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use heddle_engine::Event;
 
 use crate::error::{Result, StoreError};
-use crate::scan::{GitRead, Position, Scan, scan};
+use crate::scan::{ArtifactRead, GitRead, Position, Scan, scan};
 use crate::types::{IngestReport, RunChange, RunStatus};
 use crate::write::{
-    RunUpdate, insert_events, insert_run, replace_artifacts, replace_checkpoints, update_manifest,
-    update_run,
+    RunUpdate, insert_events, insert_run, replace_artifacts, replace_checkpoints,
+    replace_stage_artifacts, update_manifest, update_run,
 };
 use crate::{Store, derive};
 
@@ -208,7 +208,7 @@ impl Store {
         if manifest_changed {
             update_manifest(&mut tx, db, run_key, &manifest).await?;
         }
-        insert_events(&mut tx, db, run_key, &tail.events).await?;
+        let added_events = insert_events(&mut tx, db, run_key, &tail.events).await?;
         let mut current_node = None;
         for event in &tail.events {
             derive::apply(&mut tx, db, run_key, event).await?;
@@ -233,8 +233,12 @@ impl Store {
                 None
             }
         };
-        if let Some(artifacts) = &artifacts {
-            replace_artifacts(&mut tx, db, run_key, artifacts).await?;
+        match &artifacts {
+            ArtifactRead::Unchanged => {}
+            ArtifactRead::All(listed) => replace_artifacts(&mut tx, db, run_key, listed).await?,
+            ArtifactRead::Stages { stages, listed } => {
+                replace_stage_artifacts(&mut tx, db, run_key, stages, listed).await?;
+            }
         }
         let progress = folder.join("progress.jsonl");
         let ingest_error = tail.corrupt.as_ref().map(|c| {
@@ -258,6 +262,7 @@ impl Store {
                 git_signature: git_signature.as_deref(),
                 manifest_signature: manifest_signature.as_deref(),
                 ingest_error: ingest_error.as_deref(),
+                new_events: added_events,
             },
         )
         .await?;
@@ -305,7 +310,7 @@ fn unchanged(previous: &Previous, scanned: &Scan) -> bool {
         && i64::try_from(scanned.tail.offset).is_ok_and(|o| o == previous.offset)
         && i64::try_from(scanned.tail.lines).is_ok_and(|l| l == previous.lines)
         && matches!(scanned.git, GitRead::Unchanged)
-        && scanned.artifacts.is_none()
+        && matches!(scanned.artifacts, ArtifactRead::Unchanged)
         && scanned.manifest_signature == previous.manifest_signature
         && RunStatus::parse(&previous.status) == scanned.status
 }

@@ -3,6 +3,7 @@
 //! [`Envelope`]. A line that is not one (torn by a crash, or an event this version does not
 //! know) is skipped and reported, never fatal.
 
+use std::borrow::Cow;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -52,6 +53,22 @@ pub(crate) struct Tail {
     pub corrupt: Option<CorruptLine>,
     /// The file was shorter than the previous offset: it was replaced, read from the start.
     pub restarted: bool,
+}
+
+/// A line's envelope fields, with the event's name and its properties kept as written: one
+/// pass over the line, after which only the properties are read again, into the typed event.
+#[derive(Deserialize)]
+struct RawLine<'a> {
+    id: String,
+    ts: String,
+    run_id: String,
+    seq: u64,
+    #[serde(default)]
+    node_id: Option<String>,
+    #[serde(borrow)]
+    event: Cow<'a, str>,
+    #[serde(borrow)]
+    properties: &'a RawValue,
 }
 
 /// The properties of a line, kept as written (the typed [`Envelope`] is read from the
@@ -129,19 +146,82 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
 }
 
 fn parse_line(raw: &[u8], line: u64) -> Result<ParsedEvent, String> {
-    let envelope: Envelope = serde_json::from_slice(raw).map_err(|e| e.to_string())?;
+    let (envelope, properties) = match parse_fast(raw) {
+        Some(parsed) => parsed,
+        None => parse_whole(raw)?,
+    };
     let seq = i64::try_from(envelope.seq)
         .ok()
         .filter(|seq| *seq >= 1)
         .ok_or_else(|| format!("seq {} is not a position from 1", envelope.seq))?;
-    // The envelope read, so `properties` is there and is an object.
-    let properties = serde_json::from_slice::<RawProperties<'_>>(raw)
-        .map(|p| p.properties.to_owned())
-        .map_err(|e| e.to_string())?;
     Ok(ParsedEvent {
         line,
         seq,
         envelope,
         properties,
     })
+}
+
+/// The envelope read in one pass over the line and one over its properties; `None` when the
+/// line is not one (then [`parse_whole`] says why).
+fn parse_fast(raw: &[u8]) -> Option<(Envelope, Box<RawValue>)> {
+    let line: RawLine<'_> = serde_json::from_slice(raw).ok()?;
+    // The event as its adjacently tagged form also reads: `[name, properties]`.
+    let properties = line.properties.get();
+    let mut tagged = Vec::with_capacity(line.event.len() + properties.len() + 8);
+    tagged.push(b'[');
+    serde_json::to_writer(&mut tagged, &*line.event).ok()?;
+    tagged.push(b',');
+    tagged.extend_from_slice(properties.as_bytes());
+    tagged.push(b']');
+    let event = serde_json::from_slice(&tagged).ok()?;
+    let envelope = Envelope {
+        id: line.id,
+        ts: line.ts,
+        run_id: line.run_id,
+        seq: line.seq,
+        node_id: line.node_id,
+        event,
+    };
+    Some((envelope, line.properties.to_owned()))
+}
+
+/// The envelope read as the engine's type, then the properties as written.
+fn parse_whole(raw: &[u8]) -> Result<(Envelope, Box<RawValue>), String> {
+    let envelope: Envelope = serde_json::from_slice(raw).map_err(|e| e.to_string())?;
+    // The envelope read, so `properties` is there and is an object.
+    let properties = serde_json::from_slice::<RawProperties<'_>>(raw)
+        .map(|p| p.properties.to_owned())
+        .map_err(|e| e.to_string())?;
+    Ok((envelope, properties))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::{parse_fast, parse_whole};
+
+    #[test]
+    fn one_pass_reads_what_the_engine_type_reads() {
+        let lines = [
+            r#"{"id":"01A","ts":"2026-01-01T00:00:00.001Z","run_id":"01R","seq":3,"node_id":"test","event":"stage.completed","properties":{"status":"fail","duration_ms":5,"visit":2,"attempts":1,"stage_dir":"nodes/test-visit_2"}}"#,
+            r#"{"id":"01B","ts":"2026-01-01T00:00:00.002Z","run_id":"01R","seq":4,"event":"edge.selected","properties":{"from":"test","to":"fix","label":null,"condition":"outcome=fail","reason":"condition"}}"#,
+            r#"{"properties":{"stream":"stdout","text":"a \"quoted\" line\n"},"event":"command.output","seq":5,"run_id":"01R","ts":"t","id":"01C","node_id":"fix"}"#,
+        ];
+        for line in lines {
+            let fast = parse_fast(line.as_bytes()).unwrap();
+            let whole = parse_whole(line.as_bytes()).unwrap();
+            assert_eq!(fast.0, whole.0);
+            assert_eq!(fast.1.get(), whole.1.get());
+        }
+    }
+
+    #[test]
+    fn a_line_one_pass_cannot_read_is_left_to_the_engine_type() {
+        let unknown =
+            r#"{"id":"01A","ts":"t","run_id":"01R","seq":1,"event":"no.such","properties":{}}"#;
+        assert!(parse_fast(unknown.as_bytes()).is_none());
+        assert!(parse_whole(unknown.as_bytes()).is_err());
+    }
 }

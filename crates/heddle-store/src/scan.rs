@@ -2,6 +2,7 @@
 //! running it, the new part of progress.jsonl, and, when they may have changed, the git
 //! checkpoints and the captured artifacts.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -10,7 +11,7 @@ use heddle_engine::runlock::RunLock;
 use heddle_engine::{Conclusion, Event, Manifest, RunDir};
 
 use crate::error::{Result, StoreError};
-use crate::progress::{Tail, read_tail};
+use crate::progress::{ParsedEvent, Tail, read_tail};
 use crate::readers::RunReaders;
 use crate::types::RunStatus;
 
@@ -47,15 +48,59 @@ pub(crate) struct Scan {
     pub git_signature: Option<String>,
     pub manifest_signature: Option<String>,
     /// Read again when events suggest they changed.
-    pub artifacts: Option<Vec<ListedArtifact>>,
+    pub artifacts: ArtifactRead,
 }
 
-/// Whether the artifact manifests are read again after `event`.
-fn may_add_artifacts(event: &Event) -> bool {
-    matches!(
-        event,
-        Event::ArtifactCaptured { .. } | Event::StageCompleted { .. } | Event::StageFailed { .. }
-    ) || event.ends_run()
+/// What the artifact manifests read gave.
+#[derive(Debug)]
+pub(crate) enum ArtifactRead {
+    /// Nothing suggests they changed.
+    Unchanged,
+    /// Every stage folder's, read again.
+    All(Vec<ListedArtifact>),
+    /// Those of the stage folders `stages` (under `artifacts/`), read again; the others'
+    /// stay as indexed.
+    Stages {
+        stages: Vec<String>,
+        listed: Vec<ListedArtifact>,
+    },
+}
+
+/// Which artifact folders the new events may have added to: `None` when every folder is read
+/// again (the run ended, or an event names a folder in a way not understood), else the
+/// folders of the stages that captured or ended (empty: none).
+fn artifact_stages(events: &[ParsedEvent]) -> Option<Vec<String>> {
+    let mut stages = BTreeSet::new();
+    for event in events {
+        let envelope = &event.envelope;
+        let folder = match &envelope.event {
+            Event::StageCompleted {
+                visit, stage_dir, ..
+            }
+            | Event::StageFailed {
+                visit, stage_dir, ..
+            } => {
+                // Captures go to `artifacts/{the stage folder's name}`.
+                let dir = match (stage_dir, &envelope.node_id) {
+                    (Some(dir), _) => dir.clone(),
+                    (None, Some(node)) => RunDir::stage_dir_name(node, *visit),
+                    (None, None) => return None,
+                };
+                Path::new(&dir)
+                    .file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+            }
+            // `artifacts/{stage folder}/retry_{n}/{file}`
+            Event::ArtifactCaptured { path, .. } => path
+                .strip_prefix("artifacts/")
+                .and_then(|rest| rest.split_once('/'))
+                .map(|(folder, _)| folder.to_string()),
+            event if event.ends_run() => return None,
+            _ => continue,
+        };
+        stages.insert(folder.filter(|f| !f.is_empty() && f != "." && f != "..")?);
+    }
+    Some(stages.into_iter().collect())
 }
 
 /// Reads `folder` from `position`; `None` when it has no manifest (yet).
@@ -97,11 +142,14 @@ pub(crate) fn scan(
     } else {
         GitRead::Unchanged
     };
-    let artifacts_changed = tail
-        .events
-        .iter()
-        .any(|e| may_add_artifacts(&e.envelope.event));
-    let artifacts = (fresh || artifacts_changed).then(|| readers.artifacts.list(&run));
+    let artifacts = match (fresh, artifact_stages(&tail.events)) {
+        (false, Some(stages)) if stages.is_empty() => ArtifactRead::Unchanged,
+        (false, Some(stages)) => ArtifactRead::Stages {
+            listed: readers.artifacts.list_stages(&run, &stages),
+            stages,
+        },
+        _ => ArtifactRead::All(readers.artifacts.list(&run)),
+    };
     Ok(Some(Scan {
         manifest,
         conclusion,

@@ -107,13 +107,21 @@ pub(crate) async fn update_manifest(
     Ok(())
 }
 
-/// Inserts `events` for run `run_key` (a seq seen before is replaced).
+/// Inserts `events` for run `run_key` (a seq seen before is replaced); how many rows that
+/// added (seqs not seen before).
 pub(crate) async fn insert_events(
     conn: &mut SqliteConnection,
     db: &Db,
     run_key: i64,
     events: &[ParsedEvent],
-) -> Result<()> {
+) -> Result<i64> {
+    let (Some(first), Some(last)) = (
+        events.iter().map(|e| e.seq).min(),
+        events.iter().map(|e| e.seq).max(),
+    ) else {
+        return Ok(0);
+    };
+    let before = count_events(conn, db, run_key, first, last).await?;
     let mut batch: Vec<u8> = Vec::with_capacity(256 * EVENT_BATCH);
     for chunk in events.chunks(EVENT_BATCH) {
         batch.clear();
@@ -147,7 +155,27 @@ pub(crate) async fn insert_events(
         .await
         .map_err(|e| db.err(e))?;
     }
-    Ok(())
+    Ok(count_events(conn, db, run_key, first, last).await? - before)
+}
+
+/// The run's events with seq in `first..=last` (reads only those).
+async fn count_events(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    run_key: i64,
+    first: i64,
+    last: i64,
+) -> Result<i64> {
+    sqlx::query_scalar!(
+        r#"SELECT COUNT(*) AS "count!: i64" FROM events
+           WHERE run_key = ?1 AND seq BETWEEN ?2 AND ?3"#,
+        run_key,
+        first,
+        last
+    )
+    .fetch_one(&mut *conn)
+    .await
+    .map_err(|e| db.err(e))
 }
 
 /// Replaces the run's checkpoints.
@@ -201,14 +229,50 @@ pub(crate) async fn replace_artifacts(
         .execute(&mut *conn)
         .await
         .map_err(|e| db.err(e))?;
+    insert_artifacts(conn, db, run_key, artifacts).await
+}
+
+/// Replaces the run's artifacts of the stage folders `stages` with `artifacts` (theirs).
+pub(crate) async fn replace_stage_artifacts(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    run_key: i64,
+    stages: &[String],
+    artifacts: &[ListedArtifact],
+) -> Result<()> {
+    for stage in stages {
+        sqlx::query!(
+            "DELETE FROM artifacts WHERE run_key = ?1 AND stage = ?2",
+            run_key,
+            stage
+        )
+        .execute(&mut *conn)
+        .await
+        .map_err(|e| db.err(e))?;
+    }
+    insert_artifacts(conn, db, run_key, artifacts).await
+}
+
+/// Inserts `artifacts` (a path seen before is replaced).
+async fn insert_artifacts(
+    conn: &mut SqliteConnection,
+    db: &Db,
+    run_key: i64,
+    artifacts: &[ListedArtifact],
+) -> Result<()> {
     for a in artifacts {
         let size = i64::try_from(a.size).unwrap_or(i64::MAX);
         let retry = i64::from(a.retry);
         let kind = a.kind.as_str();
+        // An upsert, not INSERT OR REPLACE: the row count the run keeps follows inserts.
         sqlx::query!(
-            "INSERT OR REPLACE INTO artifacts (run_key, path, stage, node_id, retry, source,
-                                               size, sha256, media_type, kind)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO artifacts (run_key, path, stage, node_id, retry, source, size, sha256,
+                                    media_type, kind)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             ON CONFLICT (run_key, path) DO UPDATE SET
+                 stage = excluded.stage, node_id = excluded.node_id, retry = excluded.retry,
+                 source = excluded.source, size = excluded.size, sha256 = excluded.sha256,
+                 media_type = excluded.media_type, kind = excluded.kind",
             run_key,
             a.path,
             a.stage,
@@ -238,9 +302,14 @@ pub(crate) struct RunUpdate<'a> {
     pub git_signature: Option<&'a str>,
     pub manifest_signature: Option<&'a str>,
     pub ingest_error: Option<&'a str>,
+    /// Event rows this ingest added.
+    pub new_events: i64,
 }
 
-/// Records status, conclusion, counts and the ingest position on the run row.
+/// Records status, conclusion, counts and the ingest position on the run row. The counts
+/// and sums read only what changed: events are counted on from the previous count, stages
+/// and artifacts are counted by triggers as rows come and go, and the usage sums read only
+/// the stages that have some (see the migration `ingest_cost_per_stage`).
 pub(crate) async fn update_run(
     conn: &mut SqliteConnection,
     db: &Db,
@@ -265,15 +334,17 @@ pub(crate) async fn update_run(
              current_node = CASE WHEN ?7 THEN COALESCE(?8, current_node) ELSE NULL END,
              ingest_offset = ?9, ingest_line = ?10, git_signature = ?11,
              ingest_error = COALESCE(ingest_error, ?12), manifest_signature = ?13,
-             event_count = (SELECT COUNT(*) FROM events WHERE run_key = ?1),
+             event_count = event_count + ?14,
              last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = ?1),
-             stage_count = (SELECT COUNT(*) FROM stages WHERE run_key = ?1),
-             artifact_count = (SELECT COUNT(*) FROM artifacts WHERE run_key = ?1),
              input_tokens = (SELECT COALESCE(SUM(input_tokens), 0) FROM stages
-                             WHERE run_key = ?1),
+                             WHERE run_key = ?1 AND (input_tokens IS NOT NULL
+                                   OR output_tokens IS NOT NULL OR cost_usd IS NOT NULL)),
              output_tokens = (SELECT COALESCE(SUM(output_tokens), 0) FROM stages
-                              WHERE run_key = ?1),
-             cost_usd = (SELECT SUM(cost_usd) FROM stages WHERE run_key = ?1)
+                              WHERE run_key = ?1 AND (input_tokens IS NOT NULL
+                                    OR output_tokens IS NOT NULL OR cost_usd IS NOT NULL)),
+             cost_usd = (SELECT SUM(cost_usd) FROM stages
+                         WHERE run_key = ?1 AND (input_tokens IS NOT NULL
+                               OR output_tokens IS NOT NULL OR cost_usd IS NOT NULL))
          WHERE key = ?1",
         update.run_key,
         status,
@@ -288,6 +359,7 @@ pub(crate) async fn update_run(
         update.git_signature,
         update.ingest_error,
         update.manifest_signature,
+        update.new_events,
     )
     .execute(&mut *conn)
     .await
