@@ -19,7 +19,7 @@ use git2::{FileMode, Index, IndexEntry, Repository};
 use crate::error::{CheckpointError, Result};
 use crate::filters::{Filters, Verdict};
 use crate::folder_listing::{Listing, ReadAhead, read_ahead, read_folder};
-use crate::index_file::RunIndex;
+use crate::index_file::{RunIndex, stage};
 
 /// What a full scan found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +39,34 @@ struct ScanPlan {
     warnings: Vec<String>,
 }
 
+impl ScanPlan {
+    /// Carries the plan out on `index`: `remove` drops a path's entries, `add` hashes a file
+    /// into it and gives the blob and mode of its entry (`None`: no entry came of it).
+    fn apply<I>(
+        self,
+        repo: &Repository,
+        index: &mut I,
+        remove: impl Fn(&mut I, &Path) -> std::result::Result<(), git2::Error>,
+        mut add: impl FnMut(&mut I, &Path) -> std::result::Result<Option<(git2::Oid, u32)>, git2::Error>,
+    ) -> Result<Scanned> {
+        let git = |path: &Path, e: &git2::Error| {
+            CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
+        };
+        let mut tree_changed = !self.remove.is_empty();
+        for path in &self.remove {
+            remove(index, path).map_err(|e| git(path, &e))?;
+        }
+        for (path, was) in &self.add {
+            let now = add(index, path).map_err(|e| git(path, &e))?;
+            tree_changed |= now.is_none() || now != *was;
+        }
+        Ok(Scanned {
+            warnings: self.warnings,
+            tree_changed,
+        })
+    }
+}
+
 /// Scans the work tree of `repo` into `index`.
 pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) -> Result<Scanned> {
     let written_at = index
@@ -47,27 +75,20 @@ pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) ->
         .map_or((i64::MIN, 0), |m| (m.mtime(), m.mtime_nsec()));
     let entries: Vec<IndexEntry> = index.iter().filter(|e| stage(e) == 0).collect();
     let plan = plan(repo, entries.iter().collect(), written_at, filters)?;
-    let git = |path: &Path, e: &git2::Error| {
-        CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
-    };
-    let mut tree_changed = !plan.remove.is_empty();
-    for path in &plan.remove {
-        index.remove_path(path).map_err(|e| git(path, &e))?;
-    }
-    for (path, was) in &plan.add {
-        index.add_path(path).map_err(|e| git(path, &e))?;
-        let now = index.get_path(path, 0).map(|e| (e.id, e.mode));
-        tree_changed |= now.is_none() || now != *was;
-    }
-    Ok(Scanned {
-        warnings: plan.warnings,
-        tree_changed,
-    })
+    plan.apply(
+        repo,
+        index,
+        |index, path| index.remove_path(path),
+        |index, path| {
+            index.add_path(path)?;
+            Ok(index.get_path(path, 0).map(|e| (e.id, e.mode)))
+        },
+    )
 }
 
 /// [`full_scan`] into Heddle's own reading of the run's index. Files are hashed through
-/// a scratch libgit2 index attached to `repo`, so they get the same filters and stat data
-/// as a checkpoint's.
+/// a scratch libgit2 index attached to `repo` (made when the first file needs it), so they
+/// get the same filters and stat data as a checkpoint's.
 pub fn full_scan_run_index(
     repo: &Repository,
     index: &mut RunIndex,
@@ -79,36 +100,31 @@ pub fn full_scan_run_index(
         .filter(|e| stage(e) == 0)
         .collect();
     let plan = plan(repo, entries, index.written_at(), filters)?;
-    let git = |path: &Path, e: &git2::Error| {
-        CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
-    };
-    let mut tree_changed = !plan.remove.is_empty();
-    for path in &plan.remove {
-        index.remove(path.as_os_str().as_bytes());
-    }
-    if plan.add.is_empty() {
-        return Ok(Scanned {
-            warnings: plan.warnings,
-            tree_changed,
-        });
-    }
-    let mut scratch = Index::new().map_err(|e| git(Path::new("."), &e))?;
-    repo.set_index(&mut scratch)
-        .map_err(|e| git(Path::new("."), &e))?;
-    for (path, was) in &plan.add {
-        scratch.add_path(path).map_err(|e| git(path, &e))?;
-        match scratch.get_path(path, 0) {
-            Some(entry) => {
-                tree_changed |= Some((entry.id, entry.mode)) != *was;
+    let mut scratch: Option<Index> = None;
+    plan.apply(
+        repo,
+        index,
+        |index, path| {
+            index.remove(path.as_os_str().as_bytes());
+            Ok(())
+        },
+        |index, path| {
+            let scratch = match &mut scratch {
+                Some(scratch) => scratch,
+                None => {
+                    let mut made = Index::new()?;
+                    repo.set_index(&mut made)?;
+                    scratch.insert(made)
+                }
+            };
+            scratch.add_path(path)?;
+            Ok(scratch.get_path(path, 0).map(|entry| {
+                let now = (entry.id, entry.mode);
                 index.put(entry);
-            }
-            None => tree_changed = true,
-        }
-    }
-    Ok(Scanned {
-        warnings: plan.warnings,
-        tree_changed,
-    })
+                now
+            }))
+        },
+    )
 }
 
 /// Walks the work tree against `entries` (stage 0, in index order) of an index last
@@ -145,10 +161,6 @@ fn plan(
         remove: scan.remove,
         warnings: scan.warnings,
     })
-}
-
-fn stage(entry: &IndexEntry) -> u16 {
-    (entry.flags >> 12) & 0x3
 }
 
 struct Scan<'a> {

@@ -15,7 +15,7 @@ pub mod serialize;
 pub mod tree_cache;
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -48,11 +48,16 @@ impl RunIndex {
                  next checkpoint rescans the work tree"
             ),
         };
-        let (bytes, written_at) = match std::fs::read(path) {
-            Ok(bytes) => {
-                let meta = std::fs::metadata(path).map_err(|e| CheckpointError::io(path, &e))?;
-                (bytes, (meta.mtime(), meta.mtime_nsec()))
-            }
+        // The time comes from the handle read, so it is that file's even if the index is
+        // replaced meanwhile.
+        let read = std::fs::File::open(path).and_then(|mut file| {
+            let meta = file.metadata()?;
+            let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+            file.read_to_end(&mut bytes)?;
+            Ok((bytes, (meta.mtime(), meta.mtime_nsec())))
+        });
+        let (bytes, written_at) = match read {
+            Ok(read) => read,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), (i64::MIN, 0)),
             Err(e) => return Err(CheckpointError::io(path, &e)),
         };
@@ -190,6 +195,7 @@ impl RunIndex {
     }
 }
 
-fn stage(entry: &IndexEntry) -> u16 {
+/// The merge stage of an entry (0 outside a conflict).
+pub fn stage(entry: &IndexEntry) -> u16 {
     (entry.flags >> 12) & 0x3
 }
