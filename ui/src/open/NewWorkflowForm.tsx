@@ -8,6 +8,7 @@ import type { ApiError } from '../generated/ApiError';
 import { defaultFileName, newWorkflowPath } from './newWorkflowPath';
 import { TemplatePicker } from './TemplatePicker';
 import './new-workflow.css';
+import { ErrorBanner } from '../app/ErrorBanner';
 
 /** The templates a new workflow can start from. */
 const listTemplates = (api: Api) => api.listTemplates();
@@ -118,10 +119,7 @@ export function NewWorkflowForm({
       </p>
 
       {failure !== null ? (
-        <div className="banner is-error" role="alert" data-testid="new-workflow-error">
-          <strong>{failure.code === 'already_exists' ? 'A file is already there' : 'Could not create the workflow'}</strong>
-          <span>{failure.message}</span>
-        </div>
+        <ErrorBanner title={failure.code === 'already_exists' ? 'A file is already there' : 'Could not create the workflow'} message={failure.message} testId="new-workflow-error" />
       ) : null}
 
       <div className="new-workflow__actions">

@@ -7,6 +7,7 @@ import { PathField } from './PathField';
 import type { WorkspaceListing } from './useWorkspaceWorkflows';
 import { WorkflowList } from './WorkflowList';
 import './open.css';
+import { ErrorBanner } from '../app/ErrorBanner';
 
 /**
  * Choosing a workflow: the workspace's workflows, plus a native "Open…" button in the
@@ -65,10 +66,7 @@ export function OpenPanel({
         </p>
       </div>
       {failure !== null ? (
-        <div className="banner is-error" role="alert">
-          <strong>Could not open {failure.path}</strong>
-          <span>{failure.error.message}</span>
-        </div>
+        <ErrorBanner title={<>Could not open {failure.path}</>} message={failure.error.message} />
       ) : null}
       {pendingPath !== null ? (
         <p className="open-panel__pending" role="status">

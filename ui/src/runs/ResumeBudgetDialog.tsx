@@ -4,6 +4,7 @@ import { ConfirmDialog } from './checkpoints/ConfirmDialog';
 import { useStartRun } from './checkpoints/useStartRun';
 import { BudgetInputs } from './BudgetInputs';
 import { budgetFields, formatBudget, parseBudget, type Budget } from './runBudget';
+import { ErrorBanner } from '../app/ErrorBanner';
 
 /**
  * Resumes a run its budget stopped: the person raises the limits (the ones it stopped under
@@ -51,10 +52,7 @@ export function ResumeBudgetDialog({
         <BudgetInputs idPrefix="resume" fields={fields} parsed={parsed} fallback={graphBudget} onChange={setFields} />
       </form>
       {error !== null ? (
-        <div className="banner is-error" role="alert">
-          <strong>Could not resume the run</strong>
-          <span>{error.message}</span>
-        </div>
+        <ErrorBanner title="Could not resume the run" message={error.message} />
       ) : null}
     </ConfirmDialog>
   );

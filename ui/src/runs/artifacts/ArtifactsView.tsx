@@ -16,6 +16,7 @@ import { useRunArtifacts } from './useRunArtifacts';
 import { shownValue } from '../../api/useApiRead';
 import { VideoList } from './VideoList';
 import './artifacts.css';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /** What is open over the view: a screenshot, or a comparison (returning to a screenshot). */
 type Overlay =
@@ -177,10 +178,7 @@ export function ArtifactsView({
             <span className="spinner" aria-hidden="true" /> Listing the artifacts…
           </p>
         ) : state.state === 'failed' ? (
-          <div className="banner is-error" role="alert">
-            <strong>The artifacts could not be listed</strong>
-            <span>{state.error.message}</span>
-          </div>
+          <ErrorBanner title="The artifacts could not be listed" message={state.error.message} />
         ) : everything.length === 0 ? (
           <p className="artifacts-view__empty muted">
             This run captured no artifacts. Screenshots, videos, JUnit XML and Playwright reports that a stage leaves in

@@ -7,6 +7,7 @@ import { CommitGraph } from './CommitGraph';
 import { currentTip, layoutCommitGraph } from './graphLayout';
 import { useApiRead } from '../../api/useApiRead';
 import './checkpoints.css';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /** What the checkpoint browser needs from the run screen. */
 export interface CheckpointBrowserProps {
@@ -49,10 +50,7 @@ function Browser({ runId, runStatus, refreshKey, onRunStarted, onRolledBack, onR
           {list.state === 'loading' ? <span className="spinner" role="status" aria-label="Loading checkpoints" /> : null}
         </div>
         {list.state === 'failed' ? (
-          <div className="banner is-error" role="alert">
-            <strong>Could not list the checkpoints</strong>
-            <span>{list.error.message}</span>
-          </div>
+          <ErrorBanner title="Could not list the checkpoints" message={list.error.message} />
         ) : entries !== null && entries.length === 0 ? (
           <p className="checkpoint-pane__note">No checkpoints yet: one is made after each node finishes.</p>
         ) : (

@@ -4,6 +4,7 @@ import { DiffView } from '../diff/DiffView';
 import { loadCheckpointDiff } from './apiCalls';
 import { checkpointLabel, shortSha } from './format';
 import { useApiRead } from '../../api/useApiRead';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /** The choice meaning "the checkpoint before this one". */
 const PREVIOUS = '';
@@ -62,10 +63,7 @@ export function CheckpointDiffPanel({
           <span className="spinner" aria-hidden="true" /> Comparing…
         </p>
       ) : result.state === 'failed' ? (
-        <div className="banner is-error" role="alert">
-          <strong>Could not compare the checkpoints</strong>
-          <span>{result.error.message}</span>
-        </div>
+        <ErrorBanner title="Could not compare the checkpoints" message={result.error.message} />
       ) : (
         <DiffView key={`${from}..${entry.sha}`} files={result.value.files} />
       )}

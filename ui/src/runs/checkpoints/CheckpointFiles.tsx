@@ -5,6 +5,7 @@ import { FileTreeList } from './FileTreeList';
 import { FileViewer } from './FileViewer';
 import { useApiRead } from '../../api/useApiRead';
 import './checkpoint-files.css';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /**
  * The files at a checkpoint: a folder tree on the left, the chosen file on the right. The
@@ -38,10 +39,7 @@ export function CheckpointFiles({ runId, sha }: { runId: string; sha: string }) 
   }
   if (result.state === 'failed') {
     return (
-      <div className="banner is-error" role="alert">
-        <strong>Could not list the files at this checkpoint</strong>
-        <span>{result.error.message}</span>
-      </div>
+      <ErrorBanner title="Could not list the files at this checkpoint" message={result.error.message} />
     );
   }
   if (result.value.length === 0) {

@@ -3,6 +3,7 @@ import type { TreeFile } from '../../generated/TreeFile';
 import { loadCheckpointFile } from './apiCalls';
 import { formatSize } from './format';
 import { useApiRead } from '../../api/useApiRead';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /** Lines shown before "Show all" (long files render slowly). */
 const FIRST_LINES = 5000;
@@ -55,10 +56,7 @@ export function FileViewer({ runId, sha, file }: { runId: string; sha: string; f
           <span className="spinner" aria-hidden="true" /> Reading the file…
         </p>
       ) : result.state === 'failed' ? (
-        <div className="banner is-error" role="alert">
-          <strong>Could not read {file.path}</strong>
-          <span>{result.error.message}</span>
-        </div>
+        <ErrorBanner title={<>Could not read {file.path}</>} message={result.error.message} />
       ) : result.value.text === null ? (
         <p className="file-viewer__note" data-testid="file-viewer-binary">
           Binary file ({formatSize(result.value.size)}): its contents are not shown.

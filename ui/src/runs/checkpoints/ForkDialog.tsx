@@ -5,6 +5,7 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { formatTime, nodesCompleted, shortSha } from './format';
 import { useApiRead } from '../../api/useApiRead';
 import { useStartRun } from './useStartRun';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /** What forking does to files, which depends on how the run keeps its checkpoints. */
 function WorkFolderEffect({ mode, workDir }: { mode: string | null; workDir: string | null }) {
@@ -70,10 +71,7 @@ export function ForkDialog({
         <WorkFolderEffect mode={record?.checkpoint_mode ?? null} workDir={record?.work_dir ?? null} />
       </ul>
       {error !== null ? (
-        <div className="banner is-error" role="alert">
-          <strong>Could not fork the run</strong>
-          <span>{error.message}</span>
-        </div>
+        <ErrorBanner title="Could not fork the run" message={error.message} />
       ) : null}
     </ConfirmDialog>
   );

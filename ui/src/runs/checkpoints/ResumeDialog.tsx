@@ -4,6 +4,7 @@ import type { RunStatus } from '../../generated/RunStatus';
 import { ConfirmDialog } from './ConfirmDialog';
 import { shortSha } from './format';
 import { useStartRun } from './useStartRun';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /**
  * Asks before resuming the run: it continues from its own saved state (the current tip),
@@ -50,10 +51,7 @@ export function ResumeDialog({
         </p>
       ) : null}
       {error !== null ? (
-        <div className="banner is-error" role="alert">
-          <strong>Could not resume the run</strong>
-          <span>{error.message}</span>
-        </div>
+        <ErrorBanner title="Could not resume the run" message={error.message} />
       ) : null}
     </ConfirmDialog>
   );

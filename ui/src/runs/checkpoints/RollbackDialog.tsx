@@ -12,6 +12,7 @@ import { changedOutsideFiles, nodeRunAfter } from './rollbackPlan';
 import { RollbackPlanView } from './RollbackPlanView';
 import { RollbackReportView } from './RollbackReportView';
 import { useApiRead } from '../../api/useApiRead';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 type Step =
   | { kind: 'confirm' }
@@ -36,10 +37,7 @@ function Refusal({ step }: { step: Step }) {
   }
   if (step.kind === 'failed') {
     return (
-      <div className="banner is-error" role="alert">
-        <strong>{step.error.code === 'busy' ? 'The run is executing' : 'The rollback failed'}</strong>
-        <span>{step.error.message}</span>
-      </div>
+      <ErrorBanner title={step.error.code === 'busy' ? 'The run is executing' : 'The rollback failed'} message={step.error.message} />
     );
   }
   return null;

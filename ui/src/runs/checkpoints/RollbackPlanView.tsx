@@ -2,6 +2,7 @@ import type { CheckpointDiff } from '../../generated/CheckpointDiff';
 import type { ApiRead } from '../../api/useApiRead';
 import { PathList } from './PathList';
 import { rollbackPlan } from './rollbackPlan';
+import { ErrorBanner } from '../../app/ErrorBanner';
 
 /** The files a rollback will rewrite, restore or delete, from the diff target → current tip. */
 export function RollbackPlanView({ diff }: { diff: ApiRead<CheckpointDiff> }) {
@@ -14,10 +15,7 @@ export function RollbackPlanView({ diff }: { diff: ApiRead<CheckpointDiff> }) {
   }
   if (diff.state === 'failed') {
     return (
-      <div className="banner is-error" role="alert">
-        <strong>Could not work out which files change</strong>
-        <span>{diff.error.message}</span>
-      </div>
+      <ErrorBanner title="Could not work out which files change" message={diff.error.message} />
     );
   }
   const plan = rollbackPlan(diff.value.files);
