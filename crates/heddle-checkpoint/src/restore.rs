@@ -16,13 +16,13 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use git2::{Delta, FileMode, IndexEntry, IndexTime, Oid, Repository};
+use git2::{FileMode, IndexEntry, IndexTime, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
 use crate::index_tree;
 use crate::restore_index::RestoreIndex;
 use crate::set_aside::SetAside;
-use crate::tree_diff::diff_trees;
+use crate::tree_diff::changed_entries;
 
 /// What a restore changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -94,45 +94,37 @@ pub fn restore_files(
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let old = repo.find_tree(now).map_err(|e| git("current tree", &e))?;
     let new = repo.find_tree(target).map_err(|e| git("target tree", &e))?;
-    let diff = diff_trees(repo, &old, &new, &mut git2::DiffOptions::new())
-        .map_err(|e| git("restore diff", &e))?;
-    let Some(diff) = diff else {
-        return Ok(Restored {
-            index_tree: Some(target),
-            ..Restored::default()
-        });
-    };
-    let gitlink = u32::from(FileMode::Commit);
+    let changes =
+        changed_entries(repo, Some(&old), Some(&new)).map_err(|e| git("compare the trees", &e))?;
+    let gitlink = i32::from(FileMode::Commit);
     // Whether the index ends up naming `target` exactly (gitlinks are left as they are).
     let mut exact = true;
     let mut deletions = Vec::new();
     let mut writes = Vec::new();
-    for delta in diff.deltas() {
-        let (old_file, new_file) = (delta.old_file(), delta.new_file());
-        if delta.status() == Delta::Deleted {
-            if let Some(path) = old_file.path_bytes() {
-                if u32::from(old_file.mode()) == gitlink {
-                    exact = false;
-                } else {
-                    deletions.push(relative_path(path));
+    for change in changes {
+        let relative = relative_path(&change.path);
+        let old_mode = change.old.map(|(_, mode)| mode);
+        if old_mode == Some(gitlink) {
+            exact = false;
+        }
+        match change.new {
+            None if old_mode == Some(gitlink) => {}
+            None => deletions.push(relative),
+            // A submodule where the run's file was: the file goes, the submodule is left
+            // for its owner to check out.
+            Some((_, mode)) if mode == gitlink => {
+                exact = false;
+                if old_mode.is_some_and(|mode| mode != gitlink) {
+                    deletions.push(relative);
                 }
             }
-            continue;
+            Some((id, mode)) => writes.push(Write {
+                relative,
+                id,
+                mode: u32::try_from(mode).unwrap_or(0),
+                owned: old_mode.is_some_and(|mode| mode != gitlink),
+            }),
         }
-        let Some(path) = new_file.path_bytes() else {
-            continue;
-        };
-        if u32::from(new_file.mode()) == gitlink {
-            exact = false;
-            continue;
-        }
-        let old_mode = u32::from(old_file.mode());
-        writes.push(Write {
-            relative: relative_path(path),
-            id: new_file.id(),
-            mode: u32::from(new_file.mode()),
-            owned: delta.status() != Delta::Added && old_mode != 0 && old_mode != gitlink,
-        });
     }
     let mut restored = Restored::default();
     // Deletions first: a folder the target replaces by a file is then empty of the run's

@@ -56,20 +56,48 @@ pub fn changed_paths(
     old: Option<&Tree<'_>>,
     new: Option<&Tree<'_>>,
 ) -> Result<Vec<Vec<u8>>, git2::Error> {
-    let mut paths = Vec::new();
-    compare_trees(repo, old, new, b"", &mut paths)?;
-    Ok(paths)
+    Ok(changed_entries(repo, old, new)?
+        .into_iter()
+        .map(|change| change.path)
+        .collect())
 }
 
 /// An entry's id and mode.
-type Entry = (Oid, i32);
+pub type Entry = (Oid, i32);
+
+/// One path (a file, link or submodule, never a folder) whose entry differs between two
+/// trees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Its path from the trees' root, `/`-separated.
+    pub path: Vec<u8>,
+    /// Its entry in the old tree (`None`: absent there, or a folder).
+    pub old: Option<Entry>,
+    /// Its entry in the new tree (`None`: absent there, or a folder).
+    pub new: Option<Entry>,
+}
+
+/// The entries that differ between trees `old` and `new`, as [`changed_paths`] finds them,
+/// sorted by path: what a tree-to-tree diff reports as added, deleted and modified (a
+/// file that became a folder, or the reverse, is the file's deletion or addition plus the
+/// folder's files), without walking the subtrees both trees share.
+pub fn changed_entries(
+    repo: &Repository,
+    old: Option<&Tree<'_>>,
+    new: Option<&Tree<'_>>,
+) -> Result<Vec<Change>, git2::Error> {
+    let mut changes = Vec::new();
+    compare_trees(repo, old, new, b"", &mut changes)?;
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(changes)
+}
 
 fn compare_trees(
     repo: &Repository,
     old: Option<&Tree<'_>>,
     new: Option<&Tree<'_>>,
     prefix: &[u8],
-    paths: &mut Vec<Vec<u8>>,
+    changes: &mut Vec<Change>,
 ) -> Result<(), git2::Error> {
     let entries = |tree: Option<&Tree<'_>>| -> BTreeMap<Vec<u8>, Entry> {
         tree.iter()
@@ -81,11 +109,11 @@ fn compare_trees(
     for (name, after) in entries(new) {
         match before.remove(&name) {
             Some(was) if was == after => {}
-            was => compare_entries(repo, prefix, &name, was, Some(after), paths)?,
+            was => compare_entries(repo, prefix, &name, was, Some(after), changes)?,
         }
     }
     for (name, was) in before {
-        compare_entries(repo, prefix, &name, Some(was), None, paths)?;
+        compare_entries(repo, prefix, &name, Some(was), None, changes)?;
     }
     Ok(())
 }
@@ -96,20 +124,25 @@ fn compare_entries(
     name: &[u8],
     old: Option<Entry>,
     new: Option<Entry>,
-    paths: &mut Vec<Vec<u8>>,
+    changes: &mut Vec<Change>,
 ) -> Result<(), git2::Error> {
     let path = [prefix, name].concat();
     let is_tree = |e: &Entry| e.1 == i32::from(FileMode::Tree);
     let subtree = |e: Option<Entry>| -> Result<Option<Tree<'_>>, git2::Error> {
         e.filter(is_tree).map(|e| repo.find_tree(e.0)).transpose()
     };
-    if old.iter().chain(new.iter()).any(|e| !is_tree(e)) {
-        paths.push(path.clone());
+    let (old_file, new_file) = (old.filter(|e| !is_tree(e)), new.filter(|e| !is_tree(e)));
+    if old_file.is_some() || new_file.is_some() {
+        changes.push(Change {
+            path: path.clone(),
+            old: old_file,
+            new: new_file,
+        });
     }
     let (old_tree, new_tree) = (subtree(old)?, subtree(new)?);
     if old_tree.is_some() || new_tree.is_some() {
         let prefix = [path.as_slice(), b"/"].concat();
-        compare_trees(repo, old_tree.as_ref(), new_tree.as_ref(), &prefix, paths)?;
+        compare_trees(repo, old_tree.as_ref(), new_tree.as_ref(), &prefix, changes)?;
     }
     Ok(())
 }
@@ -210,5 +243,62 @@ mod tests {
         let mut everything = changed_paths(&repo, None, Some(&new)).unwrap();
         everything.sort();
         assert_eq!(everything.len(), 9);
+    }
+
+    #[test]
+    fn changed_entries_carry_the_ids_and_modes_a_full_diff_reports() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init(dir.path()).unwrap();
+        let old = tree(
+            &repo,
+            &[
+                ("a", "file a"),
+                ("b/x", "becomes a folder"),
+                ("gone/one", "1"),
+                ("link", ">a"),
+                ("run.sh", "echo"),
+                ("same", "same"),
+            ],
+        );
+        let new = tree(
+            &repo,
+            &[
+                ("a", "file a changed"),
+                ("b/x/inside", "now a folder"),
+                ("link", ">a.txt"),
+                ("new/file", "added"),
+                ("run.sh", "@echo"),
+                ("same", "same"),
+            ],
+        );
+        // Each path's old and new entry as libgit2's full diff has them (a file that
+        // became a folder is one deletion and one addition there too).
+        let diff = repo
+            .diff_tree_to_tree(Some(&old), Some(&new), None)
+            .unwrap();
+        let side = |file: git2::DiffFile<'_>| {
+            (!file.id().is_zero()).then(|| (file.id(), i32::from(file.mode())))
+        };
+        let mut expected: BTreeMap<Vec<u8>, Change> = BTreeMap::new();
+        for delta in diff.deltas() {
+            let path = delta
+                .new_file()
+                .path_bytes()
+                .or_else(|| delta.old_file().path_bytes())
+                .unwrap()
+                .to_vec();
+            let change = expected.entry(path.clone()).or_insert(Change {
+                path,
+                old: None,
+                new: None,
+            });
+            change.old = change.old.or(side(delta.old_file()));
+            change.new = change.new.or(side(delta.new_file()));
+        }
+        let found = changed_entries(&repo, Some(&old), Some(&new)).unwrap();
+        assert_eq!(found, expected.into_values().collect::<Vec<_>>());
+        assert_eq!(found.len(), 7);
+        let x = found.iter().find(|c| c.path == b"b/x").unwrap();
+        assert!(x.old.is_some() && x.new.is_none(), "{x:?}");
     }
 }
