@@ -133,6 +133,13 @@ impl CheckpointHook for GitCheckpoints {
         })
     }
 
+    fn settle(&self, run_dir: &RunDir) -> Result<Vec<String>, HookError> {
+        let now = heddle_engine::clock::rfc3339(self.clock.now());
+        let finished =
+            crate::rollback_journal::finish_pending(run_dir, &now).map_err(HookError::from)?;
+        Ok(finished.into_iter().collect())
+    }
+
     fn reopen(
         &self,
         run_dir: &RunDir,

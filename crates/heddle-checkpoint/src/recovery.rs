@@ -36,6 +36,63 @@ pub struct RecoverySnapshot {
     pub warnings: Vec<String>,
 }
 
+/// The first half of a recovery snapshot: the work tree scanned into the run's index and
+/// its tree known, nothing committed yet. A caller can decide from [`RecoveryScan::tree`]
+/// whether to go on before [`RecoveryScan::commit`] makes it a [`RecoverySnapshot`].
+pub struct RecoveryScan {
+    /// The run's index, matching the work tree.
+    pub index: RunIndex,
+    /// The tree of the work tree as it is.
+    pub tree: Oid,
+    /// Warnings about files the scan skipped.
+    pub warnings: Vec<String>,
+}
+
+impl RecoveryScan {
+    /// Scans the work tree of the run `state` describes into its index (one pass) and
+    /// finds its tree.
+    pub fn scan(repo: &Repository, state: &GitState) -> Result<RecoveryScan> {
+        let mut index = RunIndex::open(&state.index)?;
+        let named = index_tree::stamped(&state.index).or_else(|| index.cached_tree());
+        let mut filters = Filters::for_state(state);
+        let scanned = full_scan_run_index(repo, &mut index, &mut filters)?;
+        // The tree the index named before the scan, when the scan changed nothing in it
+        // (a rollback refuses over changes unless forced, so this is the usual case).
+        let tree = match named {
+            Some(tree) if !scanned.tree_changed && repo.find_tree(tree).is_ok() => tree,
+            _ => build_tree(repo, &mut index)?,
+        };
+        Ok(RecoveryScan {
+            index,
+            tree,
+            warnings: scanned.warnings,
+        })
+    }
+
+    /// Commits the scanned tree on top of commit `parent` under the run's next free
+    /// recovery ref (`run_dir` is the run's folder); `why` ends the commit's subject
+    /// ("… before {why}"), `now` (RFC 3339) dates it.
+    pub fn commit(
+        self,
+        repo: &Repository,
+        state: &GitState,
+        run_dir: &RunDir,
+        parent: Oid,
+        why: &str,
+        now: &str,
+    ) -> Result<RecoverySnapshot> {
+        let (reference, commit, n) = commit_recovery(repo, state, self.tree, parent, why, now)?;
+        Ok(RecoverySnapshot {
+            index: self.index,
+            tree: self.tree,
+            reference,
+            commit,
+            aside: SetAside::new(&state.work_tree, &SetAside::area(run_dir, n)),
+            warnings: self.warnings,
+        })
+    }
+}
+
 impl RecoverySnapshot {
     /// Takes the snapshot of the work tree of the run `state` describes (whose run folder
     /// is `run_dir`), on top of commit `parent`; `why` ends the commit's subject
@@ -48,25 +105,7 @@ impl RecoverySnapshot {
         why: &str,
         now: &str,
     ) -> Result<RecoverySnapshot> {
-        let mut index = RunIndex::open(&state.index)?;
-        let named = index_tree::stamped(&state.index).or_else(|| index.cached_tree());
-        let mut filters = Filters::for_state(state);
-        let scanned = full_scan_run_index(repo, &mut index, &mut filters)?;
-        // The tree the index named before the scan, when the scan changed nothing in it
-        // (a rollback refuses over changes unless forced, so this is the usual case).
-        let tree = match named {
-            Some(tree) if !scanned.tree_changed && repo.find_tree(tree).is_ok() => tree,
-            _ => build_tree(repo, &mut index)?,
-        };
-        let (reference, commit, n) = commit_recovery(repo, state, tree, parent, why, now)?;
-        Ok(RecoverySnapshot {
-            index,
-            tree,
-            reference,
-            commit,
-            aside: SetAside::new(&state.work_tree, &SetAside::area(run_dir, n)),
-            warnings: scanned.warnings,
-        })
+        RecoveryScan::scan(repo, state)?.commit(repo, state, run_dir, parent, why, now)
     }
 
     /// Restores the work tree from this snapshot to tree `target` (see [`restore_tree`]),

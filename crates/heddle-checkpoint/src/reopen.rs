@@ -22,8 +22,30 @@ pub fn repair(run_dir: &RunDir, state: &GitState) -> Result<Vec<String>> {
             GitState::short(&state.branch)
         ));
     }
+    if state.mode == Mode::Worktree
+        && let Some(warning) = follow_run_branch(state)?
+    {
+        warnings.push(warning);
+    }
     let _ = run_dir;
     Ok(warnings)
+}
+
+/// Points the worktree's HEAD at the branch the run continues on when it names another
+/// (a rollback killed between switching the two); the warning saying so.
+fn follow_run_branch(state: &GitState) -> Result<Option<String>> {
+    let git = |e: &git2::Error| CheckpointError::git(&state.work_tree, "the worktree's HEAD", e);
+    let repo = Repository::open(&state.work_tree).map_err(|e| git(&e))?;
+    let head = repo.find_reference("HEAD").map_err(|e| git(&e))?;
+    if head.symbolic_target_bytes() == Some(state.branch.as_bytes()) {
+        return Ok(None);
+    }
+    repo.set_head(&state.branch).map_err(|e| git(&e))?;
+    Ok(Some(format!(
+        "the worktree {} was switched back to {}, the branch the run continues on",
+        state.work_tree.display(),
+        GitState::short(&state.branch)
+    )))
 }
 
 /// Removes the lock files a killed process left on the run's refs (timelines, metadata,

@@ -1,13 +1,15 @@
-//! Rolling a stopped run back to any checkpoint. A recovery snapshot of the work tree is
-//! committed first (`refs/heddle/recovery/{run}/{n}`), so nothing is lost; files changed
-//! outside the run since its last checkpoint stop the rollback unless forced; the files
-//! are restored, and whatever was in their way that the run does not own is moved into
-//! the recovery area `{run_dir}/recovery/{n}/` (named in the report and in a `warning`
-//! event); checkpoint.json becomes the target's; and the run continues on a new timeline
-//! branch, leaving every earlier timeline as it was. `heddle rollback` and the API's
-//! `rollback_run` both call [`rollback`].
+//! Rolling a stopped run back to any checkpoint. The work tree is scanned; files changed
+//! outside the run since its last checkpoint stop the rollback unless forced. Then two
+//! sides are done at once: the work tree's (a recovery snapshot committed first,
+//! `refs/heddle/recovery/{run}/{n}`, so nothing is lost; the files restored, and whatever
+//! was in their way that the run does not own moved into the recovery area
+//! `{run_dir}/recovery/{n}/`, named in the report and in a `warning` event) and the run's
+//! (a new timeline branch at the target, checkpoint.json the target's, every earlier
+//! timeline left as it was; journaled by [`crate::rollback_journal`] so a kill between
+//! its renames is finished later). `heddle rollback` and the API's `rollback_run` both
+//! call [`rollback`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use git2::{Oid, Repository};
 use heddle_engine::atomic_file::replace_files;
@@ -21,8 +23,9 @@ use crate::error::{CheckpointError, Result};
 use crate::history::{checkpoint_text_at, resolve};
 use crate::integrity::open_run;
 use crate::metadata::commit_metadata;
-use crate::recovery::RecoverySnapshot;
+use crate::recovery::RecoveryScan;
 use crate::repo::{commit, compare_and_swap, signature, tip};
+use crate::rollback_journal;
 use crate::state::{GitState, Mode, timeline_branch};
 use crate::tree_diff;
 
@@ -64,6 +67,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         },
         other => other.into(),
     })?;
+    let finished = rollback_journal::finish_pending(run_dir, now)?;
     let (mut state, repo) = open_run(run_dir)?;
     // A rollback or resume killed while writing a ref left its lock; the run's lock is ours.
     crate::reopen::remove_stale_locks(&state);
@@ -72,52 +76,53 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         what: format!("run branch {}", state.branch),
         repo: state.git_dir.clone(),
     })?;
-    let mut recovery = RecoverySnapshot::take(
-        &repo,
-        &state,
-        run_dir,
-        head,
-        &format!("rollback to {target}"),
-        now,
-    )?;
+    let scan = RecoveryScan::scan(&repo, &state)?;
+    let why = format!("rollback to {target}");
     let head_tree = commit(&repo, head)?.tree_id();
-    if recovery.tree != head_tree && !force {
+    if scan.tree != head_tree && !force {
+        let changed = changed_paths(&repo, head_tree, scan.tree)?;
+        let mut recovery = scan.commit(&repo, &state, run_dir, head, &why, now)?;
         recovery.save_index()?;
-        let changed = changed_paths(&repo, head_tree, recovery.tree)?;
         return Err(CheckpointError::ChangedOutside { files: changed });
     }
     let target_tree = commit(&repo, target_oid)?.tree_id();
-    let restored = recovery.restore_files(&repo, &state, target_tree)?;
-    let moved_aside_to = (!restored.moved_aside.is_empty())
-        .then(|| recovery.aside.root().to_string_lossy().into_owned());
     // A new timeline, from the target; the old ones stay.
     let branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
-    compare_and_swap(
-        &repo,
-        &branch,
-        None,
-        target_oid,
-        "heddle: rollback timeline",
-    )?;
-    if state.mode == Mode::Worktree {
-        // `repo` is the worktree's own repository (see `repo::open`).
-        repo.set_head(&branch).map_err(|e| {
-            CheckpointError::git(&state.work_tree, "switch the worktree's branch", &e)
-        })?;
-    }
     state.branch = branch.clone();
     state.timelines.push(branch.clone());
-    // The index and the run's files are written side by side: neither reads what the
-    // other writes, and each is whole or not there after a crash (the index is only a
-    // cache of the work tree's stat data, stamped with its own checksum).
-    let (next_node, completed_nodes) = std::thread::scope(|scope| {
-        let run_files = scope.spawn(|| record_run_files(run_dir, &state, target_oid, now));
-        let index = recovery.save_restored_index(&repo, &restored);
-        let run_files = run_files
+    // The run's side (new branch, run files, metadata commit) and the work tree's side
+    // (recovery snapshot, restore, index) are done at once: neither reads what the other
+    // writes. Each side keeps its own order, so a crash anywhere leaves the run either
+    // where it was or on the target, and the work tree either untouched or with its
+    // recovery snapshot committed; resuming restores the files the run owns to the
+    // checkpoint the run files name, after a snapshot of its own.
+    let (work_tree, run_side) = std::thread::scope(|scope| {
+        let run_side = scope.spawn(|| switch_run(run_dir, &state, target_oid, now));
+        let work_tree = (|| {
+            let mut recovery = scan.commit(&repo, &state, run_dir, head, &why, now)?;
+            let restored = recovery.restore_files(&repo, &state, target_tree)?;
+            recovery.save_restored_index(&repo, &restored)?;
+            Ok::<_, CheckpointError>((recovery, restored))
+        })();
+        let run_side = run_side
             .join()
             .unwrap_or_else(|_| Err(interrupted(run_dir, "writing the run's files")));
-        index.and(run_files)
-    })?;
+        (work_tree, run_side)
+    });
+    let (recovery, restored) = work_tree?;
+    let (next_node, completed_nodes) = run_side?;
+    let moved_aside_to = (!restored.moved_aside.is_empty())
+        .then(|| recovery.aside.root().to_string_lossy().into_owned());
+    if let Some(message) = finished {
+        record_rollback(
+            run_dir,
+            &state.run_id,
+            now,
+            target_oid,
+            2,
+            Event::Warning { message },
+        )?;
+    }
     if let Some(area) = &moved_aside_to {
         record_rollback(
             run_dir,
@@ -160,18 +165,41 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
     })
 }
 
-/// Makes the run's files those of checkpoint `target` ([`restore_run_files`]) and
-/// commits them to the run's metadata ref, through a handle on the repository of its own
-/// (so it can run beside work on another); the node the run resumes at and the nodes
-/// completed.
-fn record_run_files(
+/// Moves the run in `state` (its new timeline branch already named there) onto that
+/// branch, made at checkpoint `target` (and the worktree's HEAD with it), makes the
+/// run's files those of the target ([`restore_run_files`]) and commits them to the run's
+/// metadata ref; through a handle on the repository of its own, so it can run beside
+/// the work on the work tree. The node the run resumes at and the nodes completed.
+fn switch_run(
     run_dir: &RunDir,
     state: &GitState,
     target: Oid,
     now: &str,
 ) -> Result<(Option<String>, Vec<String>)> {
     let repo = crate::repo::open(state)?;
-    let resumes = restore_run_files(run_dir, &repo, state, target)?;
+    // A rollback killed before its run files named this timeline may have left the
+    // branch, or a lock on it: no timeline of the run is on it and the run's lock is
+    // ours, so both are taken over.
+    let _ = std::fs::remove_file(state.git_dir.join(format!("{}.lock", state.branch)));
+    let leftover = tip(&repo, &state.branch)?;
+    compare_and_swap(
+        &repo,
+        &state.branch,
+        leftover,
+        target,
+        "heddle: rollback timeline",
+    )?;
+    if state.mode == Mode::Worktree {
+        // `repo` is the worktree's own repository (see `repo::open`).
+        repo.set_head(&state.branch).map_err(|e| {
+            CheckpointError::git(&state.work_tree, "switch the worktree's branch", &e)
+        })?;
+    }
+    let journal = (
+        rollback_journal::path(run_dir),
+        rollback_journal::bytes(target, state)?,
+    );
+    let resumes = restore_run_files(run_dir, &repo, state, target, Some(journal))?;
     commit_metadata(
         &repo,
         run_dir,
@@ -202,16 +230,19 @@ fn changed_paths(repo: &Repository, from: Oid, to: Oid) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Saves `state` (git.json), makes checkpoint.json the target's (or removes it when the
-/// target is the run's base) and manifest.json name the new branch, and drops
-/// conclusion.json so the run can resume; the node it resumes at and the nodes completed.
-/// The files are replaced together ([`replace_files`]: flushed side by side, then renamed
-/// in that order), so a crash leaves each one whole, and only one wait for the disk.
+/// Makes timeline.jsonl and checkpoint.json the target's (or removes checkpoint.json when
+/// the target is the run's base), saves `state` (git.json) and manifest.json naming the new
+/// branch, and drops conclusion.json so the run can resume; the node it resumes at and the
+/// nodes completed. The files are replaced together ([`replace_files`]: flushed side by
+/// side, then renamed in that order), so a crash leaves each one whole, and only one wait
+/// for the disk. `journal` (path and bytes, see [`crate::rollback_journal`]) is renamed
+/// first and removed last.
 pub fn restore_run_files(
     run_dir: &RunDir,
     repo: &Repository,
     state: &GitState,
     target: Oid,
+    journal: Option<(PathBuf, Vec<u8>)>,
 ) -> Result<(Option<String>, Vec<String>)> {
     let json = |path: &Path, bytes: serde_json::Result<Vec<u8>>| {
         bytes.map_err(|e| CheckpointError::Io {
@@ -223,7 +254,9 @@ pub fn restore_run_files(
     let manifest_json = run_dir.manifest();
     let mut manifest = run_dir.read_manifest()?;
     manifest.run_branch = Some(GitState::short(&state.branch).to_string());
-    let mut files = vec![(GitState::path(run_dir), state.to_json()?)];
+    // The journal first: a crash between any two renames leaves it there to finish.
+    let journaled = journal.as_ref().map(|(path, _)| path.clone());
+    let mut files: Vec<(PathBuf, Vec<u8>)> = journal.into_iter().collect();
     let checkpoint = checkpoint_text_at(repo, target)?;
     let next = match checkpoint {
         Some((mut checkpoint, text)) => {
@@ -245,6 +278,7 @@ pub fn restore_run_files(
         }
         None => None,
     };
+    files.push((GitState::path(run_dir), state.to_json()?));
     files.push((
         manifest_json.clone(),
         json(&manifest_json, serde_json::to_vec_pretty(&manifest))?,
@@ -258,6 +292,9 @@ pub fn restore_run_files(
         remove_if_present(&checkpoint_json)?;
     }
     remove_if_present(&run_dir.conclusion())?;
+    if let Some(journal) = journaled {
+        remove_if_present(&journal)?;
+    }
     Ok(next.unwrap_or_default())
 }
 

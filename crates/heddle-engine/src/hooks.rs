@@ -142,6 +142,14 @@ pub trait CheckpointHook: Send + Sync {
         Ok(CheckpointSetup::none(run.workspace))
     }
 
+    /// Finishes what a killed process left half done on the run's files (a rollback
+    /// between its renames) before a resume reads any of them; warnings saying what was
+    /// done. The caller holds the run's lock. Blocking.
+    fn settle(&self, run_dir: &RunDir) -> Result<Vec<String>, HookError> {
+        let _ = run_dir;
+        Ok(Vec::new())
+    }
+
     /// Makes a stopped run's checkpoints usable again before it resumes (a worktree that
     /// went missing, locks a killed process left). When the run was `interrupted` (its
     /// process died: no conclusion), the work tree is also saved as a recovery snapshot and

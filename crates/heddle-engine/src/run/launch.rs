@@ -193,6 +193,11 @@ impl Engine {
         // The lock first: everything read below must not change under us, and a second
         // resume of the same run must stop here.
         let lock = RunLock::acquire(run_dir, &manifest.run_id)?;
+        let settled = self
+            .services
+            .checkpoints
+            .settle(run_dir)
+            .map_err(EngineError::CheckpointSetup)?;
         if run_dir
             .read_conclusion()
             .is_some_and(|c| c.status == RunStatus::Success)
@@ -283,7 +288,7 @@ impl Engine {
             .map_err(EngineError::CheckpointSetup)?;
         let _ = std::fs::remove_file(run_dir.conclusion());
         let emitter = self.emitter(&manifest.run_id, run_dir)?;
-        for note in killed.into_iter().chain(reopened.warnings) {
+        for note in settled.into_iter().chain(killed).chain(reopened.warnings) {
             emitter.emit(None, crate::Event::Warning { message: note });
         }
         if let Some(recovery) = reopened.recovered {
