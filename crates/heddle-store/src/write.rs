@@ -1,7 +1,8 @@
 //! The writes of one ingest, inside its transaction: the run row, its labels, events (in
-//! batches through `json_each`, one statement per batch), checkpoints and artifacts.
+//! batches through `json_each`, one statement per batch) and artifacts; checkpoints are
+//! written by [`crate::write_checkpoints`].
 
-use heddle_engine::run_records::{CheckpointEntry, ListedArtifact};
+use heddle_engine::run_records::ListedArtifact;
 use heddle_engine::{Conclusion, Manifest};
 use sqlx::SqliteConnection;
 
@@ -178,46 +179,6 @@ async fn count_events(
     .map_err(|e| db.err(e))
 }
 
-/// Replaces the run's checkpoints.
-pub(crate) async fn replace_checkpoints(
-    conn: &mut SqliteConnection,
-    db: &Db,
-    run_key: i64,
-    entries: &[CheckpointEntry],
-) -> Result<()> {
-    sqlx::query!("DELETE FROM checkpoints WHERE run_key = ?1", run_key)
-        .execute(&mut *conn)
-        .await
-        .map_err(|e| db.err(e))?;
-    for (position, c) in entries.iter().enumerate() {
-        let position = i64::try_from(position).unwrap_or(i64::MAX);
-        let completed = i64::try_from(c.completed).unwrap_or(i64::MAX);
-        let timeline = i64::try_from(c.timeline).unwrap_or(i64::MAX);
-        let branches = serde_json::to_string(&c.branches).unwrap_or_else(|_| "[]".into());
-        sqlx::query!(
-            "INSERT INTO checkpoints (run_key, position, sha, node_id, status, completed,
-                                      timeline, branches, time, parent, metadata_sha, current)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            run_key,
-            position,
-            c.sha,
-            c.node_id,
-            c.status,
-            completed,
-            timeline,
-            branches,
-            c.time,
-            c.parent,
-            c.metadata_sha,
-            c.current,
-        )
-        .execute(&mut *conn)
-        .await
-        .map_err(|e| db.err(e))?;
-    }
-    Ok(())
-}
-
 /// Replaces the run's artifacts.
 pub(crate) async fn replace_artifacts(
     conn: &mut SqliteConnection,
@@ -300,6 +261,8 @@ pub(crate) struct RunUpdate<'a> {
     pub offset: u64,
     pub lines: u64,
     pub git_signature: Option<&'a str>,
+    /// Where the last listing of the checkpoint history ended (JSON).
+    pub checkpoint_mark: Option<&'a str>,
     pub manifest_signature: Option<&'a str>,
     pub ingest_error: Option<&'a str>,
     /// Event rows this ingest added.
@@ -334,7 +297,7 @@ pub(crate) async fn update_run(
              current_node = CASE WHEN ?7 THEN COALESCE(?8, current_node) ELSE NULL END,
              ingest_offset = ?9, ingest_line = ?10, git_signature = ?11,
              ingest_error = COALESCE(ingest_error, ?12), manifest_signature = ?13,
-             event_count = event_count + ?14,
+             event_count = event_count + ?14, checkpoint_mark = ?15,
              last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = ?1),
              input_tokens = (SELECT COALESCE(SUM(input_tokens), 0) FROM stages
                              WHERE run_key = ?1 AND (input_tokens IS NOT NULL
@@ -360,6 +323,7 @@ pub(crate) async fn update_run(
         update.ingest_error,
         update.manifest_signature,
         update.new_events,
+        update.checkpoint_mark,
     )
     .execute(&mut *conn)
     .await
