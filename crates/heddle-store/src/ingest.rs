@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use heddle_engine::Event;
 use heddle_engine::run_records::HistoryMark;
+use heddle_engine::{Budget, Event};
 
 use crate::error::{Result, StoreError};
 use crate::scan::{ArtifactRead, GitRead, Position, Scan, scan};
@@ -217,10 +217,22 @@ impl Store {
         }
         let added_events = insert_events(&mut tx, db, run_key, &tail.events).await?;
         let mut current_node = None;
+        let mut budget = None;
         for event in &tail.events {
             derive::apply(&mut tx, db, run_key, event).await?;
-            if matches!(event.envelope.event, Event::StageStarted { .. }) {
-                current_node = event.envelope.node_id.as_deref();
+            match &event.envelope.event {
+                Event::StageStarted { .. } => current_node = event.envelope.node_id.as_deref(),
+                Event::RunStarted {
+                    max_cost_usd,
+                    max_tokens,
+                    ..
+                } => {
+                    budget = Some(Budget {
+                        max_cost_usd: *max_cost_usd,
+                        max_tokens: *max_tokens,
+                    });
+                }
+                _ => {}
             }
         }
         let mut deferred = None;
@@ -284,6 +296,7 @@ impl Store {
                 manifest_signature: manifest_signature.as_deref(),
                 ingest_error: ingest_error.as_deref(),
                 new_events: added_events,
+                budget,
             },
         )
         .await?;

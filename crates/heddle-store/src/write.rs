@@ -267,6 +267,8 @@ pub(crate) struct RunUpdate<'a> {
     pub ingest_error: Option<&'a str>,
     /// Event rows this ingest added.
     pub new_events: i64,
+    /// The limits of the last `run.started` among the new events (`None`: none started).
+    pub budget: Option<heddle_engine::Budget>,
 }
 
 /// Records status, conclusion, counts and the ingest position on the run row. The counts
@@ -290,6 +292,12 @@ pub(crate) async fn update_run(
     let running = update.status == RunStatus::Running;
     let offset = i64::try_from(update.offset).unwrap_or(i64::MAX);
     let lines = i64::try_from(update.lines).unwrap_or(i64::MAX);
+    let started = update.budget.is_some();
+    let max_cost_usd = update.budget.and_then(|b| b.max_cost_usd);
+    let max_tokens = update
+        .budget
+        .and_then(|b| b.max_tokens)
+        .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
     sqlx::query!(
         "UPDATE runs SET
              status = ?2, ended_at = ?3, duration_ms = ?4, failure_reason = ?5,
@@ -298,6 +306,8 @@ pub(crate) async fn update_run(
              ingest_offset = ?9, ingest_line = ?10, git_signature = ?11,
              ingest_error = COALESCE(ingest_error, ?12), manifest_signature = ?13,
              event_count = event_count + ?14, checkpoint_mark = ?15,
+             max_cost_usd = CASE WHEN ?16 THEN ?17 ELSE max_cost_usd END,
+             max_tokens = CASE WHEN ?16 THEN ?18 ELSE max_tokens END,
              last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = ?1),
              input_tokens = (SELECT COALESCE(SUM(input_tokens), 0) FROM stages
                              WHERE run_key = ?1 AND (input_tokens IS NOT NULL
@@ -324,6 +334,9 @@ pub(crate) async fn update_run(
         update.manifest_signature,
         update.new_events,
         update.checkpoint_mark,
+        started,
+        max_cost_usd,
+        max_tokens,
     )
     .execute(&mut *conn)
     .await
