@@ -17,17 +17,25 @@ use crate::repo::{commit, tip};
 use crate::state::GitState;
 
 pub use heddle_engine::run_records::CheckpointEntry;
+use heddle_engine::run_records::{HistoryMark, ListedHistory, TimelineTip};
 
 /// Every checkpoint of the run, timeline by timeline, oldest first within each; a commit
 /// shared by several timelines is listed once, under the first.
 pub fn list(repo: &Repository, state: &GitState) -> Result<Vec<CheckpointEntry>> {
+    Ok(list_marked(repo, state)?.entries)
+}
+
+/// [`list`], with where it ended: each timeline's tip as it was read (once) for the
+/// listing, so [`crate::history_after::list_after`] can go on from there.
+pub fn list_marked(repo: &Repository, state: &GitState) -> Result<ListedHistory> {
     let base = Oid::from_str(&state.base_sha)
         .map_err(|e| CheckpointError::git(&state.git_dir, "base sha", &e))?;
-    let current_tip = tip(repo, &state.branch)?;
+    let tips = tips(repo, state)?;
+    let current_tip = current_tip(repo, state, &tips)?;
     let mut seen: BTreeMap<Oid, usize> = BTreeMap::new();
     let mut entries: Vec<CheckpointEntry> = Vec::new();
-    for (n, branch) in state.timelines.iter().enumerate() {
-        let Some(head) = tip(repo, branch)? else {
+    for (n, (branch, head)) in state.timelines.iter().zip(&tips).enumerate() {
+        let Some(head) = *head else {
             continue;
         };
         let short = GitState::short(branch).to_string();
@@ -36,31 +44,87 @@ pub fn list(repo: &Repository, state: &GitState) -> Result<Vec<CheckpointEntry>>
                 entries[at].branches.push(short.clone());
                 continue;
             }
-            let commit = commit(repo, oid)?;
-            let Some(facts) = facts(&commit) else {
+            let Some(entry) = entry(repo, oid, n + 1, &short, current_tip)? else {
                 continue;
             };
             seen.insert(oid, entries.len());
-            entries.push(CheckpointEntry {
-                sha: oid.to_string(),
-                node_id: facts.node_id,
-                status: facts.status,
-                completed: facts.completed,
-                metadata_sha: facts.metadata_sha,
-                time: heddle_engine::clock::rfc3339(
-                    std::time::UNIX_EPOCH
-                        + std::time::Duration::from_secs(
-                            u64::try_from(commit.time().seconds()).unwrap_or(0),
-                        ),
-                ),
-                parent: commit.parent_id(0).ok().map(|p| p.to_string()),
-                timeline: n + 1,
-                branches: vec![short.clone()],
-                current: Some(oid) == current_tip,
-            });
+            entries.push(entry);
         }
     }
-    Ok(entries)
+    let mark = mark(state, &tips, entries.len());
+    Ok(ListedHistory {
+        entries,
+        mark: Some(mark),
+    })
+}
+
+/// The tip of each timeline branch of the run (`None`: the branch does not exist), read
+/// once each.
+pub(crate) fn tips(repo: &Repository, state: &GitState) -> Result<Vec<Option<Oid>>> {
+    state.timelines.iter().map(|b| tip(repo, b)).collect()
+}
+
+/// The tip of the branch the run continues on: from `tips` when it is a timeline (it
+/// always is in a sound git.json), else read.
+pub(crate) fn current_tip(
+    repo: &Repository,
+    state: &GitState,
+    tips: &[Option<Oid>],
+) -> Result<Option<Oid>> {
+    match state.timelines.iter().position(|b| *b == state.branch) {
+        Some(at) => Ok(tips[at]),
+        None => tip(repo, &state.branch),
+    }
+}
+
+/// Where a listing that read `tips` and gave `count` entries ended.
+pub(crate) fn mark(state: &GitState, tips: &[Option<Oid>], count: usize) -> HistoryMark {
+    HistoryMark {
+        base: state.base_sha.clone(),
+        branch: state.branch.clone(),
+        tips: state
+            .timelines
+            .iter()
+            .zip(tips)
+            .map(|(branch, sha)| TimelineTip {
+                branch: branch.clone(),
+                sha: sha.map(|s| s.to_string()),
+            })
+            .collect(),
+        count,
+    }
+}
+
+/// The entry of checkpoint commit `oid`, first made on timeline `timeline` (branch
+/// `short`); `None` for a commit that is not a checkpoint.
+pub(crate) fn entry(
+    repo: &Repository,
+    oid: Oid,
+    timeline: usize,
+    short: &str,
+    current_tip: Option<Oid>,
+) -> Result<Option<CheckpointEntry>> {
+    let commit = commit(repo, oid)?;
+    let Some(facts) = facts(&commit) else {
+        return Ok(None);
+    };
+    Ok(Some(CheckpointEntry {
+        sha: oid.to_string(),
+        node_id: facts.node_id,
+        status: facts.status,
+        completed: facts.completed,
+        metadata_sha: facts.metadata_sha,
+        time: heddle_engine::clock::rfc3339(
+            std::time::UNIX_EPOCH
+                + std::time::Duration::from_secs(
+                    u64::try_from(commit.time().seconds()).unwrap_or(0),
+                ),
+        ),
+        parent: commit.parent_id(0).ok().map(|p| p.to_string()),
+        timeline,
+        branches: vec![short.to_string()],
+        current: Some(oid) == current_tip,
+    }))
 }
 
 /// Commits from `base` (excluded) to `head`, oldest first.
@@ -174,7 +238,7 @@ fn current_line<'e>(
         .collect())
 }
 
-fn oid(sha: &str) -> Result<Oid> {
+pub(crate) fn oid(sha: &str) -> Result<Oid> {
     Oid::from_str(sha).map_err(|e| CheckpointError::git(".", sha, &e))
 }
 

@@ -26,6 +26,7 @@ pub mod gc_refs;
 pub mod gc_repack;
 pub mod gc_runs;
 pub mod history;
+pub mod history_after;
 pub mod history_chunks;
 pub mod history_reader;
 pub mod hook;

@@ -61,8 +61,8 @@ pub async fn ps(
     }
     writeln!(
         out,
-        "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {:>9}  LABELS",
-        "RUN", "WORKFLOW", "STATUS", "STARTED", "TOOK", "COST"
+        "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {:>9}  {:>9}  LABELS",
+        "RUN", "WORKFLOW", "STATUS", "STARTED", "TOOK", "COST", "BUDGET"
     )
     .map_err(write)?;
     for run in runs {
@@ -85,13 +85,14 @@ pub async fn ps(
         };
         writeln!(
             out,
-            "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {:>9}  {}",
+            "{:<26}  {:<20}  {:<11}  {:<20}  {:>8}  {:>9}  {:>9}  {}",
             run.id,
             run.workflow_name,
             status,
             started,
             took,
             dollars(run.cost_usd),
+            listed_budget(run.max_cost_usd, run.max_tokens),
             labels.join(",")
         )
         .map_err(write)?;
@@ -106,6 +107,18 @@ fn dollars(cost: Option<f64>) -> String {
         None => "-".to_string(),
         Some(usd) if usd > 0.0 && usd < 0.01 => format!("${usd:.4}"),
         Some(usd) => format!("${usd:.2}"),
+    }
+}
+
+/// A run's limits as `ps` lists them: `$0.50`, `20000 tok`, both, or `-`.
+fn listed_budget(max_cost_usd: Option<f64>, max_tokens: Option<i64>) -> String {
+    let cost = max_cost_usd.map(|usd| dollars(Some(usd)));
+    let tokens = max_tokens.map(|n| format!("{n} tok"));
+    let parts: Vec<String> = cost.into_iter().chain(tokens).collect();
+    if parts.is_empty() {
+        "-".to_string()
+    } else {
+        parts.join(", ")
     }
 }
 

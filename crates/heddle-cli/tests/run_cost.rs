@@ -40,9 +40,12 @@ fn ps_and_inspect_show_the_runs_summed_cost_and_tokens() {
     assert!(ps.status.success(), "{}", describe(&ps));
     let listing = text(&ps.stdout);
     let header = listing.lines().next().unwrap();
-    assert!(header.contains("COST"), "{listing}");
+    assert!(
+        header.contains("COST") && header.contains("BUDGET"),
+        "{listing}"
+    );
     let row = listing.lines().find(|l| l.starts_with(&id)).unwrap();
-    assert!(row.contains("$0.63"), "{listing}");
+    assert!(row.contains("$0.63          -"), "no budget: {listing}");
 
     let inspect = sandbox.heddle(&["inspect", &id]);
     assert!(inspect.status.success(), "{}", describe(&inspect));
@@ -118,6 +121,14 @@ fn max_cost_stops_at_the_next_stage_and_a_higher_budget_resumes_it() {
     assert!(report.contains("status    success"), "{report}");
     assert!(report.contains("cost      $1.35"), "{report}");
     assert!(report.contains("budget    $5\n"), "{report}");
+    // `ps` lists the run's cost beside the budget its resume ran under.
+    let ps = sandbox.heddle(&["ps", "-a"]);
+    let listing = text(&ps.stdout);
+    let row = listing.lines().find(|l| l.starts_with(&id)).unwrap();
+    assert!(row.contains("$1.35      $5.00"), "{listing}");
+    let ps = sandbox.heddle(&["ps", "-a", "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&ps.stdout).unwrap();
+    assert_eq!(listed[0]["max_cost_usd"], 5.0, "{listed}");
     let inspect = sandbox.heddle(&["inspect", &id, "--json"]);
     let report: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
     assert_eq!(report["budget"]["max_cost_usd"], 5.0, "{report}");

@@ -15,9 +15,72 @@ pub type HistoryReadError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Reads a run's checkpoint history.
 pub trait CheckpointHistory: Send + Sync + Debug {
-    /// Every checkpoint of the run in `run`, timeline by timeline, oldest first within each;
-    /// empty when the run keeps no git checkpoints.
-    fn list(&self, run: &RunDir) -> Result<Vec<CheckpointEntry>, HistoryReadError>;
+    /// Every checkpoint of the run in `run`, timeline by timeline, oldest first within each
+    /// (none when the run keeps no git checkpoints), and where that listing ended.
+    fn list(&self, run: &RunDir) -> Result<ListedHistory, HistoryReadError>;
+
+    /// The checkpoints made since a listing that ended at `known`, when the history only
+    /// grew at the tip of the timeline the run continues on: what a live run's index reads
+    /// after a stage, without reading every earlier checkpoint again. Anything else (a
+    /// rollback made a timeline, a branch moved, git.json changed) is
+    /// [`HistoryAfter::Relist`]; so is every answer of a reader that cannot tell.
+    fn list_after(
+        &self,
+        run: &RunDir,
+        known: &HistoryMark,
+    ) -> Result<HistoryAfter, HistoryReadError> {
+        let _ = (run, known);
+        Ok(HistoryAfter::Relist)
+    }
+}
+
+/// A run's checkpoint history as one listing read it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListedHistory {
+    /// The checkpoints, in [`CheckpointHistory::list`]'s order.
+    pub entries: Vec<CheckpointEntry>,
+    /// Where the listing ended (`None` when the run keeps no git checkpoints).
+    pub mark: Option<HistoryMark>,
+}
+
+/// Where a listing of a run's checkpoint history ended: each timeline branch's tip as it
+/// read them and how many entries it gave, so a later listing can start from there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryMark {
+    /// The commit the run started from.
+    pub base: String,
+    /// The timeline branch the run continued on (full ref name).
+    pub branch: String,
+    /// Every timeline branch, oldest first, with its tip then.
+    pub tips: Vec<TimelineTip>,
+    /// Entries listed in all.
+    pub count: usize,
+}
+
+/// One timeline branch and the commit at its tip.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimelineTip {
+    /// Full ref name.
+    pub branch: String,
+    /// Its tip (`None` when the branch did not exist).
+    pub sha: Option<String>,
+}
+
+/// What [`CheckpointHistory::list_after`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HistoryAfter {
+    /// The history only grew: `entries` follow the `known` ones (at positions from
+    /// `known.count`), and `mark` is where this listing ended.
+    Appended {
+        /// The new checkpoints, oldest first.
+        entries: Vec<CheckpointEntry>,
+        /// Where this listing ended.
+        mark: HistoryMark,
+        /// The run's tip moved: the checkpoint that was current no longer is.
+        tip_moved: bool,
+    },
+    /// Not a simple extension of what was known: list the whole history again.
+    Relist,
 }
 
 /// Lists what a run captured.

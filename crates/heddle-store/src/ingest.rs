@@ -3,15 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
-use heddle_engine::Event;
+use heddle_engine::run_records::HistoryMark;
+use heddle_engine::{Budget, Event};
 
 use crate::error::{Result, StoreError};
 use crate::scan::{ArtifactRead, GitRead, Position, Scan, scan};
 use crate::types::{IngestReport, RunChange, RunStatus};
 use crate::write::{
-    RunUpdate, insert_events, insert_run, replace_artifacts, replace_checkpoints,
-    replace_stage_artifacts, update_manifest, update_run,
+    RunUpdate, insert_events, insert_run, replace_artifacts, replace_stage_artifacts,
+    update_manifest, update_run,
 };
+use crate::write_checkpoints::{append_checkpoints, replace_checkpoints};
 use crate::{Store, derive};
 
 /// How often an ingest starts over when another process ingested the same run meanwhile.
@@ -27,6 +29,7 @@ struct Previous {
     lines: i64,
     git_signature: Option<String>,
     manifest_signature: Option<String>,
+    checkpoint_mark: Option<String>,
 }
 
 /// The folder as the index names it: absolute, without `.` parts.
@@ -66,6 +69,10 @@ impl Store {
                 offset: previous.as_ref().map_or(0, |p| to_u64(p.offset)),
                 lines: previous.as_ref().map_or(0, |p| to_u64(p.lines)),
                 git_signature: previous.as_ref().and_then(|p| p.git_signature.clone()),
+                checkpoint_mark: previous
+                    .as_ref()
+                    .and_then(|p| p.checkpoint_mark.as_deref())
+                    .and_then(|mark| serde_json::from_str(mark).ok()),
                 fresh: rebuild || previous.is_none(),
             };
             let scanned = {
@@ -113,7 +120,7 @@ impl Store {
         let row = sqlx::query_as!(
             Previous,
             r#"SELECT key AS "key!", id, status, ingest_offset AS offset, ingest_line AS lines,
-                      git_signature, manifest_signature
+                      git_signature, manifest_signature, checkpoint_mark
                FROM runs WHERE folder = ?1"#,
             folder
         )
@@ -162,7 +169,7 @@ impl Store {
         let now = sqlx::query_as!(
             Previous,
             r#"SELECT key AS "key!", id, status, ingest_offset AS offset, ingest_line AS lines,
-                      git_signature, manifest_signature
+                      git_signature, manifest_signature, checkpoint_mark
                FROM runs WHERE folder = ?1"#,
             name
         )
@@ -210,27 +217,52 @@ impl Store {
         }
         let added_events = insert_events(&mut tx, db, run_key, &tail.events).await?;
         let mut current_node = None;
+        let mut budget = None;
         for event in &tail.events {
             derive::apply(&mut tx, db, run_key, event).await?;
-            if matches!(event.envelope.event, Event::StageStarted { .. }) {
-                current_node = event.envelope.node_id.as_deref();
+            match &event.envelope.event {
+                Event::StageStarted { .. } => current_node = event.envelope.node_id.as_deref(),
+                Event::RunStarted {
+                    max_cost_usd,
+                    max_tokens,
+                    ..
+                } => {
+                    budget = Some(Budget {
+                        max_cost_usd: *max_cost_usd,
+                        max_tokens: *max_tokens,
+                    });
+                }
+                _ => {}
             }
         }
         let mut deferred = None;
         let mut git_changed = false;
-        let git_signature = match git {
-            GitRead::Unchanged => previous.as_ref().and_then(|p| p.git_signature.clone()),
-            GitRead::Read(entries) => {
-                replace_checkpoints(&mut tx, db, run_key, &entries).await?;
+        let (git_signature, checkpoint_mark) = match git {
+            GitRead::Unchanged => previous
+                .as_ref()
+                .map(|p| (p.git_signature.clone(), p.checkpoint_mark.clone()))
+                .unwrap_or_default(),
+            GitRead::Read(history) => {
+                replace_checkpoints(&mut tx, db, run_key, &history.entries).await?;
                 git_changed = true;
-                git_signature
+                (git_signature, mark_json(history.mark.as_ref()))
+            }
+            GitRead::Appended { history, tip_moved } => {
+                let first = history
+                    .mark
+                    .as_ref()
+                    .map_or(0, |m| m.count.saturating_sub(history.entries.len()));
+                append_checkpoints(&mut tx, db, run_key, first, &history.entries, tip_moved)
+                    .await?;
+                git_changed = tip_moved || !history.entries.is_empty();
+                (git_signature, mark_json(history.mark.as_ref()))
             }
             GitRead::Failed(message) => {
                 deferred = Some(StoreError::Checkpoints {
                     run_id: manifest.run_id.clone(),
                     message,
                 });
-                None
+                (None, None)
             }
         };
         match &artifacts {
@@ -260,9 +292,11 @@ impl Store {
                 offset: tail.offset,
                 lines: tail.lines,
                 git_signature: git_signature.as_deref(),
+                checkpoint_mark: checkpoint_mark.as_deref(),
                 manifest_signature: manifest_signature.as_deref(),
                 ingest_error: ingest_error.as_deref(),
                 new_events: added_events,
+                budget,
             },
         )
         .await?;
@@ -313,6 +347,11 @@ fn unchanged(previous: &Previous, scanned: &Scan) -> bool {
         && matches!(scanned.artifacts, ArtifactRead::Unchanged)
         && scanned.manifest_signature == previous.manifest_signature
         && RunStatus::parse(&previous.status) == scanned.status
+}
+
+/// A history mark as the run row keeps it.
+fn mark_json(mark: Option<&HistoryMark>) -> Option<String> {
+    mark.and_then(|m| serde_json::to_string(m).ok())
 }
 
 fn to_u64(n: i64) -> u64 {

@@ -29,6 +29,7 @@ mod types;
 mod watch;
 mod workflows;
 mod write;
+mod write_checkpoints;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -21,7 +21,7 @@ const RUN_COLUMNS: &str = "key, id, folder, workflow_name, workflow_path, goal, 
      started_at, started_ms, ended_at, duration_ms, failure_reason, checkpoint_mode, \
      run_branch, base_sha, final_sha, artifact_count, stage_count, event_count, last_seq, \
      dry_run, parent_run_id, work_dir, node_count, current_node, ingest_error, input_tokens, \
-     output_tokens, cost_usd";
+     output_tokens, cost_usd, max_cost_usd, max_tokens";
 
 /// A row of `runs`.
 #[derive(Debug, sqlx::FromRow)]
@@ -56,6 +56,8 @@ pub(crate) struct RunRow {
     pub input_tokens: i64,
     pub output_tokens: i64,
     pub cost_usd: Option<f64>,
+    pub max_cost_usd: Option<f64>,
+    pub max_tokens: Option<i64>,
 }
 
 impl RunRow {
@@ -91,6 +93,8 @@ impl RunRow {
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
             cost_usd: self.cost_usd,
+            max_cost_usd: self.max_cost_usd,
+            max_tokens: self.max_tokens,
         }
     }
 }
@@ -220,7 +224,7 @@ impl Store {
                       checkpoint_mode, run_branch, base_sha, final_sha, artifact_count,
                       stage_count, event_count, last_seq, dry_run, parent_run_id, work_dir,
                       node_count, current_node, ingest_error, input_tokens, output_tokens,
-                      cost_usd
+                      cost_usd, max_cost_usd, max_tokens
                FROM runs WHERE id = ?1 OR folder = ?1"#,
             given
         )
@@ -247,7 +251,7 @@ impl Store {
                       checkpoint_mode, run_branch, base_sha, final_sha, artifact_count,
                       stage_count, event_count, last_seq, dry_run, parent_run_id, work_dir,
                       node_count, current_node, ingest_error, input_tokens, output_tokens,
-                      cost_usd
+                      cost_usd, max_cost_usd, max_tokens
                FROM runs WHERE id >= ?1 AND id < ?1 || '~'
                ORDER BY id LIMIT ?2"#,
             prefix,

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use heddle_engine::run_records::{CheckpointEntry, ListedArtifact};
+use heddle_engine::run_records::{HistoryAfter, HistoryMark, ListedArtifact, ListedHistory};
 use heddle_engine::runlock::RunLock;
 use heddle_engine::{Conclusion, Event, Manifest, RunDir};
 
@@ -22,6 +22,8 @@ pub(crate) struct Position {
     pub lines: u64,
     /// git.json's signature when the checkpoints were last read.
     pub git_signature: Option<String>,
+    /// Where the last listing of the checkpoints ended (`None`: list them all).
+    pub checkpoint_mark: Option<HistoryMark>,
     /// The folder was never ingested (or is being rebuilt).
     pub fresh: bool,
 }
@@ -31,8 +33,14 @@ pub(crate) struct Position {
 pub(crate) enum GitRead {
     /// Nothing suggests they changed.
     Unchanged,
-    /// Read again (empty when the run has no git checkpoints).
-    Read(Vec<CheckpointEntry>),
+    /// Read again, all of them (none when the run has no git checkpoints).
+    Read(ListedHistory),
+    /// Only those made since the last listing, which follow the indexed ones.
+    Appended {
+        history: ListedHistory,
+        /// The checkpoint that was current no longer is.
+        tip_moved: bool,
+    },
     /// Reading failed: `run {id}: {git error}`.
     Failed(String),
 }
@@ -135,10 +143,9 @@ pub(crate) fn scan(
         .iter()
         .any(|e| matches!(e.envelope.event, Event::CheckpointSaved { .. }));
     let git = if fresh || checkpoint_saved || git_signature != position.git_signature {
-        match readers.checkpoints.list(&run) {
-            Ok(entries) => GitRead::Read(entries),
-            Err(e) => GitRead::Failed(format!("run {}: {e}", manifest.run_id)),
-        }
+        let known = position.checkpoint_mark.as_ref().filter(|_| !fresh);
+        read_checkpoints(&run, known, readers)
+            .unwrap_or_else(|e| GitRead::Failed(format!("run {}: {e}", manifest.run_id)))
     } else {
         GitRead::Unchanged
     };
@@ -160,6 +167,31 @@ pub(crate) fn scan(
         manifest_signature,
         artifacts,
     }))
+}
+
+/// The run's checkpoints: only those after `known` when the history just grew from there,
+/// else all of them.
+fn read_checkpoints(
+    run: &RunDir,
+    known: Option<&HistoryMark>,
+    readers: &RunReaders,
+) -> std::result::Result<GitRead, heddle_engine::run_records::HistoryReadError> {
+    if let Some(known) = known
+        && let HistoryAfter::Appended {
+            entries,
+            mark,
+            tip_moved,
+        } = readers.checkpoints.list_after(run, known)?
+    {
+        return Ok(GitRead::Appended {
+            history: ListedHistory {
+                entries,
+                mark: Some(mark),
+            },
+            tip_moved,
+        });
+    }
+    Ok(GitRead::Read(readers.checkpoints.list(run)?))
 }
 
 /// How the run stands from its files, with its conclusion: the conclusion's status; else

@@ -1,6 +1,8 @@
 //! What one run holds: its timeline (stage visits with their human waits, lanes), its
 //! checkpoints, its artifacts and its events from a sequence number.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::Store;
 use crate::error::Result;
 use crate::types::{
@@ -13,6 +15,28 @@ const MAX_EVENTS: u32 = 10_000;
 
 fn to_u32(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(0)
+}
+
+/// The human waits of each stage visit keyed `(node, visit)` in `stages`, in stage order:
+/// every wait asked at that node and visit, in the order asked, goes to the first stage with
+/// that key (a later one gets none); a wait no stage has is left out. One pass over each
+/// list, however many stages and waits.
+fn waits_by_stage(stages: &[(&str, u32)], waits: Vec<HumanWait>) -> Vec<Vec<HumanWait>> {
+    let mut by_key: HashMap<(String, u32), Vec<HumanWait>> = HashMap::new();
+    for wait in waits {
+        by_key
+            .entry((wait.node_id.clone(), wait.visit))
+            .or_default()
+            .push(wait);
+    }
+    stages
+        .iter()
+        .map(|(node, visit)| {
+            by_key
+                .remove(&((*node).to_string(), *visit))
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 impl Store {
@@ -41,7 +65,7 @@ impl Store {
         .fetch_all(&db.reader)
         .await
         .map_err(|e| db.err(e))?;
-        let mut waits: Vec<HumanWait> = waits
+        let waits: Vec<HumanWait> = waits
             .into_iter()
             .map(|w| HumanWait {
                 question_id: w.question_id,
@@ -60,12 +84,19 @@ impl Store {
                 answer: w.answer,
             })
             .collect();
+        let keys: Vec<(&str, u32)> = stages
+            .iter()
+            .map(|s| (s.node_id.as_str(), to_u32(s.visit)))
+            .collect();
+        let waits_of_stages = waits_by_stage(&keys, waits);
         let mut lanes: Vec<String> = Vec::new();
+        let mut seen_lanes: HashSet<String> = HashSet::new();
         let stages = stages
             .into_iter()
-            .map(|s| {
+            .zip(waits_of_stages)
+            .map(|(s, mine)| {
                 if let Some(lane) = &s.branch
-                    && !lanes.contains(lane)
+                    && seen_lanes.insert(lane.clone())
                 {
                     lanes.push(lane.clone());
                 }
@@ -74,10 +105,6 @@ impl Store {
                 if state == StageState::Running && status != RunStatus::Running {
                     state = StageState::Interrupted;
                 }
-                let (mine, rest): (Vec<HumanWait>, Vec<HumanWait>) = std::mem::take(&mut waits)
-                    .into_iter()
-                    .partition(|w| w.node_id == s.node_id && w.visit == visit);
-                waits = rest;
                 TimelineStage {
                     node_id: s.node_id,
                     visit,
@@ -193,5 +220,84 @@ impl Store {
                     .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new())),
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HumanWait, WaitOutcome, waits_by_stage};
+
+    fn wait(id: &str, node: &str, visit: u32) -> HumanWait {
+        HumanWait {
+            question_id: id.into(),
+            node_id: node.into(),
+            visit,
+            question: format!("{node}?"),
+            choices: vec!["Yes".into()],
+            started_at: String::new(),
+            ended_at: None,
+            duration_ms: None,
+            outcome: WaitOutcome::Waiting,
+            answer: None,
+        }
+    }
+
+    /// The matching as the timeline did it before: each stage takes, from the waits no
+    /// earlier stage took, those of its node and visit.
+    fn by_scanning(stages: &[(&str, u32)], mut waits: Vec<HumanWait>) -> Vec<Vec<HumanWait>> {
+        stages
+            .iter()
+            .map(|(node, visit)| {
+                let (mine, rest) = std::mem::take(&mut waits)
+                    .into_iter()
+                    .partition(|w| w.node_id == *node && w.visit == *visit);
+                waits = rest;
+                mine
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_stage_gets_the_waits_of_its_node_and_visit_in_order() {
+        // Two gates visited in a loop, a gate asked twice in one visit (a timed-out
+        // question asked again), a stage key seen twice, and a wait no stage has.
+        let stages = [
+            ("work", 1),
+            ("review", 1),
+            ("ship", 1),
+            ("work", 2),
+            ("review", 2),
+            ("review", 2),
+            ("ship", 2),
+            ("review", 3),
+        ];
+        let waits = vec![
+            wait("q1", "review", 1),
+            wait("q2", "ship", 1),
+            wait("q3", "review", 2),
+            wait("q4", "review", 2),
+            wait("q5", "ship", 2),
+            wait("q6", "review", 3),
+            wait("q7", "gone", 1),
+        ];
+        let matched = waits_by_stage(&stages, waits.clone());
+        assert_eq!(matched, by_scanning(&stages, waits));
+        let ids: Vec<Vec<&str>> = matched
+            .iter()
+            .map(|w| w.iter().map(|w| w.question_id.as_str()).collect())
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                vec![],
+                vec!["q1"],
+                vec!["q2"],
+                vec![],
+                vec!["q3", "q4"],
+                vec![],
+                vec!["q5"],
+                vec!["q6"],
+            ]
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! The writes of one ingest, inside its transaction: the run row, its labels, events (in
-//! batches through `json_each`, one statement per batch), checkpoints and artifacts.
+//! batches through `json_each`, one statement per batch) and artifacts; checkpoints are
+//! written by [`crate::write_checkpoints`].
 
-use heddle_engine::run_records::{CheckpointEntry, ListedArtifact};
+use heddle_engine::run_records::ListedArtifact;
 use heddle_engine::{Conclusion, Manifest};
 use sqlx::SqliteConnection;
 
@@ -178,46 +179,6 @@ async fn count_events(
     .map_err(|e| db.err(e))
 }
 
-/// Replaces the run's checkpoints.
-pub(crate) async fn replace_checkpoints(
-    conn: &mut SqliteConnection,
-    db: &Db,
-    run_key: i64,
-    entries: &[CheckpointEntry],
-) -> Result<()> {
-    sqlx::query!("DELETE FROM checkpoints WHERE run_key = ?1", run_key)
-        .execute(&mut *conn)
-        .await
-        .map_err(|e| db.err(e))?;
-    for (position, c) in entries.iter().enumerate() {
-        let position = i64::try_from(position).unwrap_or(i64::MAX);
-        let completed = i64::try_from(c.completed).unwrap_or(i64::MAX);
-        let timeline = i64::try_from(c.timeline).unwrap_or(i64::MAX);
-        let branches = serde_json::to_string(&c.branches).unwrap_or_else(|_| "[]".into());
-        sqlx::query!(
-            "INSERT INTO checkpoints (run_key, position, sha, node_id, status, completed,
-                                      timeline, branches, time, parent, metadata_sha, current)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            run_key,
-            position,
-            c.sha,
-            c.node_id,
-            c.status,
-            completed,
-            timeline,
-            branches,
-            c.time,
-            c.parent,
-            c.metadata_sha,
-            c.current,
-        )
-        .execute(&mut *conn)
-        .await
-        .map_err(|e| db.err(e))?;
-    }
-    Ok(())
-}
-
 /// Replaces the run's artifacts.
 pub(crate) async fn replace_artifacts(
     conn: &mut SqliteConnection,
@@ -300,10 +261,14 @@ pub(crate) struct RunUpdate<'a> {
     pub offset: u64,
     pub lines: u64,
     pub git_signature: Option<&'a str>,
+    /// Where the last listing of the checkpoint history ended (JSON).
+    pub checkpoint_mark: Option<&'a str>,
     pub manifest_signature: Option<&'a str>,
     pub ingest_error: Option<&'a str>,
     /// Event rows this ingest added.
     pub new_events: i64,
+    /// The limits of the last `run.started` among the new events (`None`: none started).
+    pub budget: Option<heddle_engine::Budget>,
 }
 
 /// Records status, conclusion, counts and the ingest position on the run row. The counts
@@ -327,6 +292,12 @@ pub(crate) async fn update_run(
     let running = update.status == RunStatus::Running;
     let offset = i64::try_from(update.offset).unwrap_or(i64::MAX);
     let lines = i64::try_from(update.lines).unwrap_or(i64::MAX);
+    let started = update.budget.is_some();
+    let max_cost_usd = update.budget.and_then(|b| b.max_cost_usd);
+    let max_tokens = update
+        .budget
+        .and_then(|b| b.max_tokens)
+        .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
     sqlx::query!(
         "UPDATE runs SET
              status = ?2, ended_at = ?3, duration_ms = ?4, failure_reason = ?5,
@@ -334,7 +305,9 @@ pub(crate) async fn update_run(
              current_node = CASE WHEN ?7 THEN COALESCE(?8, current_node) ELSE NULL END,
              ingest_offset = ?9, ingest_line = ?10, git_signature = ?11,
              ingest_error = COALESCE(ingest_error, ?12), manifest_signature = ?13,
-             event_count = event_count + ?14,
+             event_count = event_count + ?14, checkpoint_mark = ?15,
+             max_cost_usd = CASE WHEN ?16 THEN ?17 ELSE max_cost_usd END,
+             max_tokens = CASE WHEN ?16 THEN ?18 ELSE max_tokens END,
              last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = ?1),
              input_tokens = (SELECT COALESCE(SUM(input_tokens), 0) FROM stages
                              WHERE run_key = ?1 AND (input_tokens IS NOT NULL
@@ -360,6 +333,10 @@ pub(crate) async fn update_run(
         update.ingest_error,
         update.manifest_signature,
         update.new_events,
+        update.checkpoint_mark,
+        started,
+        max_cost_usd,
+        max_tokens,
     )
     .execute(&mut *conn)
     .await

@@ -121,4 +121,13 @@ output_tokens: number,
 /**
  * What the run's LLM calls cost in US dollars; `None` when no stage had a known price.
  */
-cost_usd: number | null, };
+cost_usd: number | null, 
+/**
+ * The cost limit in US dollars its latest start or resume ran under (its `run.started`
+ * event's); `None`: none.
+ */
+max_cost_usd: number | null, 
+/**
+ * The token limit its latest start or resume ran under; `None`: none.
+ */
+max_tokens: number | null, };

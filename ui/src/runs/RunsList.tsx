@@ -4,7 +4,8 @@ import { shownValue, useApiRead } from '../api/useApiRead';
 import type { ListRunsRequest } from '../generated/ListRunsRequest';
 import type { RunRecord } from '../generated/RunRecord';
 import type { RunStatus } from '../generated/RunStatus';
-import { RUN_STATUS_LABEL, formatCost, formatDuration, formatStarted, formatTokens } from './runFormat';
+import { formatBudget } from './runBudget';
+import { RUN_STATUS_LABEL, formatCostOfLimit, formatDuration, formatStarted, formatTokens } from './runFormat';
 import { matchesSearch } from './runSearch';
 import { RunStatusBadge } from './RunStatusBadge';
 
@@ -15,6 +16,13 @@ const POLL_MS = 2000;
 const listRuns = (api: Api, request: ListRunsRequest) => api.listRuns(request);
 
 /** Every run, newest first: status, workflow, start, duration, cost, labels; searchable. */
+/** The cost cell's tooltip: the tokens used, and the budget the run ran under when it had one. */
+function costTitle(run: RunRecord): string {
+  const tokens = formatTokens(run.input_tokens, run.output_tokens);
+  const budget = formatBudget({ max_cost_usd: run.max_cost_usd, max_tokens: run.max_tokens });
+  return budget === null ? tokens : `${tokens}; budget ${budget}`;
+}
+
 export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => void; now: number }) {
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<RunStatus | 'all'>('all');
@@ -124,9 +132,9 @@ export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => voi
                 <td
                   className="runs-table__number"
                   data-testid="run-cost"
-                  title={formatTokens(run.input_tokens, run.output_tokens)}
+                  title={costTitle(run)}
                 >
-                  {formatCost(run.cost_usd)}
+                  {formatCostOfLimit(run.cost_usd, run.max_cost_usd)}
                 </td>
                 <td>
                   {Object.entries(run.labels).map(([k, v]) => (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canResume, formatCost, formatDuration, formatStarted, formatTokens } from './runFormat';
+import { canResume, formatCost, formatCostOfLimit, formatDuration, formatStarted, formatTokens } from './runFormat';
 
 describe('run formatting', () => {
   it('formats durations at every scale', () => {
@@ -18,6 +18,12 @@ describe('run formatting', () => {
     expect(formatCost(0)).toBe('$0.00');
     expect(formatCost(null)).toBe('—');
     expect(formatTokens(150_000, 12_000)).toBe('150,000 input + 12,000 output tokens');
+  });
+
+  it('shows a run cost against the cost limit it ran under', () => {
+    expect(formatCostOfLimit(0.375, 2)).toBe('$0.38 of $2.00');
+    expect(formatCostOfLimit(null, 0.5)).toBe('— of $0.50');
+    expect(formatCostOfLimit(0.63, null)).toBe('$0.63');
   });
 
   it('says how long ago a run started', () => {

@@ -32,6 +32,15 @@ export function formatCost(costUsd: number | null): string {
   return `$${costUsd.toFixed(2)}`;
 }
 
+/**
+ * A run's cost beside the cost limit its latest start or resume ran under: `$0.38 of $2.00`;
+ * the cost alone when it ran without one.
+ */
+export function formatCostOfLimit(costUsd: number | null, maxCostUsd: number | null): string {
+  const cost = formatCost(costUsd);
+  return maxCostUsd === null ? cost : `${cost} of ${formatCost(maxCostUsd)}`;
+}
+
 /** A run's token counts for a tooltip: `150,000 input + 12,000 output tokens`. */
 export function formatTokens(input: number, output: number): string {
   return `${input.toLocaleString('en-US')} input + ${output.toLocaleString('en-US')} output tokens`;

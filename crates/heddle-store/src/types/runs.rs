@@ -82,6 +82,14 @@ pub struct RunRecord {
     /// What the run's LLM calls cost in US dollars; `None` when no stage had a known price.
     #[serde(default)]
     pub cost_usd: Option<f64>,
+    /// The cost limit in US dollars its latest start or resume ran under (its `run.started`
+    /// event's); `None`: none.
+    #[serde(default)]
+    pub max_cost_usd: Option<f64>,
+    /// The token limit its latest start or resume ran under; `None`: none.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    #[serde(default)]
+    pub max_tokens: Option<i64>,
 }
 
 /// Which runs to list. Every field narrows the list; the defaults list every top-level run.

@@ -17,9 +17,19 @@
 //! `live` the last tenth of the batches, whose cost would grow with the run if ingesting a
 //! batch re-read what earlier batches had.
 //!
+//! With `--git full,incremental` each run also keeps git checkpoints (a shadow repository,
+//! one checkpoint commit per stage, named by its `checkpoint.saved` event), read with the
+//! real [`heddle_checkpoint::GitHistory`] (`incremental`: a live ingest lists only the
+//! checkpoints made since the last one) or with a reader that lists the whole history at
+//! every ingest (`full`, the index before it appended checkpoints); `none` (the default)
+//! keeps none. The index must then also hold every checkpoint.
+//!
 //! Usage: `ingest_bench [--sizes 500,5000,20000] [--shapes loop,chain] [--batch 20]
-//! [--live-up-to N] [--dir DIR]` (`--live-up-to`: measure `live` only up to N stages, since
-//! an ingest that grows with the run takes hours there). Everything lives in one temporary folder (under DIR, else `$TMPDIR`).
+//! [--live-up-to N] [--git none,full,incremental] [--dir DIR]` (`--live-up-to`: measure
+//! `live` only up to N stages, since an ingest that grows with the run takes hours there).
+//! Everything lives in one temporary folder (under DIR, else `$TMPDIR`).
+
+mod git_history;
 
 use std::error::Error;
 use std::io::Write as _;
@@ -31,6 +41,8 @@ use heddle_engine::event::{EdgeReason, Stream};
 use heddle_engine::{Envelope, Event, Manifest, RunDir, StageStatus};
 use heddle_store::{RunReaders, Store};
 
+use crate::git_history::{FullListing, GitRun};
+
 type Res<T> = Result<T, Box<dyn Error>>;
 
 /// Every this many stages captures a file.
@@ -41,6 +53,8 @@ struct Options {
     shapes: Vec<String>,
     batch: usize,
     live_up_to: usize,
+    /// How checkpoints are kept and listed: `none`, `full`, `incremental`.
+    git: Vec<String>,
     dir: Option<PathBuf>,
 }
 
@@ -50,6 +64,7 @@ fn options() -> Res<Options> {
         shapes: vec!["loop".into(), "chain".into()],
         batch: 20,
         live_up_to: usize::MAX,
+        git: vec!["none".into()],
         dir: None,
     };
     let mut args = std::env::args().skip(1);
@@ -62,6 +77,7 @@ fn options() -> Res<Options> {
             "--shapes" => options.shapes = value.split(',').map(str::to_string).collect(),
             "--batch" => options.batch = value.parse()?,
             "--live-up-to" => options.live_up_to = value.parse()?,
+            "--git" => options.git = value.split(',').map(str::to_string).collect(),
             "--dir" => options.dir = Some(PathBuf::from(value)),
             other => return Err(format!("unknown option {other}").into()),
         }
@@ -131,11 +147,13 @@ fn create_run(runs: &Path, id: &str) -> Res<RunDir> {
     Ok(run)
 }
 
-/// Writes the events (and artifact manifests) of stages `range` of `all`, appending.
+/// Writes the events (and artifact manifests, and checkpoint commits) of stages `range` of
+/// `all`, appending.
 struct Writer<'a> {
     run: &'a RunDir,
     id: String,
     seq: u64,
+    git: Option<GitRun>,
 }
 
 impl Writer<'_> {
@@ -213,9 +231,13 @@ impl Writer<'_> {
                 };
                 self.line(&mut out, None, edge)?;
             }
+            let git_commit_sha = match &mut self.git {
+                Some(git) => Some(git.checkpoint(node, stage.status.as_str())?),
+                None => None,
+            };
             let saved = Event::CheckpointSaved {
                 next_node_id: next,
-                git_commit_sha: None,
+                git_commit_sha,
             };
             self.line(&mut out, Some(node), saved)?;
         }
@@ -256,21 +278,46 @@ fn conclude(run: &RunDir, id: &str, stages: usize) -> Res<()> {
     Ok(())
 }
 
-fn readers() -> RunReaders {
+/// The readers, listing checkpoints as `git` says.
+fn readers(git: &str) -> RunReaders {
+    let checkpoints: Arc<dyn heddle_engine::run_records::CheckpointHistory> = match git {
+        "full" => Arc::new(FullListing),
+        _ => Arc::new(heddle_checkpoint::GitHistory),
+    };
     RunReaders {
-        checkpoints: Arc::new(heddle_checkpoint::GitHistory),
+        checkpoints,
         artifacts: Arc::new(heddle_artifacts::ArtifactManifests),
     }
 }
 
-/// Checks the index holds every stage and artifact of the run.
-async fn check(store: &Store, id: &str, stages: usize) -> Res<()> {
+/// A run's writer, with git checkpoints unless `git` is `none`.
+fn new_writer<'a>(run: &'a RunDir, id: &str, git: &str) -> Res<Writer<'a>> {
+    let git = match git {
+        "none" => None,
+        "full" | "incremental" => Some(GitRun::create(run, id)?),
+        other => return Err(format!("unknown --git {other} (none, full, incremental)").into()),
+    };
+    Ok(Writer {
+        run,
+        id: id.into(),
+        seq: 0,
+        git,
+    })
+}
+
+/// Checks the index holds every stage and artifact of the run, and every checkpoint when
+/// it keeps them.
+async fn check(store: &Store, id: &str, stages: usize, git: &str) -> Res<()> {
     let timeline = store.timeline(id).await?;
     let artifacts = store.artifacts(id).await?;
+    let checkpoints = store.checkpoints(id).await?.len();
     let want = stages.div_ceil(ARTIFACT_EVERY);
-    if timeline.stages.len() != stages || artifacts.len() != want {
+    let want_checkpoints = if git == "none" { 0 } else { stages };
+    if timeline.stages.len() != stages || artifacts.len() != want || checkpoints != want_checkpoints
+    {
         return Err(format!(
-            "run {id}: {} stages and {} artifacts indexed, expected {stages} and {want}",
+            "run {id}: {} stages, {} artifacts and {checkpoints} checkpoints indexed, \
+             expected {stages}, {want} and {want_checkpoints}",
             timeline.stages.len(),
             artifacts.len()
         )
@@ -287,25 +334,22 @@ async fn measure(
     size: usize,
     batch: usize,
     live: bool,
+    git: &str,
 ) -> Res<(Duration, Option<(Duration, f64)>)> {
     let all = stages(shape, size)?;
-    let home = root.join(format!("{shape}-{size}"));
+    let home = root.join(format!("{shape}-{size}-{git}"));
     let runs = home.join("runs");
 
     let id = format!("01FIN{shape:>5}{size:016}");
     let run = create_run(&runs, &id)?;
-    let mut writer = Writer {
-        run: &run,
-        id: id.clone(),
-        seq: 0,
-    };
+    let mut writer = new_writer(&run, &id, git)?;
     writer.stages(&all, 0..size)?;
     conclude(&run, &id, size)?;
-    let store = Store::open(&home.join("finished.db"), readers()).await?;
+    let store = Store::open(&home.join("finished.db"), readers(git)).await?;
     let began = Instant::now();
     store.ingest_run(run.root()).await?;
     let finished = began.elapsed();
-    check(&store, &id, size).await?;
+    check(&store, &id, size, git).await?;
     if !live {
         std::fs::remove_dir_all(&home)?;
         return Ok((finished, None));
@@ -313,12 +357,8 @@ async fn measure(
 
     let id = format!("01LIV{shape:>5}{size:016}");
     let run = create_run(&runs, &id)?;
-    let mut writer = Writer {
-        run: &run,
-        id: id.clone(),
-        seq: 0,
-    };
-    let store = Store::open(&home.join("live.db"), readers()).await?;
+    let mut writer = new_writer(&run, &id, git)?;
+    let store = Store::open(&home.join("live.db"), readers(git)).await?;
     let mut live = Duration::ZERO;
     let mut tail = Duration::ZERO;
     let tail_from = size - size / 10;
@@ -339,7 +379,7 @@ async fn measure(
     let began = Instant::now();
     store.ingest_run(run.root()).await?;
     live += began.elapsed();
-    check(&store, &id, size).await?;
+    check(&store, &id, size, git).await?;
     std::fs::remove_dir_all(&home)?;
     let tail_per_stage = tail.as_secs_f64() * 1e6 / tail_stages.max(1) as f64;
     Ok((finished, Some((live, tail_per_stage))))
@@ -356,8 +396,9 @@ fn main() -> Res<()> {
         None => tempfile::tempdir()?,
     };
     println!(
-        "{:<6} {:>7} {:>13} {:>14} {:>11} {:>14} {:>19}",
+        "{:<6} {:<11} {:>7} {:>13} {:>14} {:>11} {:>14} {:>19}",
         "shape",
+        "git",
         "stages",
         "finished ms",
         "finished µs/st",
@@ -366,24 +407,32 @@ fn main() -> Res<()> {
         "live last 10% µs/st"
     );
     for shape in &options.shapes {
-        for &size in &options.sizes {
-            let live = size <= options.live_up_to;
-            let (finished, live) =
-                runtime.block_on(measure(root.path(), shape, size, options.batch, live))?;
-            let per = |d: Duration| d.as_secs_f64() * 1e6 / size as f64;
-            let live = match live {
-                Some((live, tail)) => format!(
-                    "{:>11.0} {:>14.1} {tail:>19.1}",
-                    live.as_secs_f64() * 1e3,
-                    per(live)
-                ),
-                None => format!("{:>11} {:>14} {:>19}", "-", "-", "-"),
-            };
-            println!(
-                "{shape:<6} {size:>7} {:>13.0} {:>14.1} {live}",
-                finished.as_secs_f64() * 1e3,
-                per(finished),
-            );
+        for git in &options.git {
+            for &size in &options.sizes {
+                let live = size <= options.live_up_to;
+                let (finished, live) = runtime.block_on(measure(
+                    root.path(),
+                    shape,
+                    size,
+                    options.batch,
+                    live,
+                    git,
+                ))?;
+                let per = |d: Duration| d.as_secs_f64() * 1e6 / size as f64;
+                let live = match live {
+                    Some((live, tail)) => format!(
+                        "{:>11.0} {:>14.1} {tail:>19.1}",
+                        live.as_secs_f64() * 1e3,
+                        per(live)
+                    ),
+                    None => format!("{:>11} {:>14} {:>19}", "-", "-", "-"),
+                };
+                println!(
+                    "{shape:<6} {git:<11} {size:>7} {:>13.0} {:>14.1} {live}",
+                    finished.as_secs_f64() * 1e3,
+                    per(finished),
+                );
+            }
         }
     }
     Ok(())
