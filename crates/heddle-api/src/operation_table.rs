@@ -127,8 +127,9 @@ macro_rules! for_each_operation {
             junit_report($crate::RunFileRequest) -> $crate::JUnitReport: host(junit_report);
             /// A patch file the run wrote (a stage's `diff.patch`) as files and hunks.
             run_patch($crate::RunFileRequest) -> $crate::checkpoint::PatchFiles: host(run_patch);
-            /// The workflow the run keeps in its folder (`graph.dot`), as the run parsed it.
-            run_graph($crate::RunRef) -> $crate::OpenedWorkflow: host(run_graph);
+            /// The workflow the run keeps in its folder (`graph.dot`), as the run parsed it and its
+            /// screen draws it: node attributes cut to those a node's card shows, no file text.
+            run_graph($crate::RunRef) -> $crate::RunWorkflow: host(run_graph);
             /// Removes what deleted runs left: their refs in every checkpoint repository, the
             /// objects only they used in shadow repositories (one pack after), unreferenced blobs.
             collect_garbage($crate::GarbageRequest) -> $crate::GarbageReport:

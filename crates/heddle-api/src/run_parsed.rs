@@ -1,6 +1,6 @@
 //! A run's files that the UI shows as data, parsed here so no client parses them again: a
 //! JUnit artifact's report, a patch the run wrote (a stage's `diff.patch`) as files and
-//! hunks, and the workflow the run keeps in its folder (`graph.dot`). Blocking (file and
+//! hunks, and the workflow the run keeps in its folder (`graph.dot`) as the run screen draws it. Blocking (file and
 //! git work): the doors call these off their async threads.
 
 use heddle_artifacts::{JUnitError, JUnitReport};
@@ -10,7 +10,8 @@ use crate::error::{ApiError, ErrorCode};
 use crate::run_files::RunFileRequest;
 use crate::run_library::RunLibrary;
 use crate::run_types::RunRef;
-use crate::types::{OpenWorkflowRequest, OpenedWorkflow};
+use crate::run_workflow::RunWorkflow;
+use crate::types::OpenWorkflowRequest;
 
 /// The largest patch file read back as hunks (a stage's `diff.patch` is cut at 4 MB).
 pub const MAX_PATCH_BYTES: u64 = 16 * 1024 * 1024;
@@ -55,11 +56,13 @@ impl RunLibrary {
             .map_err(|error| ApiError::new(ErrorCode::WrongKind, format!("{}: {error}", req.path)))
     }
 
-    /// The workflow the run keeps in its folder (`graph.dot`, as the run parsed it).
-    pub fn run_graph(&self, req: &RunRef) -> Result<OpenedWorkflow, ApiError> {
+    /// The workflow the run keeps in its folder (`graph.dot`, as the run parsed it), as the
+    /// run screen draws it (see [`RunWorkflow`]).
+    pub fn run_graph(&self, req: &RunRef) -> Result<RunWorkflow, ApiError> {
         let run = self.find(&req.run_id)?;
-        crate::workflows::open_workflow(&OpenWorkflowRequest {
+        let opened = crate::workflows::open_workflow(&OpenWorkflowRequest {
             path: run.graph().display().to_string(),
-        })
+        })?;
+        Ok(RunWorkflow::of(opened))
     }
 }

@@ -19,6 +19,7 @@ fn export_roots(dir: &Path) {
     OpenWorkflowRequest::export_all(dir).unwrap();
     CheckWorkflowRequest::export_all(dir).unwrap();
     OpenedWorkflow::export_all(dir).unwrap();
+    RunWorkflow::export_all(dir).unwrap();
     ListWorkflowsRequest::export_all(dir).unwrap();
     WorkflowEntry::export_all(dir).unwrap();
     LaunchInfo::export_all(dir).unwrap();

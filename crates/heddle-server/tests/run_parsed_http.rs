@@ -134,6 +134,17 @@ async fn a_runs_reports_patches_and_graph_arrive_parsed() {
     let graph = server.ok("run_graph", json!({ "run_id": run })).await;
     assert!(graph["path"].as_str().unwrap().ends_with("graph.dot"));
     assert_eq!(graph["workflow"]["name"], "Parsed");
+    // As the run screen draws it: no file text, no attribute a node's card does not show.
+    assert!(graph.get("source").is_none(), "{graph}");
+    for node in graph["workflow"]["nodes"].as_array().unwrap() {
+        for attr in node["attrs"].as_array().unwrap() {
+            let key = attr["canonical"].as_str().unwrap();
+            assert!(
+                heddle_api::CARD_ATTRIBUTES.contains(&key),
+                "{key} in {node}"
+            );
+        }
+    }
     let (status, error) = server
         .call("run_graph", json!({ "run_id": "01NOSUCHRUN" }))
         .await;

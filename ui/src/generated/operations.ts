@@ -37,6 +37,7 @@ import type { RunPage } from './RunPage';
 import type { RunRecord } from './RunRecord';
 import type { RunRef } from './RunRef';
 import type { RunStarted } from './RunStarted';
+import type { RunWorkflow } from './RunWorkflow';
 import type { SaveLayoutRequest } from './SaveLayoutRequest';
 import type { SaveWorkflowRequest } from './SaveWorkflowRequest';
 import type { StartRunRequest } from './StartRunRequest';
@@ -115,8 +116,8 @@ export interface RequestOperations {
   junitReport(req: RunFileRequest): Promise<JUnitReport>;
   /** A patch file the run wrote (a stage's `diff.patch`) as files and hunks. */
   runPatch(req: RunFileRequest): Promise<PatchFiles>;
-  /** The workflow the run keeps in its folder (`graph.dot`), as the run parsed it. */
-  runGraph(req: RunRef): Promise<OpenedWorkflow>;
+  /** The workflow the run keeps in its folder (`graph.dot`), as the run parsed it and its screen draws it: node attributes cut to those a node's card shows, no file text. */
+  runGraph(req: RunRef): Promise<RunWorkflow>;
   /** Removes what deleted runs left: their refs in every checkpoint repository, the objects only they used in shadow repositories (one pack after), unreferenced blobs. */
   collectGarbage(req: GarbageRequest): Promise<GarbageReport>;
 }
@@ -202,7 +203,7 @@ export const OPERATIONS = [
   { name: 'run_artifacts', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_artifacts' }, tauriCommand: true, member: 'runArtifacts', request: 'RunRef', response: 'Array<ListedArtifact>' },
   { name: 'junit_report', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/junit_report' }, tauriCommand: true, member: 'junitReport', request: 'RunFileRequest', response: 'JUnitReport' },
   { name: 'run_patch', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_patch' }, tauriCommand: true, member: 'runPatch', request: 'RunFileRequest', response: 'PatchFiles' },
-  { name: 'run_graph', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_graph' }, tauriCommand: true, member: 'runGraph', request: 'RunRef', response: 'OpenedWorkflow' },
+  { name: 'run_graph', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_graph' }, tauriCommand: true, member: 'runGraph', request: 'RunRef', response: 'RunWorkflow' },
   { name: 'collect_garbage', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/collect_garbage' }, tauriCommand: true, member: 'collectGarbage', request: 'GarbageRequest', response: 'GarbageReport' },
   { name: 'save_run_file', kind: 'download', call: 'request', http: null, tauriCommand: true, member: 'saveRunFile', request: 'RunFileRequest', response: 'SavedRunFile' },
   { name: 'run_file', kind: 'file', call: 'file', http: { method: 'GET', path: '/api/runs/{run}/{area}/{*path}' }, tauriCommand: false, member: 'runFileUrl', request: 'RunFileRequest', response: null },

@@ -1,6 +1,6 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useEffect, useLayoutEffect, useMemo } from 'react';
-import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+import type { RunWorkflow } from '../generated/RunWorkflow';
 import type { Workflow } from '../generated/Workflow';
 import type { CanvasSelection } from '../workflow-view/flow/elementIds';
 import { RunMarksContext } from '../workflow-view/canvas/runMarks';
@@ -20,7 +20,7 @@ function LaidOutRun({
   onSelectNode,
   onDrawn,
 }: {
-  opened: OpenedWorkflow;
+  opened: RunWorkflow;
   workflow: Workflow;
   progress: RunProgress;
   timelineNodes: ReadonlyMap<string, NodeProgress>;

@@ -1,14 +1,14 @@
 import type { Api } from '../api/Api';
-import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+import type { RunWorkflow } from '../generated/RunWorkflow';
 
 /** Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it). */
-export function readRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> {
+export function readRunGraph(api: Api, runId: string): Promise<RunWorkflow> {
   return api.runGraph({ run_id: runId });
 }
 
 /** Reads started before the run screen's code had loaded, by run (a run's graph.dot never
  * changes; a failed read is dropped). */
-const prefetched = new WeakMap<Api, Map<string, Promise<OpenedWorkflow>>>();
+const prefetched = new WeakMap<Api, Map<string, Promise<RunWorkflow>>>();
 
 /**
  * Starts reading a run's graph now: when the app opens on a run, before the run screen's
@@ -28,6 +28,6 @@ export function prefetchRunGraph(api: Api, runId: string): void {
 }
 
 /** The prefetched read of a run's graph, for every screen that asks (null when there is none). */
-export function prefetchedRunGraph(api: Api, runId: string): Promise<OpenedWorkflow> | null {
+export function prefetchedRunGraph(api: Api, runId: string): Promise<RunWorkflow> | null {
   return prefetched.get(api)?.get(runId) ?? null;
 }

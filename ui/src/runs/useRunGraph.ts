@@ -1,10 +1,10 @@
 import type { Api } from '../api/Api';
 import { type ApiRead, useApiRead } from '../api/useApiRead';
-import type { OpenedWorkflow } from '../generated/OpenedWorkflow';
+import type { RunWorkflow } from '../generated/RunWorkflow';
 import { readRunGraph, prefetchedRunGraph } from './runGraphRead';
 
 /** The run's own `graph.dot` as read so far. */
-export type RunGraph = ApiRead<OpenedWorkflow>;
+export type RunGraph = ApiRead<RunWorkflow>;
 
 /** Takes over the read the app started on load, or reads the graph now. */
 const readGraph = (api: Api, { runId }: { runId: string }) => prefetchedRunGraph(api, runId) ?? readRunGraph(api, runId);

@@ -16,6 +16,8 @@ export function nodeSubtitle(node: Node): string {
   const title = lookOf(node.kind).title;
   // "Start" under a node labelled "Start" says nothing.
   const redundant = node.label.trim().toLowerCase() === title.toLowerCase();
+  // A run's graph keeps only these attributes of a node (heddle-api's CARD_ATTRIBUTES):
+  // one added here must be added there too.
   const detailKey: Partial<Record<Node['kind'], string>> = {
     agent: 'model',
     prompt: 'model',
