@@ -98,6 +98,19 @@ fn export_constants(dir: &Path) {
         names.join(", ")
     );
     std::fs::write(dir.join("runEventNames.ts"), text).unwrap();
+    let keys: Vec<String> = heddle_api::CARD_ATTRIBUTES
+        .iter()
+        .map(|k| format!("'{k}'"))
+        .collect();
+    let text = format!(
+        "// Generated from heddle_api::CARD_ATTRIBUTES by crates/heddle-api/tests/bindings.rs. Do not edit.\n\n\
+         /** The node attributes a node's card shows, the only ones a run's graph keeps. */\n\
+         export const CARD_ATTRIBUTES = [{}] as const;\n\n\
+         /** One of them. */\n\
+         export type CardAttribute = (typeof CARD_ATTRIBUTES)[number];\n",
+        keys.join(", ")
+    );
+    std::fs::write(dir.join("cardAttributes.ts"), text).unwrap();
     let cfg = Config::new().with_out_dir(dir).with_large_int("number");
     std::fs::write(dir.join("operations.ts"), operations::operations_ts(&cfg)).unwrap();
 }

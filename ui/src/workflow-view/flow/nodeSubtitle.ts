@@ -1,4 +1,5 @@
 import type { AttrEntry } from '../../generated/AttrEntry';
+import type { CardAttribute } from '../../generated/cardAttributes';
 import type { Node } from '../../generated/Node';
 import { lookOf } from '../look/handlerLooks';
 
@@ -16,9 +17,8 @@ export function nodeSubtitle(node: Node): string {
   const title = lookOf(node.kind).title;
   // "Start" under a node labelled "Start" says nothing.
   const redundant = node.label.trim().toLowerCase() === title.toLowerCase();
-  // A run's graph keeps only these attributes of a node (heddle-api's CARD_ATTRIBUTES):
-  // one added here must be added there too.
-  const detailKey: Partial<Record<Node['kind'], string>> = {
+  // A run's graph keeps only the card's attributes: a key outside them does not compile.
+  const detailKey: Partial<Record<Node['kind'], CardAttribute>> = {
     agent: 'model',
     prompt: 'model',
     command: 'language',
