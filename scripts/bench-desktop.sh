@@ -3,7 +3,10 @@
 # the app with its WebKit processes, under Xvfb (what the timings and "drawn" mean is at the
 # top of scripts/bench-desktop.mjs). Targets: under 1.5 s and under 150 MB.
 #
-#   scripts/bench-desktop.sh [--runs N] [--app BINARY] [--workflow FILE]
+#   scripts/bench-desktop.sh [--runs N] [--app BINARY] [--workflow FILE] [--compositing]
+#
+# --compositing keeps WebKit's compositing on where the app would turn it off (a machine with no
+# GPU, see src-tauri/src/compositing.rs): the app as it was before, and as the smoke test runs it.
 #
 # The app defaults to the release build in the target dir (`cargo build --release -p
 # heddle-desktop` after `npm --prefix ui run build`), else the debug build; /usr/bin/heddle-desktop
@@ -18,12 +21,14 @@ fail() { echo "bench-desktop: $*" >&2; exit 1; }
 
 runs=5
 app=""
+compositing=""
 workflow="$repo/examples/plan-implement-test.dot"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --runs) runs="$2"; shift ;;
     --app) app="$2"; shift ;;
     --workflow) workflow="$2"; shift ;;
+    --compositing) compositing=0 ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) fail "unknown argument: $1 (see --help)" ;;
   esac
@@ -50,9 +55,14 @@ command -v xvfb-run >/dev/null || fail "xvfb-run not found (apt-get install xvfb
 command -v WebKitWebDriver >/dev/null || fail "WebKitWebDriver not found (apt-get install webkit2gtk-driver)"
 command -v tauri-driver >/dev/null || fail "tauri-driver not found (cargo install tauri-driver --locked --version ^2)"
 
-# The same display set-up as the smoke test (see scripts/desktop-smoke.sh).
+# The smoke test's display set-up (see scripts/desktop-smoke.sh), except that compositing is
+# left to the app unless --compositing (the smoke test keeps it on for WebDriver's screenshots).
 export LIBGL_ALWAYS_SOFTWARE=1
 unset WEBKIT_DISABLE_DMABUF_RENDERER WEBKIT_DISABLE_COMPOSITING_MODE
+if [[ -n "$compositing" ]]; then
+  export WEBKIT_DISABLE_COMPOSITING_MODE=0
+  label="$label-compositing"
+fi
 export NO_AT_BRIDGE=1
 export GTK_USE_PORTAL=0
 

@@ -37,11 +37,13 @@ if [[ -z "${HEDDLE_DESKTOP_BIN:-}" && "${HEDDLE_SKIP_BUILD:-0}" != 1 ]]; then
   cargo build -p heddle-desktop -p heddle-cli ${CI:+--locked}
 fi
 
-# Xvfb has no GPU: Mesa renders in software. Do NOT set WEBKIT_DISABLE_DMABUF_RENDERER or
-# WEBKIT_DISABLE_COMPOSITING_MODE: with WebKitGTK 2.50 either one makes WebDriver's
-# screenshot hang, while the window draws fine without them.
+# Xvfb has no GPU: Mesa renders in software. Do NOT set WEBKIT_DISABLE_DMABUF_RENDERER, and
+# keep compositing on (WEBKIT_DISABLE_COMPOSITING_MODE=0; without it the app turns compositing
+# off on a machine with no GPU, see src-tauri/src/compositing.rs): with WebKitGTK 2.50 either
+# one makes WebDriver's screenshot hang, while the window draws fine without them.
 export LIBGL_ALWAYS_SOFTWARE=1
-unset WEBKIT_DISABLE_DMABUF_RENDERER WEBKIT_DISABLE_COMPOSITING_MODE
+unset WEBKIT_DISABLE_DMABUF_RENDERER
+export WEBKIT_DISABLE_COMPOSITING_MODE=0
 # No session bus on a CI machine; keep GTK from trying accessibility and portals over it.
 export NO_AT_BRIDGE=1
 export GTK_USE_PORTAL=0

@@ -8,6 +8,7 @@
 
 mod byte_range;
 mod commands;
+pub mod compositing;
 mod context;
 mod file_watch_commands;
 pub mod launch;

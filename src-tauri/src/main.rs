@@ -33,8 +33,15 @@ fn run_host() -> Result<heddle_api::RunHost, heddle_api::ApiError> {
 }
 
 fn main() -> ExitCode {
+    // First, while this is the only thread: it may set an environment variable for WebKit.
+    #[cfg(target_os = "linux")]
+    let compositing_off = heddle_desktop::compositing::choose_for_this_machine();
     let _logs = heddle_api::start_app_logs("desktop", std::env::vars_os())
         .inspect_err(|err| eprintln!("heddle-desktop: logging is off: {err}"));
+    #[cfg(target_os = "linux")]
+    if compositing_off {
+        tracing::info!("no GPU render node: WebKit paints without compositing");
+    }
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
         Err(err) => {

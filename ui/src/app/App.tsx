@@ -19,13 +19,14 @@ import { useWorkflowSession } from './useWorkflowSession';
 import { WorkflowScreen } from './WorkflowScreen';
 import { ScreenNav } from './ScreenNav';
 import { screenFromSearch, urlWithScreen, type Screen } from './screenUrl';
-import { StartRunDialog } from '../runs/StartRunDialog';
 import { useNow } from '../runs/useNow';
 import './app.css';
 
 // The runs screens load when first shown, keeping them out of the editor's start-up bundle.
 const RunsList = lazy(() => import('../runs/RunsList').then((m) => ({ default: m.RunsList })));
 const RunScreen = lazy(() => import('../runs/RunScreen').then((m) => ({ default: m.RunScreen })));
+// So does the start-run dialog (with its budget fields), when first asked for.
+const StartRunDialog = lazy(() => import('../runs/StartRunDialog').then((m) => ({ default: m.StartRunDialog })));
 const ignoreKey = () => undefined;
 const loadingRuns = (
   <div className="canvas-message" role="status">
@@ -194,22 +195,24 @@ export function App() {
         {dialogOpen ? <OpenDialog {...panelProps} onClose={closeDialog} /> : null}
         {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
         {startingRun && opened !== null ? (
-          <StartRunDialog
-            workflowPath={opened.path}
-            defaultGoal={opened.workflow?.goal ?? null}
-            inputs={opened.inputs}
-            defaultBudget={{ max_cost_usd: opened.default_max_cost_usd, max_tokens: opened.default_max_tokens }}
-            unsaved={editing.hasUnsavedEdits()}
-            onSave={async () => {
-              await editing.save();
-              return !editing.hasUnsavedEdits();
-            }}
-            onStarted={(runId) => {
-              setStartingRun(false);
-              openRun(runId);
-            }}
-            onClose={() => setStartingRun(false)}
-          />
+          <Suspense fallback={null}>
+            <StartRunDialog
+              workflowPath={opened.path}
+              defaultGoal={opened.workflow?.goal ?? null}
+              inputs={opened.inputs}
+              defaultBudget={{ max_cost_usd: opened.default_max_cost_usd, max_tokens: opened.default_max_tokens }}
+              unsaved={editing.hasUnsavedEdits()}
+              onSave={async () => {
+                await editing.save();
+                return !editing.hasUnsavedEdits();
+              }}
+              onStarted={(runId) => {
+                setStartingRun(false);
+                openRun(runId);
+              }}
+              onClose={() => setStartingRun(false)}
+            />
+          </Suspense>
         ) : null}
       </div>
     </ThemeContext.Provider>
