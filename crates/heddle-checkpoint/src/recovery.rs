@@ -94,9 +94,7 @@ impl RecoveryScan {
 }
 
 impl RecoverySnapshot {
-    /// Takes the snapshot of the work tree of the run `state` describes (whose run folder
-    /// is `run_dir`), on top of commit `parent`; `why` ends the commit's subject
-    /// ("… before {why}"), `now` (RFC 3339) dates it.
+    /// [`RecoveryScan::scan`] then [`RecoveryScan::commit`], with the same arguments.
     pub fn take(
         repo: &Repository,
         state: &GitState,

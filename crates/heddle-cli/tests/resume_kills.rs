@@ -8,13 +8,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 mod gitfixture;
+mod killing;
 mod sandbox;
 
 use gitfixture::{Fixture, assert_warned, describe, events, git_command, json, run_id};
+use killing::{Rng, kill, seed, spawn};
 
 /// Five stages; each writes its line at once and then sleeps, so most kills land after
 /// the write and before the stage's checkpoint.
@@ -33,33 +34,6 @@ const FLOW: &str = r#"digraph Kills {
 const EXPECTED: &str = "s1\ns2\ns3\ns4\ns5\n";
 
 const ITERATIONS: u64 = 10;
-
-/// splitmix64: small, seeded, the same sequence everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A duration in [0, `max_ms`) milliseconds.
-    fn millis(&mut self, max_ms: u64) -> Duration {
-        Duration::from_millis(self.next() % max_ms)
-    }
-}
-
-fn seed(default: u64) -> u64 {
-    let seed = std::env::var("HEDDLE_KILL_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default);
-    println!("kill loop seed: {seed} (set HEDDLE_KILL_SEED to replay another)");
-    seed
-}
 
 /// The only run folder, once `heddle run` made one with its manifest.
 fn run_folder(fixture: &Fixture) -> Option<PathBuf> {
@@ -82,14 +56,6 @@ fn recovered(run: &Path) -> Vec<serde_json::Value> {
         .into_iter()
         .filter(|e| e["event"] == "run.recovered")
         .collect()
-}
-
-/// SIGKILLs `child` (if still running); whether it was.
-fn kill(child: &mut Child) -> bool {
-    let running = child.try_wait().unwrap().is_none();
-    let _ = child.kill();
-    let _ = child.wait();
-    running
 }
 
 /// `log.txt` of the run's work tree, once the commands a killed run left behind finished
@@ -116,14 +82,6 @@ fn log_in(run: &Path, sha: &str) -> Option<String> {
     out.status
         .success()
         .then(|| String::from_utf8(out.stdout).unwrap())
-}
-
-fn spawn(fixture: &Fixture, args: &[&str]) -> Child {
-    let mut command: Command = fixture.heddle_command(args, &[]);
-    command
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    command.spawn().unwrap()
 }
 
 /// One run: started, killed at a random moment after it began, resumed (each resume

@@ -10,13 +10,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 mod gitfixture;
+mod killing;
 mod sandbox;
 
 use gitfixture::{Fixture, describe, git_command, json, run_id};
+use killing::{Rng, kill, seed, spawn};
 
 const FLOW: &str = r#"digraph RollbackKills {
     start [shape=Mdiamond];
@@ -33,28 +34,6 @@ const FLOW: &str = r#"digraph RollbackKills {
 const EXPECTED: &str = "s1\ns2\ns3\ns4\ns5\n";
 
 const ITERATIONS: u64 = 8;
-
-/// splitmix64: small, seeded, the same sequence everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-fn seed(default: u64) -> u64 {
-    let seed = std::env::var("HEDDLE_KILL_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default);
-    println!("rollback kill loop seed: {seed} (set HEDDLE_KILL_SEED to replay another)");
-    seed
-}
 
 fn finished(run: &Path) -> bool {
     run.join("conclusion.json").is_file()
@@ -102,23 +81,6 @@ fn recovery_logs(run: &Path) -> Vec<String> {
                 .then(|| String::from_utf8(out.stdout).unwrap())
         })
         .collect()
-}
-
-fn spawn(fixture: &Fixture, args: &[&str]) -> Child {
-    fixture
-        .heddle_command(args, &[])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
-}
-
-/// SIGKILLs `child` (if still running); whether it was.
-fn kill(child: &mut Child) -> bool {
-    let running = child.try_wait().unwrap().is_none();
-    let _ = child.kill();
-    let _ = child.wait();
-    running
 }
 
 fn rollback(fixture: &Fixture, id: &str, iteration: u64) {
@@ -173,7 +135,7 @@ fn kill_loop(default_seed: u64, mode: &str, setup: impl Fn(&Fixture)) -> Seen {
             .filter(|log| *log == EXPECTED)
             .count();
         let mut child = spawn(&fixture, &["rollback", &id, "--to", "s2", "--force"]);
-        std::thread::sleep(Duration::from_millis(rng.next() % span));
+        std::thread::sleep(rng.millis(span));
         if kill(&mut child) {
             seen.landed += 1;
         }
