@@ -199,13 +199,36 @@ fn switch_run(
         rollback_journal::path(run_dir),
         rollback_journal::bytes(target, state)?,
     );
-    let resumes = restore_run_files(run_dir, &repo, state, target, Some(journal))?;
-    commit_metadata(
+    record_run_files(
+        run_dir,
         &repo,
+        state,
+        target,
+        Some(journal),
+        &format!("rollback to {target}"),
+        now,
+    )
+}
+
+/// [`restore_run_files`], then the metadata commit recording them, its subject
+/// `heddle({run}) {why}`, dated `now` (RFC 3339); the node the run resumes at and the
+/// nodes completed.
+pub(crate) fn record_run_files(
+    run_dir: &RunDir,
+    repo: &Repository,
+    state: &GitState,
+    target: Oid,
+    journal: Option<(PathBuf, Vec<u8>)>,
+    why: &str,
+    now: &str,
+) -> Result<(Option<String>, Vec<String>)> {
+    let resumes = restore_run_files(run_dir, repo, state, target, journal)?;
+    commit_metadata(
+        repo,
         run_dir,
         &state.metadata_ref,
         &[],
-        &format!("heddle({}) rollback to {target}\n", state.run_id),
+        &format!("heddle({}) {why}\n", state.run_id),
         &signature(now)?,
     )?;
     Ok(resumes)

@@ -14,9 +14,8 @@ use heddle_engine::RunDir;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{CheckpointError, Result};
-use crate::metadata::commit_metadata;
-use crate::repo::{open, signature};
-use crate::rollback::restore_run_files;
+use crate::repo::open;
+use crate::rollback::record_run_files;
 use crate::state::GitState;
 
 /// The note's file name in the run folder.
@@ -71,17 +70,14 @@ pub fn finish_pending(run_dir: &RunDir, now: &str) -> Result<Option<String>> {
     let target = Oid::from_str(&pending.target)
         .map_err(|e| damaged(format!("target `{}`: {}", pending.target, e.message())))?;
     let repo = open(&pending.state)?;
-    restore_run_files(run_dir, &repo, &pending.state, target, None)?;
-    commit_metadata(
-        &repo,
+    record_run_files(
         run_dir,
-        &pending.state.metadata_ref,
-        &[],
-        &format!(
-            "heddle({}) rollback to {target}, finished after an interruption\n",
-            pending.state.run_id
-        ),
-        &signature(now)?,
+        &repo,
+        &pending.state,
+        target,
+        None,
+        &format!("rollback to {target}, finished after an interruption"),
+        now,
     )?;
     std::fs::remove_file(&file).map_err(|e| CheckpointError::io(&file, &e))?;
     Ok(Some(format!(
