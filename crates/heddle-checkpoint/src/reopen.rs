@@ -35,7 +35,7 @@ pub fn repair(run_dir: &RunDir, state: &GitState) -> Result<Vec<String>> {
 /// (a rollback killed between switching the two); the warning saying so.
 fn follow_run_branch(state: &GitState) -> Result<Option<String>> {
     let git = |e: &git2::Error| CheckpointError::git(&state.work_tree, "the worktree's HEAD", e);
-    let repo = Repository::open(&state.work_tree).map_err(|e| git(&e))?;
+    let repo = crate::repo::open(state)?;
     let head = repo.find_reference("HEAD").map_err(|e| git(&e))?;
     if head.symbolic_target_bytes() == Some(state.branch.as_bytes()) {
         return Ok(None);
