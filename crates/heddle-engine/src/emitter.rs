@@ -2,7 +2,7 @@
 //! current and broadcasting them to subscribers (the terminal view, the API).
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,6 +14,7 @@ use crate::clock::{Clock, rfc3339};
 use crate::entropy::{Entropy, new_ulid};
 use crate::event::{Envelope, Event};
 use crate::llm::{LlmEvent, LlmEventSink};
+use crate::progress_tail::last_seq;
 use crate::rundir::{RunDir, write_json};
 
 /// How many events a slow subscriber may fall behind before it misses some.
@@ -334,20 +335,6 @@ pub fn append_run_event(
     file.write_all(line.as_bytes()).map_err(io)?;
     file.sync_data().map_err(io)?;
     Ok(envelope)
-}
-
-/// The last `seq` in an existing progress.jsonl (0 when absent or empty).
-fn last_seq(path: &std::path::Path) -> u64 {
-    let Ok(file) = File::open(path) else {
-        return 0;
-    };
-    BufReader::new(file)
-        .lines()
-        .map_while(Result::ok)
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(&line).ok())
-        .filter_map(|v| v.get("seq").and_then(serde_json::Value::as_u64))
-        .max()
-        .unwrap_or(0)
 }
 
 /// Emits events about one node.

@@ -30,6 +30,7 @@ pub mod interviewer;
 pub mod llm;
 pub mod outcome;
 pub mod preamble;
+pub mod progress_tail;
 pub mod retry;
 pub mod routing;
 pub mod run;
