@@ -92,26 +92,35 @@ pub fn replace_file_with(
 /// temporary files are renamed over their targets in the order given and each folder is
 /// flushed once. Each target is, after a crash, its old content or its new one; when this
 /// returns, all are on disk. On error the temporary files not yet renamed are removed.
+/// [`stage_files`] and [`StagedFiles::put_in_place`] are its two halves, for a caller with
+/// other work to do while the disk flushes.
 pub fn replace_files(files: &[(&Path, &[u8])]) -> std::io::Result<()> {
-    let mut staged: Vec<(PathBuf, &Path)> = Vec::with_capacity(files.len());
-    let result = stage_and_rename(files, &mut staged);
-    for (temp, _) in &staged {
-        let _ = std::fs::remove_file(temp);
-    }
-    result
+    stage_files(files)?.put_in_place()
 }
 
-fn stage_and_rename<'a>(
-    files: &[(&'a Path, &[u8])],
-    staged: &mut Vec<(PathBuf, &'a Path)>,
-) -> std::io::Result<()> {
+/// Files written to temporary names beside their targets and flushed to disk by
+/// [`stage_files`], not yet in place: [`StagedFiles::put_in_place`] renames them over
+/// their targets; dropped before that, the temporary files are removed and every target
+/// is left as it was.
+#[derive(Debug)]
+pub struct StagedFiles<'a> {
+    /// Temporary file and target, in the order they are to be renamed.
+    staged: Vec<(PathBuf, &'a Path)>,
+}
+
+/// The first half of [`replace_files`]: each content written to a temporary file beside
+/// its target and all of them flushed side by side. Nothing is replaced yet.
+pub fn stage_files<'a>(files: &[(&'a Path, &[u8])]) -> std::io::Result<StagedFiles<'a>> {
+    let mut staged = StagedFiles {
+        staged: Vec::with_capacity(files.len()),
+    };
     let mut handles = Vec::with_capacity(files.len());
     for &(path, bytes) in files {
         let at = naming(path);
         let (dir, name) = split_target(path).map_err(at)?;
         let permissions = kept_permissions(path, AtLink::Refuse).map_err(at)?;
         let (temp, mut file) = create_temp(dir, &name.to_string_lossy()).map_err(at)?;
-        staged.push((temp, path));
+        staged.staged.push((temp, path));
         file.write_all(bytes).map_err(at)?;
         if let Some(permissions) = permissions {
             file.set_permissions(permissions).map_err(at)?;
@@ -129,23 +138,39 @@ fn stage_and_rename<'a>(
                 .unwrap_or_else(|_| Err(std::io::Error::other("a flush thread panicked")))
         })
     })?;
-    drop(handles);
-    let mut folders: Vec<&Path> = Vec::new();
-    let mut pending = std::mem::take(staged).into_iter();
-    while let Some((temp, path)) = pending.next() {
-        if let Err(error) = std::fs::rename(&temp, path) {
-            staged.push((temp, path));
-            staged.extend(pending);
-            return Err(naming(path)(error));
+    Ok(staged)
+}
+
+impl StagedFiles<'_> {
+    /// The second half of [`replace_files`]: the temporary files renamed over their
+    /// targets in the order given, then each folder flushed once. On error the ones not
+    /// yet renamed are removed.
+    pub fn put_in_place(mut self) -> std::io::Result<()> {
+        let mut folders: Vec<&Path> = Vec::new();
+        let mut pending = std::mem::take(&mut self.staged).into_iter();
+        while let Some((temp, path)) = pending.next() {
+            if let Err(error) = std::fs::rename(&temp, path) {
+                self.staged.push((temp, path));
+                self.staged.extend(pending);
+                return Err(naming(path)(error));
+            }
+            let (dir, _) = split_target(path)?;
+            if !folders.contains(&dir) {
+                folders.push(dir);
+            }
         }
-        let (dir, _) = split_target(path)?;
-        if !folders.contains(&dir) {
-            folders.push(dir);
+        folders
+            .into_iter()
+            .try_for_each(|dir| sync_folder(dir).map_err(naming(dir)))
+    }
+}
+
+impl Drop for StagedFiles<'_> {
+    fn drop(&mut self) {
+        for (temp, _) in &self.staged {
+            let _ = std::fs::remove_file(temp);
         }
     }
-    folders
-        .into_iter()
-        .try_for_each(|dir| sync_folder(dir).map_err(naming(dir)))
 }
 
 /// Prefixes an error with the path it is about.
@@ -421,6 +446,28 @@ mod tests {
         assert!(err.to_string().contains("symbolic link"), "{err}");
         assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "kept");
+        assert!(leftovers(tmp.path()).is_empty());
+    }
+
+    #[test]
+    fn staged_files_replace_nothing_until_put_in_place_and_vanish_when_dropped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (tmp.path().join("a.json"), tmp.path().join("b.json"));
+        std::fs::write(&a, "old a").unwrap();
+        let staged = stage_files(&[(&a, b"new a"), (&b, b"new b")]).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        assert!(!b.exists());
+        assert_eq!(leftovers(tmp.path()).len(), 2);
+        drop(staged);
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        assert!(!b.exists());
+        assert!(leftovers(tmp.path()).is_empty());
+        stage_files(&[(&a, b"new a"), (&b, b"new b")])
+            .unwrap()
+            .put_in_place()
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "new b");
         assert!(leftovers(tmp.path()).is_empty());
     }
 
