@@ -35,23 +35,67 @@ pub fn update_chunks(
     bytes: u64,
 ) -> Result<()> {
     let io = |e: std::io::Error| CheckpointError::io(path, &e);
-    let git = |e: &git2::Error| CheckpointError::git(repo.path(), &path.to_string_lossy(), e);
+    let mut file = None;
+    update_chunks_with(
+        repo,
+        update,
+        base,
+        bytes,
+        &path.to_string_lossy(),
+        |start, len| {
+            let file = match &mut file {
+                Some(file) => file,
+                None => file.insert(File::open(path).map_err(io)?),
+            };
+            let mut chunk = vec![0; usize::try_from(len).unwrap_or(0)];
+            file.seek(SeekFrom::Start(start)).map_err(io)?;
+            file.read_exact(&mut chunk).map_err(io)?;
+            Ok(chunk)
+        },
+    )
+}
+
+/// [`update_chunks`] for a timeline.jsonl held in memory, `text` whole.
+pub fn update_chunks_from_text(
+    repo: &Repository,
+    update: &mut TreeUpdateBuilder,
+    base: &Tree<'_>,
+    text: &[u8],
+) -> Result<()> {
+    update_chunks_with(
+        repo,
+        update,
+        base,
+        text.len() as u64,
+        "timeline.jsonl",
+        |start, len| {
+            let start = usize::try_from(start).unwrap_or(usize::MAX);
+            let end = start.saturating_add(usize::try_from(len).unwrap_or(0));
+            Ok(text.get(start..end).unwrap_or_default().to_vec())
+        },
+    )
+}
+
+/// The chunks of a `bytes`-long history whose chunk at an offset and length `read` gives
+/// (`what` names it in errors), compared with `base` from the end as the module says.
+fn update_chunks_with(
+    repo: &Repository,
+    update: &mut TreeUpdateBuilder,
+    base: &Tree<'_>,
+    bytes: u64,
+    what: &str,
+    mut read: impl FnMut(u64, u64) -> Result<Vec<u8>>,
+) -> Result<()> {
+    let git = |e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let count = bytes.div_ceil(CHUNK_BYTES);
     let mut stale = count;
     while base.get_path(Path::new(&chunk_path(stale))).is_ok() {
         update.remove(chunk_path(stale));
         stale += 1;
     }
-    if count == 0 {
-        return Ok(());
-    }
-    let mut file = File::open(path).map_err(io)?;
     for k in (0..count).rev() {
         let start = k * CHUNK_BYTES;
-        let len = (bytes - start).min(CHUNK_BYTES);
-        let mut chunk = vec![0; usize::try_from(len).unwrap_or(0)];
-        file.seek(SeekFrom::Start(start)).map_err(io)?;
-        file.read_exact(&mut chunk).map_err(io)?;
+        let chunk = read(start, (bytes - start).min(CHUNK_BYTES))?;
         let name = chunk_path(k);
         let id = Oid::hash_object(ObjectType::Blob, &chunk).map_err(|e| git(&e))?;
         if base

@@ -46,6 +46,7 @@ pub mod restore_index;
 pub mod resume_restore;
 pub mod rollback;
 pub mod rollback_journal;
+pub mod run_files;
 pub mod run_history;
 pub mod session;
 pub mod set_aside;

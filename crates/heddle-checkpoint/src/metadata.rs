@@ -96,21 +96,8 @@ pub fn commit_metadata_with(
     signature: &Signature<'_>,
     blobs: &mut RootBlobs,
 ) -> Result<Oid> {
-    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let parent = tip(repo, reference)?;
-    let base = match parent {
-        Some(oid) => repo
-            .find_commit(oid)
-            .and_then(|c| c.tree())
-            .map_err(|e| git("metadata tree", &e))?,
-        None => {
-            let empty = repo
-                .treebuilder(None)
-                .and_then(|b| b.write())
-                .map_err(|e| git("empty tree", &e))?;
-            repo.find_tree(empty).map_err(|e| git("empty tree", &e))?
-        }
-    };
+    let base = base_tree(repo, parent)?;
     let mut update = TreeUpdateBuilder::new();
     for name in ROOT_FILES {
         if let Some(blob) = blobs.blob(repo, run_dir, name)? {
@@ -130,8 +117,91 @@ pub fn commit_metadata_with(
             }
         }
     }
+    let commit = write_commit(repo, &base, update, parent, message, signature)?;
+    compare_and_swap(
+        repo,
+        reference,
+        parent,
+        commit,
+        "heddle: checkpoint metadata",
+    )?;
+    Ok(commit)
+}
+
+/// Root files of a metadata commit given as bytes rather than read from the run folder.
+#[derive(Debug, Clone, Copy)]
+pub struct RootFileBytes<'a> {
+    /// manifest.json.
+    pub manifest: &'a [u8],
+    /// checkpoint.json and the whole timeline.jsonl it covers; `None` leaves both as
+    /// the parent commit has them (a run at its base has no checkpoint).
+    pub checkpoint: Option<(&'a [u8], &'a [u8])>,
+}
+
+/// The metadata commit on top of `parent` (the metadata ref's tip; `None`: the first)
+/// holding `files` and, when `parent` has none, the run folder's graph.dot; written to
+/// the object database only: the caller moves the ref ([`compare_and_swap`]) once the
+/// run folder holds the same files.
+pub fn commit_metadata_bytes(
+    repo: &Repository,
+    run_dir: &RunDir,
+    parent: Option<Oid>,
+    files: RootFileBytes<'_>,
+    message: &str,
+    signature: &Signature<'_>,
+) -> Result<Oid> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let base = base_tree(repo, parent)?;
+    let mut update = TreeUpdateBuilder::new();
+    let blob = |name: &str, bytes: &[u8]| repo.blob(bytes).map_err(|e| git(name, &e));
+    update.upsert(
+        "manifest.json",
+        blob("manifest.json", files.manifest)?,
+        FileMode::Blob,
+    );
+    if let Some((checkpoint, history)) = files.checkpoint {
+        let id = blob("checkpoint.json", checkpoint)?;
+        update.upsert("checkpoint.json", id, FileMode::Blob);
+        history_chunks::update_chunks_from_text(repo, &mut update, &base, history)?;
+    }
+    if base.get_name("graph.dot").is_none()
+        && let Some(id) = blob_of(repo, &run_dir.root().join("graph.dot"), u64::MAX)?
+    {
+        update.upsert("graph.dot", id, FileMode::Blob);
+    }
+    write_commit(repo, &base, update, parent, message, signature)
+}
+
+/// The tree of metadata commit `parent`, or the empty tree for the first commit.
+fn base_tree(repo: &Repository, parent: Option<Oid>) -> Result<git2::Tree<'_>> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    match parent {
+        Some(oid) => repo
+            .find_commit(oid)
+            .and_then(|c| c.tree())
+            .map_err(|e| git("metadata tree", &e)),
+        None => {
+            let empty = repo
+                .treebuilder(None)
+                .and_then(|b| b.write())
+                .map_err(|e| git("empty tree", &e))?;
+            repo.find_tree(empty).map_err(|e| git("empty tree", &e))
+        }
+    }
+}
+
+/// Writes `base` with `update` applied as a tree, and a commit of it on `parent`.
+fn write_commit(
+    repo: &Repository,
+    base: &git2::Tree<'_>,
+    mut update: TreeUpdateBuilder,
+    parent: Option<Oid>,
+    message: &str,
+    signature: &Signature<'_>,
+) -> Result<Oid> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let tree_id = update
-        .create_updated(repo, &base)
+        .create_updated(repo, base)
         .map_err(|e| git("metadata tree", &e))?;
     let tree = repo
         .find_tree(tree_id)
@@ -144,17 +214,8 @@ pub fn commit_metadata_with(
         None => Vec::new(),
     };
     let parent_refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
-    let commit = repo
-        .commit(None, signature, signature, message, &tree, &parent_refs)
-        .map_err(|e| git("metadata commit", &e))?;
-    compare_and_swap(
-        repo,
-        reference,
-        parent,
-        commit,
-        "heddle: checkpoint metadata",
-    )?;
-    Ok(commit)
+    repo.commit(None, signature, signature, message, &tree, &parent_refs)
+        .map_err(|e| git("metadata commit", &e))
 }
 
 impl RootBlobs {

@@ -9,10 +9,7 @@
 //! its renames is finished later). `heddle rollback` and the API's `rollback_run` both
 //! call [`rollback`].
 
-use std::path::{Path, PathBuf};
-
 use git2::{Oid, Repository};
-use heddle_engine::atomic_file::replace_files;
 use heddle_engine::emitter::append_run_event;
 use heddle_engine::event::Event;
 use heddle_engine::runlock::RunLock;
@@ -20,12 +17,12 @@ use heddle_engine::{EngineError, RunDir, SeededEntropy};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
-use crate::history::{checkpoint_text_at, resolve};
+use crate::history::resolve;
 use crate::integrity::open_run;
-use crate::metadata::commit_metadata;
 use crate::recovery::RecoveryScan;
-use crate::repo::{commit, compare_and_swap, signature, tip};
+use crate::repo::{commit, compare_and_swap, tip};
 use crate::rollback_journal;
+use crate::run_files::{MoveTo, Resumes, record_run_files};
 use crate::state::{GitState, Mode, timeline_branch};
 use crate::tree_diff;
 
@@ -85,6 +82,16 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         recovery.save_index()?;
         return Err(CheckpointError::ChangedOutside { files: changed });
     }
+    if let Some(message) = finished {
+        record_rollback(
+            run_dir,
+            &state.run_id,
+            now,
+            target_oid,
+            2,
+            Event::Warning { message },
+        )?;
+    }
     let target_tree = commit(&repo, target_oid)?.tree_id();
     // A new timeline, from the target; the old ones stay.
     let branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
@@ -110,19 +117,9 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         (work_tree, run_side)
     });
     let (recovery, restored) = work_tree?;
-    let (next_node, completed_nodes) = run_side?;
+    let (next_node, _) = run_side?;
     let moved_aside_to = (!restored.moved_aside.is_empty())
         .then(|| recovery.aside.root().to_string_lossy().into_owned());
-    if let Some(message) = finished {
-        record_rollback(
-            run_dir,
-            &state.run_id,
-            now,
-            target_oid,
-            2,
-            Event::Warning { message },
-        )?;
-    }
     if let Some(area) = &moved_aside_to {
         record_rollback(
             run_dir,
@@ -139,19 +136,6 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
             },
         )?;
     }
-    record_rollback(
-        run_dir,
-        &state.run_id,
-        now,
-        target_oid,
-        0,
-        Event::RunRolledBack {
-            to: target_oid.to_string(),
-            timeline: GitState::short(&branch).to_string(),
-            next_node_id: next_node.clone(),
-            completed_nodes,
-        },
-    )?;
     Ok(RollbackReport {
         target: target_oid.to_string(),
         recovery_ref: recovery.reference.clone(),
@@ -167,23 +151,52 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
 
 /// Moves the run in `state` (its new timeline branch already named there) onto that
 /// branch, made at checkpoint `target` (and the worktree's HEAD with it), makes the
-/// run's files those of the target ([`restore_run_files`]) and commits them to the run's
-/// metadata ref; through a handle on the repository of its own, so it can run beside
-/// the work on the work tree. The node the run resumes at and the nodes completed.
-fn switch_run(
-    run_dir: &RunDir,
-    state: &GitState,
-    target: Oid,
-    now: &str,
-) -> Result<(Option<String>, Vec<String>)> {
+/// run's files those of the target and records them in its metadata history
+/// ([`record_run_files`]: the branch is made while they flush), then appends the
+/// `run.rolled_back` event; through a handle on the repository of its own, so it can run
+/// beside the work on the work tree. The node the run resumes at and the nodes completed.
+fn switch_run(run_dir: &RunDir, state: &GitState, target: Oid, now: &str) -> Result<Resumes> {
     let repo = crate::repo::open(state)?;
+    let journal = (
+        rollback_journal::path(run_dir),
+        rollback_journal::bytes(target, state)?,
+    );
+    let why = format!("rollback to {target}");
+    let to = MoveTo {
+        target,
+        journal: Some(journal),
+        why: &why,
+        now,
+    };
+    let resumes = record_run_files(run_dir, &repo, state, to, || {
+        take_branch(&repo, state, target)
+    })?;
+    record_rollback(
+        run_dir,
+        &state.run_id,
+        now,
+        target,
+        0,
+        Event::RunRolledBack {
+            to: target.to_string(),
+            timeline: GitState::short(&state.branch).to_string(),
+            next_node_id: resumes.0.clone(),
+            completed_nodes: resumes.1.clone(),
+        },
+    )?;
+    Ok(resumes)
+}
+
+/// Points the run's new branch (named in `state`) at `target`, and a worktree's HEAD at
+/// the branch.
+fn take_branch(repo: &Repository, state: &GitState, target: Oid) -> Result<()> {
     // A rollback killed before its run files named this timeline may have left the
     // branch, or a lock on it: no timeline of the run is on it and the run's lock is
     // ours, so both are taken over.
     let _ = std::fs::remove_file(state.git_dir.join(format!("{}.lock", state.branch)));
-    let leftover = tip(&repo, &state.branch)?;
+    let leftover = tip(repo, &state.branch)?;
     compare_and_swap(
-        &repo,
+        repo,
         &state.branch,
         leftover,
         target,
@@ -195,43 +208,7 @@ fn switch_run(
             CheckpointError::git(&state.work_tree, "switch the worktree's branch", &e)
         })?;
     }
-    let journal = (
-        rollback_journal::path(run_dir),
-        rollback_journal::bytes(target, state)?,
-    );
-    record_run_files(
-        run_dir,
-        &repo,
-        state,
-        target,
-        Some(journal),
-        &format!("rollback to {target}"),
-        now,
-    )
-}
-
-/// [`restore_run_files`], then the metadata commit recording them, its subject
-/// `heddle({run}) {why}`, dated `now` (RFC 3339); the node the run resumes at and the
-/// nodes completed.
-pub(crate) fn record_run_files(
-    run_dir: &RunDir,
-    repo: &Repository,
-    state: &GitState,
-    target: Oid,
-    journal: Option<(PathBuf, Vec<u8>)>,
-    why: &str,
-    now: &str,
-) -> Result<(Option<String>, Vec<String>)> {
-    let resumes = restore_run_files(run_dir, repo, state, target, journal)?;
-    commit_metadata(
-        repo,
-        run_dir,
-        &state.metadata_ref,
-        &[],
-        &format!("heddle({}) {why}\n", state.run_id),
-        &signature(now)?,
-    )?;
-    Ok(resumes)
+    Ok(())
 }
 
 fn interrupted(run_dir: &RunDir, what: &str) -> CheckpointError {
@@ -251,81 +228,6 @@ fn changed_paths(repo: &Repository, from: Oid, to: Oid) -> Result<Vec<String>> {
         .iter()
         .map(|p| String::from_utf8_lossy(p).into_owned())
         .collect())
-}
-
-/// Makes timeline.jsonl and checkpoint.json the target's (or removes checkpoint.json when
-/// the target is the run's base), saves `state` (git.json) and manifest.json naming the new
-/// branch, and drops conclusion.json so the run can resume; the node it resumes at and the
-/// nodes completed. The files are replaced together ([`replace_files`]: flushed side by
-/// side, then renamed in that order), so a crash leaves each one whole, and only one wait
-/// for the disk. `journal` (path and bytes, see [`crate::rollback_journal`]) is renamed
-/// first and removed last.
-pub fn restore_run_files(
-    run_dir: &RunDir,
-    repo: &Repository,
-    state: &GitState,
-    target: Oid,
-    journal: Option<(PathBuf, Vec<u8>)>,
-) -> Result<(Option<String>, Vec<String>)> {
-    let json = |path: &Path, bytes: serde_json::Result<Vec<u8>>| {
-        bytes.map_err(|e| CheckpointError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })
-    };
-    let checkpoint_json = run_dir.checkpoint();
-    let manifest_json = run_dir.manifest();
-    let mut manifest = run_dir.read_manifest()?;
-    manifest.run_branch = Some(GitState::short(&state.branch).to_string());
-    // The journal first: a crash between any two renames leaves it there to finish.
-    let journaled = journal.as_ref().map(|(path, _)| path.clone());
-    let mut files: Vec<(PathBuf, Vec<u8>)> = journal.into_iter().collect();
-    let checkpoint = checkpoint_text_at(repo, target)?;
-    let next = match checkpoint {
-        Some((mut checkpoint, text)) => {
-            checkpoint.git_commit_sha = Some(target.to_string());
-            checkpoint.run_id = state.run_id.clone();
-            // timeline.jsonl first: a crash before checkpoint.json is replaced leaves the
-            // old checkpoint over the target's shorter history, never the reverse.
-            let (head, history) = match text {
-                // Byte for byte as the metadata tree has it.
-                Some(text) => {
-                    checkpoint.history_bytes = Some(text.len() as u64);
-                    (checkpoint.head_bytes(&checkpoint_json)?, text)
-                }
-                None => checkpoint.to_files(&checkpoint_json)?,
-            };
-            files.push((run_dir.timeline(), history));
-            files.push((checkpoint_json.clone(), head));
-            Some((checkpoint.next_node_id, checkpoint.completed_nodes))
-        }
-        None => None,
-    };
-    files.push((GitState::path(run_dir), state.to_json()?));
-    files.push((
-        manifest_json.clone(),
-        json(&manifest_json, serde_json::to_vec_pretty(&manifest))?,
-    ));
-    let batch: Vec<(&Path, &[u8])> = files
-        .iter()
-        .map(|(path, bytes)| (path.as_path(), bytes.as_slice()))
-        .collect();
-    replace_files(&batch).map_err(|e| CheckpointError::io(run_dir.root(), &e))?;
-    if next.is_none() {
-        remove_if_present(&checkpoint_json)?;
-    }
-    remove_if_present(&run_dir.conclusion())?;
-    if let Some(journal) = journaled {
-        remove_if_present(&journal)?;
-    }
-    Ok(next.unwrap_or_default())
-}
-
-fn remove_if_present(path: &Path) -> Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(CheckpointError::io(path, &e)),
-        _ => Ok(()),
-    }
 }
 
 /// Appends `event` (the rollback's `nth` event) to the run's progress.jsonl, dated `now`;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{CheckpointError, Result};
 use crate::repo::open;
-use crate::rollback::record_run_files;
+use crate::run_files::{MoveTo, record_run_files};
 use crate::state::GitState;
 
 /// The note's file name in the run folder.
@@ -70,15 +70,14 @@ pub fn finish_pending(run_dir: &RunDir, now: &str) -> Result<Option<String>> {
     let target = Oid::from_str(&pending.target)
         .map_err(|e| damaged(format!("target `{}`: {}", pending.target, e.message())))?;
     let repo = open(&pending.state)?;
-    record_run_files(
-        run_dir,
-        &repo,
-        &pending.state,
+    let why = format!("rollback to {target}, finished after an interruption");
+    let to = MoveTo {
         target,
-        None,
-        &format!("rollback to {target}, finished after an interruption"),
+        journal: None,
+        why: &why,
         now,
-    )?;
+    };
+    record_run_files(run_dir, &repo, &pending.state, to, || Ok(()))?;
     std::fs::remove_file(&file).map_err(|e| CheckpointError::io(&file, &e))?;
     Ok(Some(format!(
         "a rollback to {target} was interrupted; it was finished: the run continues on {}",
