@@ -69,6 +69,9 @@ pub fn finish_pending(run_dir: &RunDir, now: &str) -> Result<Option<String>> {
     })?;
     let target = Oid::from_str(&pending.target)
         .map_err(|e| damaged(format!("target `{}`: {}", pending.target, e.message())))?;
+    // The process that left the note may have left a lock on a ref too (an earlier
+    // checkpoint's on the metadata ref, say); the run's lock is ours.
+    let removed = crate::reopen::remove_stale_locks(&pending.state);
     let repo = open(&pending.state)?;
     let why = format!("rollback to {target}, finished after an interruption");
     let to = MoveTo {
@@ -79,8 +82,13 @@ pub fn finish_pending(run_dir: &RunDir, now: &str) -> Result<Option<String>> {
     };
     record_run_files(run_dir, &repo, &pending.state, to, || Ok(()))?;
     std::fs::remove_file(&file).map_err(|e| CheckpointError::io(&file, &e))?;
-    Ok(Some(format!(
+    let mut message = format!(
         "a rollback to {target} was interrupted; it was finished: the run continues on {}",
         GitState::short(&pending.state.branch)
-    )))
+    );
+    for warning in removed {
+        message.push_str("; ");
+        message.push_str(&warning);
+    }
+    Ok(Some(message))
 }

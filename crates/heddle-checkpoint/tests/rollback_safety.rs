@@ -10,6 +10,8 @@ mod support;
 use std::path::Path;
 
 use heddle_checkpoint::rollback::rollback;
+use heddle_checkpoint::rollback_journal;
+use heddle_checkpoint::state::{GitState, timeline_branch};
 use support::{NOW, Run, git, read, write};
 
 #[test]
@@ -28,6 +30,46 @@ fn a_recovery_ref_lock_left_by_a_killed_rollback_does_not_block_the_next() {
     assert_eq!(report.recovery_ref, "refs/heddle/recovery/r1/1");
     assert!(!lock.exists());
     assert_eq!(read(&run.work.join("a.txt")), "one\n");
+}
+
+#[test]
+fn an_interrupted_rollback_is_finished_over_a_ref_lock_a_killed_checkpoint_left() {
+    let mut run = Run::new(&[("a.txt", "one\n")]);
+    let first = run.checkpoint("first");
+    write(&run.work.join("a.txt"), "two\n");
+    run.checkpoint("second");
+    run.session = None;
+    // A rollback to `first` killed after its branch and note, before its run files; and a
+    // metadata-ref lock an earlier killed checkpoint left.
+    let mut state = GitState::require(&run.run_dir).unwrap();
+    let branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
+    git(&run.work, &["update-ref", &branch, &first]);
+    state.branch = branch.clone();
+    state.timelines.push(branch.clone());
+    let target = git2::Oid::from_str(&first).unwrap();
+    std::fs::write(
+        rollback_journal::path(&run.run_dir),
+        rollback_journal::bytes(target, &state).unwrap(),
+    )
+    .unwrap();
+    let lock = state.git_dir.join(format!("{}.lock", state.metadata_ref));
+    write(&lock, "");
+
+    let report = run.rollback(&first, true);
+
+    assert!(!lock.exists());
+    assert!(!rollback_journal::path(&run.run_dir).exists());
+    assert_eq!(read(&run.work.join("a.txt")), "one\n");
+    let events = read(&run.run_dir.progress());
+    assert!(
+        events.contains("was interrupted; it was finished"),
+        "{events}"
+    );
+    assert!(
+        events.contains(".lock left by an interrupted checkpoint"),
+        "{events}"
+    );
+    assert_ne!(report.timeline, GitState::short(&branch));
 }
 
 #[test]
