@@ -16,6 +16,8 @@
  *   memory-pressure  a 64 MB memory limit for the web and network processes, so WebKit's
  *                    memory-pressure handler frees caches early (the web process's limit is
  *                    a construct-only property of the context)
+ *   late-no-compositing  the policy "never" set only once the main loop runs, after the first
+ *                    load has started (where Tauri's `with_webview` would set it)
  *   no-window        no web view at all: the bare GTK window, to compare the app process with
  * HEDDLE_FLOOR_NO_COMPOSITING=1 is the same as the no-compositing knob.
  */
@@ -84,6 +86,13 @@ static void apply_settings(WebKitSettings *settings) {
   }
 }
 
+/* The policy "never", set from the main loop (the late-no-compositing knob). */
+static gboolean set_policy_late(gpointer view) {
+  webkit_settings_set_hardware_acceleration_policy(webkit_web_view_get_settings(WEBKIT_WEB_VIEW(view)),
+                                                   WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER);
+  return G_SOURCE_REMOVE;
+}
+
 int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &started);
   gtk_init(&argc, &argv);
@@ -105,6 +114,7 @@ int main(int argc, char **argv) {
   gtk_container_add(GTK_CONTAINER(window), GTK_WIDGET(view));
   webkit_web_view_load_uri(view, argc > 1 ? argv[1] : "about:blank");
   gtk_widget_show_all(window);
+  if (knob("late-no-compositing")) g_idle_add(set_policy_late, view);
   gtk_main();
   return 0;
 }

@@ -10,7 +10,7 @@
 # --no-compositing: the view never composites on the GPU (with no GPU, Mesa's llvmpipe does
 # that work in software); the same as --knobs no-compositing.
 # --knobs LIST: WebKit's memory knobs to turn on, comma-separated (no-compositing, cache-model,
-# no-page-cache, no-features, memory-pressure; no-window for a bare GTK window without a web
+# no-page-cache, no-features, memory-pressure, late-no-compositing; no-window for a bare GTK window without a web
 # view), described at the top of scripts/bench-desktop-floor.c. Extra environment (JSC_*,
 # WEBKIT_*) reaches the window and its WebKit processes as it is.
 # --files: also the mapped files taking the most PSS, summed over the processes (what the

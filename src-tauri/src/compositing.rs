@@ -9,8 +9,8 @@
 //! The environment, not the view's setting (`set_hardware_acceleration_policy(Never)` through
 //! Tauri's `with_webview`): the setting only saves memory when set before the view's first
 //! load, and Tauri starts that load before `with_webview` runs. Set after the load had started,
-//! a bare WebKitGTK window still took 231 MB instead of 178 MB
-//! (`scripts/bench-desktop-floor.sh --knobs no-compositing`, 2026-11).
+//! a bare WebKitGTK window still took 231 MB instead of 178 MB (`--knobs late-no-compositing`
+//! against `--knobs no-compositing` in scripts/bench-desktop-floor.sh, 2026-11).
 
 use std::ffi::OsStr;
 use std::path::Path;
