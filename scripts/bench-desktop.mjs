@@ -17,7 +17,8 @@
 //
 // Writes test-output/bench/desktop-<label>.json and prints a summary. Environment (set by
 // the shell script): HEDDLE_DESKTOP_BIN, HEDDLE_BENCH_WORKFLOW, HEDDLE_BENCH_RUNS,
-// HEDDLE_BENCH_IDLE_MS, HEDDLE_BENCH_LABEL.
+// HEDDLE_BENCH_IDLE_MS, HEDDLE_BENCH_LABEL, HEDDLE_BENCH_FILES (list each process's largest
+// mappings).
 
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,7 @@ const workflow = resolve(process.env.HEDDLE_BENCH_WORKFLOW ?? join(repo, 'exampl
 const runs = Number(process.env.HEDDLE_BENCH_RUNS ?? 5);
 const idleMs = Number(process.env.HEDDLE_BENCH_IDLE_MS ?? 5000);
 const label = process.env.HEDDLE_BENCH_LABEL ?? 'app';
+const listFiles = process.env.HEDDLE_BENCH_FILES === '1';
 const TARGET_START_MS = 1500;
 const TARGET_MEMORY_MB = 150;
 
@@ -138,6 +140,19 @@ function cpuMs(pid) {
 
 const mb = (kib) => Math.round(kib / 1024);
 
+/** The `count` mappings of `pid` with the most Pss (KiB), by file (`[anon]` for none). */
+function largestMappings(pid, count = 8) {
+  const byFile = new Map();
+  let file = '[anon]';
+  for (const line of safeRead(`/proc/${pid}/smaps`).split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) file = head[1] || '[anon]';
+    const size = /^Pss:\s+(\d+) kB/.exec(line);
+    if (size) byFile.set(file, (byFile.get(file) ?? 0) + Number(size[1]));
+  }
+  return [...byFile].sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
 /** The app's process: the one named after its binary below the driver. */
 function findApp(driver) {
   const name = basename(app).slice(0, 15);
@@ -174,6 +189,7 @@ async function oneRun(index, nodeCount) {
       .map((p) => ({ pid: p, name: commandName(p), pssKib: pss(p) }))
       .filter((p) => p.pssKib !== null);
     const totalKib = processes.reduce((sum, p) => sum + p.pssKib.total, 0);
+    const mappings = listFiles ? processes.map((p) => ({ name: p.name, largest: largestMappings(p.pid) })) : [];
     const result = {
       run: index + 1,
       startToDrawnMs: Math.round(page.drawnAt - started),
@@ -197,6 +213,9 @@ async function oneRun(index, nodeCount) {
           .map(({ name, pssKib: k }) => `${name} ${mb(k.total)} (anon ${mb(k.anon)}, file ${mb(k.file)}, shmem ${mb(k.shmem)})`)
           .join(', '),
     );
+    for (const { name, largest } of mappings) {
+      for (const [file, kib] of largest) console.log(`  ${name}: ${(kib / 1024).toFixed(1).padStart(6)} MB ${file}`);
+    }
     return result;
   } finally {
     await session?.delete().catch(() => {});

@@ -3,10 +3,12 @@
 # the app with its WebKit processes, under Xvfb (what the timings and "drawn" mean is at the
 # top of scripts/bench-desktop.mjs). Targets: under 1.5 s and under 150 MB.
 #
-#   scripts/bench-desktop.sh [--runs N] [--app BINARY] [--workflow FILE] [--compositing]
+#   scripts/bench-desktop.sh [--runs N] [--app BINARY] [--workflow FILE] [--compositing] [--files]
 #
 # --compositing keeps WebKit's compositing on where the app would turn it off (a machine with no
 # GPU, see src-tauri/src/compositing.rs): the app as it was before, and as the smoke test runs it.
+# --files also lists, for each process, the mappings taking the most memory at the idle
+# measurement (the shared libraries, the app's binary, its heap), to see what the PSS is made of.
 #
 # The app defaults to the release build in the target dir (`cargo build --release -p
 # heddle-desktop` after `npm --prefix ui run build`), else the debug build; /usr/bin/heddle-desktop
@@ -29,6 +31,7 @@ while [[ $# -gt 0 ]]; do
     --app) app="$2"; shift ;;
     --workflow) workflow="$2"; shift ;;
     --compositing) compositing=0 ;;
+    --files) export HEDDLE_BENCH_FILES=1 ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) fail "unknown argument: $1 (see --help)" ;;
   esac

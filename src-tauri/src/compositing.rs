@@ -5,6 +5,12 @@
 //! nothing a plain software paint does not. There the app asks WebKit not to composite,
 //! through WebKit's own switch, `WEBKIT_DISABLE_COMPOSITING_MODE`; a value already set by
 //! the person starting the app (`0` keeps compositing) is left alone.
+//!
+//! The environment, not the view's setting (`set_hardware_acceleration_policy(Never)` through
+//! Tauri's `with_webview`): the setting only saves memory when set before the view's first
+//! load, and Tauri starts that load before `with_webview` runs. Set after the load had started,
+//! a bare WebKitGTK window still took 231 MB instead of 178 MB (`--knobs late-no-compositing`
+//! against `--knobs no-compositing` in scripts/bench-desktop-floor.sh, 2026-11).
 
 use std::ffi::OsStr;
 use std::path::Path;

@@ -20,6 +20,7 @@ import { WorkflowScreen } from './WorkflowScreen';
 import { ScreenNav } from './ScreenNav';
 import { screenFromSearch, urlWithScreen, type Screen } from './screenUrl';
 import { useNow } from '../runs/useNow';
+import { folderToList } from './workspaceListing';
 import './app.css';
 
 // The runs screens load when first shown, keeping them out of the editor's start-up bundle.
@@ -41,8 +42,16 @@ export function App() {
   const session = useWorkflowSession(api);
   const [dialogOpen, setDialogOpen] = useState(false);
   const started = useRef(false);
+  // The file the app was started with, while it is being opened.
+  const [openingAtStart, setOpeningAtStart] = useState<string | null>(null);
   const { open, opened, pendingPath, failure, dismissFailure, replace } = session;
-  const listing = useWorkspaceWorkflows(launch?.workspace_dir ?? null, `${String(dialogOpen)}:${opened?.path ?? ''}`);
+  const listed = folderToList({
+    workspaceDir: launch?.workspace_dir ?? null,
+    dialogOpen,
+    workflowShown: opened !== null,
+    openingAtStart: openingAtStart !== null,
+  });
+  const listing = useWorkspaceWorkflows(listed, `${String(dialogOpen)}:${opened?.path ?? ''}`);
   const editing = useWorkflowEditing(api, opened, replace);
   const diskWatch = useDiskWatch(api, opened?.path ?? null, editing);
   const sidecar = useLayoutSidecar(api, opened?.path ?? null);
@@ -67,7 +76,9 @@ export function App() {
     if (fromUrl === null && launch === undefined) return;
     started.current = true;
     const initial = fromUrl ?? startupFile('', launch ?? null);
-    if (initial !== null) void open(initial);
+    if (initial === null) return;
+    setOpeningAtStart(initial);
+    void open(initial).finally(() => setOpeningAtStart(null));
   }, [launch, open]);
 
   // A workflow the app is asked to open while running (a second launch with a file): shown
@@ -167,6 +178,10 @@ export function App() {
           ) : launch === undefined ? (
             <div className="canvas-message" role="status">
               <span className="spinner" aria-hidden="true" /> Starting…
+            </div>
+          ) : openingAtStart !== null ? (
+            <div className="canvas-message" role="status">
+              <span className="spinner" aria-hidden="true" /> Opening <code>{openingAtStart}</code>…
             </div>
           ) : (
             <div className="app__empty">
