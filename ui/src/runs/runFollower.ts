@@ -194,7 +194,7 @@ export class RunFollower {
   }
 
   /**
-   * Every event so far but live output, in `seq` order. It grows in place (copying it on
+   * Every event after `tailFrom` but live output, in `seq` order. It grows in place (copying it on
    * every publish would cost more the longer the run), so it is not a change signal: each
    * publish gives a new `progress`. Do not mutate.
    */
