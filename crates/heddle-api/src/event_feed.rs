@@ -86,8 +86,15 @@ impl EventFeed {
             };
             self.offset = offset;
             let mut batch = Vec::new();
-            for line in lines {
+            let last = lines.len().saturating_sub(1);
+            for (i, line) in lines.into_iter().enumerate() {
                 if line.trim().is_empty() {
+                    continue;
+                }
+                // A line before `after_seq` is passed over without parsing it (following a
+                // long run's tail from its 100,000th event reads the file once, cheaply);
+                // the last line is always read, as it may end the run.
+                if i < last && stated_seq(&line).is_some_and(|seq| seq <= self.after_seq) {
                     continue;
                 }
                 // A line cut short by a crash (the next writer ends it with a newline and
@@ -147,6 +154,17 @@ impl EventFeed {
             None => tokio::time::sleep(POLL).await,
         }
     }
+}
+
+/// The `seq` an event line states (its first `"seq":` key: the envelope's, which the engine
+/// writes before the event's properties), read without parsing the line.
+fn stated_seq(line: &str) -> Option<u64> {
+    let start = line.find("\"seq\":")? + "\"seq\":".len();
+    let rest = line[start..].trim_start();
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
 }
 
 /// The line read as the engine's envelope, and as the JSON it serializes to.
@@ -229,5 +247,54 @@ mod tests {
         }
         assert_eq!(seqs, vec![1, 4, 5]);
         assert_eq!(feed.skipped_lines(), 2);
+    }
+
+    #[test]
+    fn the_seq_a_line_states_is_read_without_parsing_it() {
+        let line = r#"{"id":"E","ts":"t","run_id":"R","seq":1234,"event":"warning","properties":{"message":"\"seq\":9"}}"#;
+        assert_eq!(stated_seq(line), Some(1234));
+        assert_eq!(stated_seq(r#"{"seq": 7}"#), Some(7));
+        assert_eq!(stated_seq(r#"{"seq":"x"}"#), None);
+        assert_eq!(stated_seq("torn"), None);
+    }
+
+    #[tokio::test]
+    async fn a_feed_from_a_seq_hands_out_only_later_events_and_ends_with_the_run() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run_dir = RunDir::at(tmp.path());
+        let line = |seq: u64, event: Event| {
+            let envelope = Envelope {
+                id: format!("E{seq}"),
+                ts: "2026-01-01T00:00:00.000Z".into(),
+                run_id: "R".into(),
+                seq,
+                node_id: None,
+                event,
+            };
+            format!("{}\n", serde_json::to_string(&envelope).unwrap())
+        };
+        let warning = || Event::Warning {
+            message: "m".into(),
+        };
+        let mut text: String = (1..=500).map(|seq| line(seq, warning())).collect();
+        text.push_str(&line(
+            501,
+            Event::RunCompleted {
+                duration_ms: 1,
+                stages: 0,
+            },
+        ));
+        std::fs::write(run_dir.progress(), &text).unwrap();
+        // The tail after the 498th: the last three, the run's end among them.
+        let mut feed = EventFeed::new(run_dir.clone(), 498, None).until_now();
+        let mut seqs = Vec::new();
+        while let Some(batch) = feed.next_batch().await {
+            seqs.extend(batch.unwrap().iter().map(|e| e["seq"].as_u64().unwrap()));
+        }
+        assert_eq!(seqs, vec![499, 500, 501]);
+        // From the last event on: nothing, and the feed still ends (the run did).
+        let mut feed = EventFeed::new(run_dir, 501, Some(tokio::sync::watch::channel(501).1));
+        let next = tokio::time::timeout(Duration::from_secs(5), feed.next_batch()).await;
+        assert!(matches!(next, Ok(None)), "{next:?}");
     }
 }

@@ -1,12 +1,14 @@
 //! Reading the run index (heddle-store): runs filtered and paged, one run, its timeline,
-//! and recently opened workflows. The index follows every run folder through a watcher, so
+//! its events a page at a time, and recently opened workflows. The index follows every run folder through a watcher, so
 //! runs started anywhere (another CLI, another window) show up here.
 
 use heddle_store::{RecentWorkflow, RunPage, RunRecord, StoreError, Timeline};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::run_library::RunLibrary;
-use crate::run_types::{ListRunsRequest, RecentWorkflowsRequest, RunRef};
+use crate::run_types::{
+    ListRunsRequest, RecentWorkflowsRequest, RunEventPage, RunEventsRequest, RunRef,
+};
 
 impl RunLibrary {
     /// Runs, newest first, filtered and paged.
@@ -29,6 +31,42 @@ impl RunLibrary {
     /// A run's stages on a time axis, with retries, parallel lanes and human waits.
     pub async fn timeline(&self, request: RunRef) -> Result<Timeline, ApiError> {
         Ok(self.index().timeline(&request.run_id).await?)
+    }
+
+    /// A page of a run's events (see [`RunEventsRequest`]), each in the envelope the event
+    /// stream hands out.
+    pub async fn event_page(&self, request: RunEventsRequest) -> Result<RunEventPage, ApiError> {
+        let limit = request.limit.clamp(1, heddle_store::MAX_PAGE_EVENTS);
+        let after = i64::try_from(request.after_seq).unwrap_or(i64::MAX);
+        // One more than asked says whether more follow.
+        let mut records = self
+            .index()
+            .events_page(&request.run_id, after, request.since.as_deref(), limit + 1)
+            .await?;
+        let more = records.len() > limit as usize;
+        records.truncate(limit as usize);
+        let run_id = match records.first() {
+            Some(_) => self.index().run(&request.run_id).await?.id,
+            None => String::new(),
+        };
+        let events = records
+            .into_iter()
+            .map(|record| {
+                let mut envelope = serde_json::json!({
+                    "id": record.id,
+                    "ts": record.ts,
+                    "run_id": run_id,
+                    "seq": record.seq,
+                    "event": record.event,
+                    "properties": record.properties,
+                });
+                if let Some(node) = record.node_id {
+                    envelope["node_id"] = serde_json::Value::String(node);
+                }
+                envelope
+            })
+            .collect();
+        Ok(RunEventPage { events, more })
     }
 
     /// Workflows opened recently, newest first.

@@ -100,6 +100,8 @@ macro_rules! for_each_operation {
             get_run($crate::RunRef) -> $crate::index::RunRecord: host_async(run);
             /// A run's timeline from the index.
             run_timeline($crate::RunRef) -> $crate::index::Timeline: host_async(timeline);
+            /// A page of a run's events from the index: after a seq, or from a moment.
+            run_events($crate::RunEventsRequest) -> $crate::RunEventPage: host_async(event_page);
             /// Workflows opened recently, newest first.
             recent_workflows($crate::RecentWorkflowsRequest) -> Vec<$crate::index::RecentWorkflow>:
                 host_async(recent_workflows);

@@ -201,6 +201,34 @@ pub struct EventsRequest {
     pub after_seq: u64,
 }
 
+/// A page of a run's events from the run index: those after a seq and, when `since` is
+/// given, written at or after that moment. A screen reads a long run's history so, a page
+/// at a time, rather than streaming every event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RunEventsRequest {
+    /// The run: its id, a unique prefix of it, or its folder.
+    pub run_id: String,
+    /// Events with a larger `seq` than this (0: from the first).
+    #[serde(default)]
+    pub after_seq: u64,
+    /// Only events written at or after this moment (RFC 3339 UTC with milliseconds, as a
+    /// stage's `started_at`); `None`: from `after_seq` on.
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Most events to answer (1 to 10,000).
+    pub limit: u32,
+}
+
+/// One page of a run's events, in `seq` order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct RunEventPage {
+    /// The events, each in the envelope `follow_events` streams (a `RunEvent`).
+    #[ts(type = "Array<unknown>")]
+    pub events: Vec<serde_json::Value>,
+    /// Whether more events follow the last (ask again after its `seq`).
+    pub more: bool,
+}
+
 /// List runs from the index.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 pub struct ListRunsRequest {

@@ -40,6 +40,8 @@ fn export_roots(dir: &Path) {
     CheckpointState::export_all(dir).unwrap();
     DiffRequest::export_all(dir).unwrap();
     EventsRequest::export_all(dir).unwrap();
+    RunEventsRequest::export_all(dir).unwrap();
+    RunEventPage::export_all(dir).unwrap();
     checkpoint::CheckpointEntry::export_all(dir).unwrap();
     checkpoint::TreeFile::export_all(dir).unwrap();
     checkpoint::CheckpointDiff::export_all(dir).unwrap();

@@ -90,6 +90,47 @@ async fn a_run_started_over_http_streams_its_events_and_reads_its_history() {
         ["start", "one", "two", "three", "exit"],
         "{timeline}"
     );
+    // The same events a page at a time from the index, in the envelope the stream hands out;
+    // and a page from the moment a stage started begins with its `stage.started`.
+    let mut paged: Vec<Value> = Vec::new();
+    loop {
+        let after = paged.last().map_or(0, |e| e["seq"].as_u64().unwrap());
+        let page = server
+            .ok(
+                "run_events",
+                json!({ "run_id": run, "after_seq": after, "limit": 4 }),
+            )
+            .await;
+        let events = page["events"].as_array().unwrap();
+        assert!(events.len() <= 4, "{page}");
+        paged.extend(events.iter().cloned());
+        if page["more"] == false {
+            break;
+        }
+    }
+    assert_eq!(paged, all, "the pages differ from the stream");
+    let two = &timeline["stages"][2];
+    let started = two["started_at"].as_str().unwrap();
+    let since = server
+        .ok(
+            "run_events",
+            json!({ "run_id": run, "since": started, "limit": 5 }),
+        )
+        .await;
+    let page = since["events"].as_array().unwrap();
+    let first = page[0]["seq"].as_u64().unwrap();
+    let expected: Vec<&Value> = all
+        .iter()
+        .filter(|e| e["ts"].as_str().unwrap() >= started)
+        .take(5)
+        .collect();
+    assert_eq!(page.iter().collect::<Vec<_>>(), expected, "{since}");
+    assert!(
+        page.iter()
+            .any(|e| e["event"] == "stage.started" && e["node_id"] == "two"),
+        "{since}"
+    );
+    assert!(first > 1 && since["more"] == true, "{since}");
     let record = server.ok("get_run", json!({ "run_id": &run[..10] })).await;
     assert_eq!(record["id"], run.as_str());
     let checkpoints = server.ok("run_checkpoints", json!({ "run_id": run })).await;

@@ -11,13 +11,14 @@
 //! from where it stopped), and [`Store::watch`] keeps the whole runs folder indexed as runs
 //! started anywhere (another CLI, another window) write to it, announcing each changed run
 //! on [`Store::subscribe`]. Queries ([`Store::list_runs`], [`Store::run`],
-//! [`Store::timeline`], [`Store::checkpoints`], [`Store::artifacts`], [`Store::events`],
+//! [`Store::timeline`], [`Store::checkpoints`], [`Store::artifacts`], [`Store::events`], [`Store::events_page`],
 //! [`Store::recent_workflows`]) return serde types; with the `ts` feature they also derive
 //! `ts_rs::TS` for the UI's generated TypeScript.
 
 mod db;
 mod derive;
 mod error;
+mod event_page;
 mod ingest;
 mod progress;
 mod queries;
@@ -37,6 +38,7 @@ use std::sync::Arc;
 use tokio::sync::{Mutex, broadcast};
 
 pub use error::{Result, StoreError};
+pub use event_page::MAX_PAGE_EVENTS;
 pub use readers::RunReaders;
 pub use types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, IngestFailure, IngestReport,

@@ -32,6 +32,8 @@ import type { ReferencedFile } from './ReferencedFile';
 import type { ResumeRunRequest } from './ResumeRunRequest';
 import type { RollbackReport } from './RollbackReport';
 import type { RollbackRequest } from './RollbackRequest';
+import type { RunEventPage } from './RunEventPage';
+import type { RunEventsRequest } from './RunEventsRequest';
 import type { RunFileRequest } from './RunFileRequest';
 import type { RunPage } from './RunPage';
 import type { RunRecord } from './RunRecord';
@@ -96,6 +98,8 @@ export interface RequestOperations {
   getRun(req: RunRef): Promise<RunRecord>;
   /** A run's timeline from the index. */
   runTimeline(req: RunRef): Promise<Timeline>;
+  /** A page of a run's events from the index: after a seq, or from a moment. */
+  runEvents(req: RunEventsRequest): Promise<RunEventPage>;
   /** Workflows opened recently, newest first. */
   recentWorkflows(req: RecentWorkflowsRequest): Promise<Array<RecentWorkflow>>;
   /** A run's checkpoints across every timeline. */
@@ -146,6 +150,7 @@ export const REQUEST_OPERATIONS = [
   { member: 'listRuns', name: 'list_runs', path: '/api/list_runs', takesRequest: true },
   { member: 'getRun', name: 'get_run', path: '/api/get_run', takesRequest: true },
   { member: 'runTimeline', name: 'run_timeline', path: '/api/run_timeline', takesRequest: true },
+  { member: 'runEvents', name: 'run_events', path: '/api/run_events', takesRequest: true },
   { member: 'recentWorkflows', name: 'recent_workflows', path: '/api/recent_workflows', takesRequest: true },
   { member: 'runCheckpoints', name: 'run_checkpoints', path: '/api/run_checkpoints', takesRequest: true },
   { member: 'checkpointFiles', name: 'checkpoint_files', path: '/api/checkpoint_files', takesRequest: true },
@@ -193,6 +198,7 @@ export const OPERATIONS = [
   { name: 'list_runs', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/list_runs' }, tauriCommand: true, member: 'listRuns', request: 'ListRunsRequest', response: 'RunPage' },
   { name: 'get_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/get_run' }, tauriCommand: true, member: 'getRun', request: 'RunRef', response: 'RunRecord' },
   { name: 'run_timeline', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/run_timeline' }, tauriCommand: true, member: 'runTimeline', request: 'RunRef', response: 'Timeline' },
+  { name: 'run_events', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/run_events' }, tauriCommand: true, member: 'runEvents', request: 'RunEventsRequest', response: 'RunEventPage' },
   { name: 'recent_workflows', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/recent_workflows' }, tauriCommand: true, member: 'recentWorkflows', request: 'RecentWorkflowsRequest', response: 'Array<RecentWorkflow>' },
   { name: 'run_checkpoints', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/run_checkpoints' }, tauriCommand: true, member: 'runCheckpoints', request: 'RunRef', response: 'Array<CheckpointEntry>' },
   { name: 'checkpoint_files', kind: 'host', call: 'request', http: { method: 'POST', path: '/api/checkpoint_files' }, tauriCommand: true, member: 'checkpointFiles', request: 'CheckpointRef', response: 'Array<TreeFile>' },

@@ -12,7 +12,8 @@ import { graphBudget, recordedBudget, stoppedByBudget } from './runBudget';
 import { RunSidePanel } from './RunSidePanel';
 import { notifyDesktop, runNotice, type RunNotice } from './runNotice';
 import { progressOf, type NodeProgress, type RunProgress } from './runProgress';
-import { checkpointAt } from './scrubContext';
+import { checkpointAt, checkpointOfTimeline } from './scrubContext';
+import { progressOfTimeline, progressOverHistory } from './timelineHistory';
 import { nodesOfTimeline } from './timelineProgress';
 import { ScrubNote } from './ScrubNote';
 import { StageDetail } from './stage/StageDetail';
@@ -54,10 +55,17 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   const [raisingBudget, setRaisingBudget] = useState(false);
   const lastProgress = useRef<RunProgress>(run.progress);
 
-  const { record, timeline, progress, events } = run;
+  const { record, timeline, progress, events, tailFrom } = run;
+  // A long run's events are followed from its last one (`tailFrom`); its history is the
+  // timeline's, with the tail's progress over it.
+  const history = useMemo(() => (tailFrom > 0 && timeline !== null ? progressOfTimeline(timeline) : null), [tailFrom, timeline]);
+  const liveProgress = useMemo(() => (history === null ? progress : progressOverHistory(history, progress)), [history, progress]);
   // `events` grows in place; each publish gives a new `progress`, so that is the signal.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const budget = useMemo(() => recordedBudget(events), [events, progress]);
+  const budget = useMemo(
+    () => (tailFrom > 0 && record !== null ? { max_cost_usd: record.max_cost_usd, max_tokens: record.max_tokens } : recordedBudget(events)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [events, progress, tailFrom, record],
+  );
   // A notice goes away by itself after a while.
   useEffect(() => {
     if (notice === null) return;
@@ -77,12 +85,13 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
   // Once per timeline (a long run's has thousands of stages), not once per progress.
   const timelineNodes = useMemo(() => nodesOfTimeline(timeline), [timeline]);
   // Scrubbed, the graph shows the events up to that moment alone.
-  const shownProgress = useMemo(
-    () => (scrub === null ? progress : progressOf(events, runStart + scrub)),
-    [scrub, progress, events, runStart],
-  );
+  const shownProgress = useMemo(() => {
+    if (scrub === null) return liveProgress;
+    return tailFrom > 0 && timeline !== null ? progressOfTimeline(timeline, runStart + scrub) : progressOf(events, runStart + scrub);
+  }, [scrub, liveProgress, events, runStart, tailFrom, timeline]);
   const shownTimelineNodes = scrub === null ? timelineNodes : NO_NODES;
-  const scrubCheckpoint = scrub === null ? null : checkpointAt(events, runStart + scrub);
+  const scrubCheckpoint =
+    scrub === null ? null : tailFrom > 0 && timeline !== null ? checkpointOfTimeline(timeline, runStart + scrub) : checkpointAt(events, runStart + scrub);
 
   const stages = timeline?.stages;
   const selectNode = useCallback(
@@ -135,7 +144,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
       </div>
     );
   }
-  const waiting = [...progress.nodes.values()].some((n) => n.status === 'waiting');
+  const waiting = [...liveProgress.nodes.values()].some((n) => n.status === 'waiting');
   return (
     <div className="run-screen" data-testid="run-screen" data-run-id={runId} data-events={run.ended ? 'ended' : 'following'}>
       <RunHeader
@@ -238,6 +247,7 @@ export function RunScreen({ runId, now, onBack, onOpenRun }: { runId: string; no
               transcripts={run.transcripts}
               transcriptVersion={run.transcriptVersion}
               fileVersion={run.shapeVersion}
+              tailFrom={tailFrom}
               onClose={() => setSelected(null)}
             />
           </RunSidePanel>

@@ -92,7 +92,7 @@ export class LiveRunMarks implements RunMarks {
     const taken = info === undefined ? undefined : this.progress?.edges.get(info.key);
     const mark =
       info !== undefined && taken !== undefined && isTakenEdge(info, taken)
-        ? { reason: taken.reason, count: taken.count, latest: taken.lastSeq === this.latestSeq }
+        ? { reason: taken.reason ?? 'taken', count: taken.count, latest: taken.lastSeq === this.latestSeq }
         : undefined;
     const old = this.edgeMarks.get(id);
     if (old === mark || (old !== undefined && mark !== undefined && old.reason === mark.reason && old.count === mark.count && old.latest === mark.latest)) {

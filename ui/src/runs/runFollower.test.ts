@@ -4,6 +4,7 @@ import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
 import { APPLY_BUDGET_MS, type FollowApi, type FollowState, type FollowTimers, PUBLISH_MS, REFRESH_MS, RunFollower } from './runFollower';
 import { eventStream } from './runEvents.testdata';
+import { LONG_HISTORY_EVENTS } from './timelineHistory';
 
 /** Timers on setTimeout and Date.now, which vi.useFakeTimers() replaces; a frame is 16 ms. */
 const fakeableTimers: FollowTimers = {
@@ -17,12 +18,15 @@ const fakeableTimers: FollowTimers = {
   },
 };
 
+type FakeRecord = Pick<RunRecord, 'status' | 'last_seq'> & Partial<Pick<RunRecord, 'event_count'>>;
+
 /**
  * An API whose run loads count themselves and whose event stream the test drives; the record
  * it loads is `record` (a running run no event of which the index has read, by default).
  */
-function fakeApi(record: Pick<RunRecord, 'status' | 'last_seq'> = { status: 'running', last_seq: 0 }) {
+function fakeApi(record: FakeRecord = { status: 'running', last_seq: 0 }) {
   let handlers: EventHandlers | null = null;
+  const followedAfter: number[] = [];
   const loads = { count: 0 };
   const api: FollowApi = {
     getRun: () => {
@@ -30,7 +34,8 @@ function fakeApi(record: Pick<RunRecord, 'status' | 'last_seq'> = { status: 'run
       return Promise.resolve({ id: 'R1', ...record } as unknown as RunRecord);
     },
     runTimeline: () => Promise.resolve({ stages: [] } as unknown as Timeline),
-    followEvents: (_req, h) => {
+    followEvents: (req, h) => {
+      followedAfter.push(req.after_seq);
       handlers = h;
       return () => {
         handlers = null;
@@ -41,10 +46,10 @@ function fakeApi(record: Pick<RunRecord, 'status' | 'last_seq'> = { status: 'run
     if (handlers === null) throw new Error('not following');
     return handlers;
   };
-  return { api, loads, stream, following: () => handlers !== null };
+  return { api, loads, stream, followedAfter, following: () => handlers !== null };
 }
 
-function follower(record?: Pick<RunRecord, 'status' | 'last_seq'>) {
+function follower(record?: FakeRecord) {
   const fake = fakeApi(record);
   const published: FollowState[] = [];
   const f = new RunFollower(fake.api, 'R1', fakeableTimers, (s) => published.push(s));
@@ -225,4 +230,29 @@ describe('RunFollower', () => {
     expect(f.current().progress.seq).toBe(0);
     expect(f.current().ended).toBe(false);
   });
+
+  it('follows a long run from its last event, every other run from the start', async () => {
+    // (The record's counts are a long run's; its seqs are kept small.)
+    const long = follower({ status: 'running', last_seq: 3, event_count: LONG_HISTORY_EVENTS + 1 });
+    long.f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    long.f.follow();
+    expect(long.followedAfter).toEqual([3]);
+    expect(long.f.current().tailFrom).toBe(3);
+    // The tail's events are applied as usual.
+    const { add } = eventStream();
+    for (let i = 0; i < 3; i += 1) add('warning', undefined);
+    long.stream().onEvent(add('stage.started', 'a'));
+    await vi.advanceTimersByTimeAsync(PUBLISH_MS + 16);
+    expect(long.f.current().progress.nodes.get('a')?.status).toBe('running');
+    expect(long.f.events.map((e) => e.seq)).toEqual([4]);
+
+    const short = follower({ status: 'success', last_seq: 40, event_count: LONG_HISTORY_EVENTS });
+    short.f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    short.f.follow();
+    expect(short.followedAfter).toEqual([0]);
+    expect(short.f.current().tailFrom).toBe(0);
+  });
 });
+

@@ -5,6 +5,7 @@ import type { ApiError } from '../generated/ApiError';
 import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
 import { RunProgressBuilder, type RunProgress } from './runProgress';
+import { LONG_HISTORY_EVENTS } from './timelineHistory';
 import { TranscriptBuilder } from './transcript';
 
 /** The timeline and record are fetched again at most this often while events arrive. */
@@ -122,6 +123,12 @@ export type FollowState = {
   artifactVersion: number;
   ended: boolean;
   error: ApiError | null;
+  /**
+   * Events up to this seq are not held (0: every event is): a long run's history, which the
+   * screen reads from its timeline and, for one stage, a page of events (see
+   * LONG_HISTORY_EVENTS); only the events after it are followed.
+   */
+  tailFrom: number;
 };
 
 /** The state before anything was loaded. */
@@ -136,6 +143,7 @@ export function initialFollowState(): FollowState {
     artifactVersion: 0,
     ended: false,
     error: null,
+    tailFrom: 0,
   };
 }
 
@@ -186,7 +194,7 @@ export class RunFollower {
   }
 
   /**
-   * Every event so far but live output, in `seq` order. It grows in place (copying it on
+   * Every event after `tailFrom` but live output, in `seq` order. It grows in place (copying it on
    * every publish would cost more the longer the run), so it is not a change signal: each
    * publish gives a new `progress`. Do not mutate.
    */
@@ -226,12 +234,17 @@ export class RunFollower {
     this.set({ progress: this.progress.snapshot(), ended: false });
   }
 
-  /** Streams the run's events from the start (after a reset). */
+  /**
+   * Streams the run's events (after a reset): from the start, or, for a run whose loaded
+   * record counts more than LONG_HISTORY_EVENTS, from its last one (`tailFrom`).
+   */
   follow(): void {
     this.reset();
-    this.set({ checkpointVersion: this.state.checkpointVersion + 1, artifactVersion: this.state.artifactVersion + 1 });
+    const record = this.state.record;
+    const tailFrom = record !== null && record.event_count > LONG_HISTORY_EVENTS ? record.last_seq : 0;
+    this.set({ checkpointVersion: this.state.checkpointVersion + 1, artifactVersion: this.state.artifactVersion + 1, tailFrom });
     this.unsubscribe = this.api.followEvents(
-      { run_id: this.runId, after_seq: 0 },
+      { run_id: this.runId, after_seq: tailFrom },
       {
         onEvent: (event) => {
           this.pending.push(event);

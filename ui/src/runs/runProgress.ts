@@ -19,7 +19,8 @@ export type TakenEdge = {
   to: string;
   label: string | null;
   condition: string | null;
-  reason: EdgeReason;
+  /** Why; `null` when only the timeline says it was taken (see `progressOfTimeline`). */
+  reason: EdgeReason | null;
   /** How many times it was followed. */
   count: number;
   /** The `seq` of the last time. */

@@ -6,7 +6,7 @@ import type { TranscriptBuilder } from './transcript';
 
 /** A run followed live: its record, timeline, every event, progress and transcripts. */
 export type FollowedRun = FollowState & {
-  /** Every event so far but live output, in `seq` order (grows in place; do not mutate). */
+  /** Every event after `tailFrom` but live output, in `seq` order (grows in place; do not mutate). */
   events: readonly RunEvent[];
   transcripts: TranscriptBuilder;
   /** Fetch record and timeline again now (after a rollback or resume). */

@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { useApiRead } from '../../api/useApiRead';
 import type { RunEvent } from '../../api/runEvent';
 import type { TimelineStage } from '../../generated/TimelineStage';
 import type { TranscriptBuilder } from '../transcript';
 import { RunPatchView } from '../diff/RunPatchView';
 import { StageFileView } from './StageFileView';
 import { StageOverview } from './StageOverview';
+import { readStageHistory, stageHistoryRequest, stageNeedsHistory } from './stageHistory';
 import { TranscriptView } from './TranscriptView';
 import { stageFolderOf } from './useStageFile';
 import './stage.css';
@@ -38,6 +40,7 @@ export function StageDetail({
   transcripts,
   transcriptVersion,
   fileVersion,
+  tailFrom,
   onClose,
 }: {
   runId: string;
@@ -47,6 +50,8 @@ export function StageDetail({
   transcriptVersion: number;
   /** Changes when the stage's files may have changed (it ended, the run moved on). */
   fileVersion: unknown;
+  /** Events up to this seq are not in `events` nor `transcripts` (a long run's history). */
+  tailFrom: number;
   onClose: () => void;
 }) {
   const [tab, setTab] = useState<Tab>('overview');
@@ -56,6 +61,12 @@ export function StageDetail({
   const running = stage.ended_at === null;
   // A finished stage's files do not change; a running one's are read again as the run moves.
   const version = running ? `${String(fileVersion)}:${stage.status}` : `${stage.stage_dir}:${stage.ended_at ?? ''}`;
+  // A long run's stage that has ended is read from a page of its events, not from the tail.
+  const needsHistory = stageNeedsHistory(stage, tailFrom);
+  const history = useApiRead(needsHistory ? stageHistoryRequest(runId, stage) : null, readStageHistory, version);
+  const read = history.state === 'ready' ? history.value : null;
+  const stageEvents = needsHistory ? (read?.events ?? null) : events;
+  const stageTranscripts = needsHistory ? (read?.transcripts ?? null) : transcripts;
   return (
     <section className="stage-detail" data-testid="stage-detail" data-node={stage.node_id} data-visit={stage.visit} aria-label={`Stage ${stage.node_id}`}>
       <header className="stage-detail__header">
@@ -78,9 +89,9 @@ export function StageDetail({
         ))}
       </div>
       <div className="stage-detail__body" role="tabpanel">
-        {shown === 'overview' ? <StageOverview runId={runId} stage={stage} stageFolder={folder} events={events} version={version} /> : null}
+        {shown === 'overview' ? <StageOverview runId={runId} stage={stage} stageFolder={folder} events={stageEvents} version={version} /> : null}
         {shown === 'live' ? (
-          <TranscriptView transcript={transcripts.get(stage.node_id, stage.visit, stage.stage_dir)} running={running} version={transcriptVersion} />
+          <TranscriptView transcript={stageTranscripts?.get(stage.node_id, stage.visit, stage.stage_dir) ?? null} running={running} version={transcriptVersion} />
         ) : null}
         {shown === 'prompt' ? (
           <StageFileView runId={runId} stageFolder={folder} name="prompt.md" mode="markdown" version={version} empty="No prompt was recorded." />

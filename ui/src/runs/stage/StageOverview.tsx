@@ -29,12 +29,13 @@ export function StageOverview({
   runId: string;
   stage: TimelineStage;
   stageFolder: string;
-  events: readonly RunEvent[];
+  /** The run's events (at least those of this stage); null while they are being read. */
+  events: readonly RunEvent[] | null;
   version: unknown;
 }) {
   const file = useStageFile(runId, stageFolder, 'status.json', version);
   const status = file.state === 'ready' ? parsed(file.text) : null;
-  const route = routingDecision(events, stage.node_id, stage.started_at);
+  const route = events === null ? null : routingDecision(events, stage.node_id, stage.started_at);
   const tokens = status !== null && typeof status !== 'string' ? Object.entries(status.usage) : [];
   return (
     <div className="stage-overview">
@@ -56,7 +57,9 @@ export function StageOverview({
         ) : null}
         <dt>Routed to</dt>
         <dd data-testid="stage-route">
-          {route === null ? (
+          {events === null ? (
+            <span className="muted">reading…</span>
+          ) : route === null ? (
             <span className="muted">{stage.ended_at === null ? 'not yet' : 'nowhere (the run stopped here)'}</span>
           ) : (
             <>

@@ -1,0 +1,120 @@
+// Where a 20,000-stage run's time goes (a script, not a test; run by hand):
+//   HEDDLE_BIN=<heddle> PHOME=<a folder kept between runs> [HEDDLE_UI_DIR=<ui dist>] [BROWSER=1] [TAG=name]
+//   node tests/browser/runs-long-probe.mjs
+// Writes runs-long's two runs into PHOME once (its index is kept, so a second probe need not
+// wait for it), starts `heddle serve` on it and times the reads the run screen makes (3 each):
+// get_run, run_timeline, run_graph, a page of run_events from the 15,000th stage, and the
+// event stream's tail. With BROWSER=1 it opens each run in Chromium from navigation until it
+// answers, records a CPU profile (test-output/browser/runs-long-probe-<TAG>-<run>.cpuprofile,
+// for Chrome's DevTools) and prints the functions that took the most time.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot, screenshotDir, uiDist } from './support/paths.mjs';
+import { EventWriter, chainDot, concludeRun, createRunFolder, loopDot, syntheticUlid } from './support/syntheticRun.mjs';
+
+const { chromium } = createRequire(join(repoRoot, 'ui', 'package.json'))('playwright-core');
+const STAGES = 20000;
+const home = process.env.PHOME;
+if (!home || !process.env.HEDDLE_BIN) throw new Error('set HEDDLE_BIN and PHOME');
+function finishedRun(tag, dot, visits) {
+  const id = syntheticUlid(tag, 1);
+  const start = Date.UTC(2026, 10, 23, 1, 0, 0);
+  if (existsSync(join(home, 'runs', `20261123-${id}`))) return { id, stages: visits.length + 2 };
+  const folder = createRunFolder(home, id, tag, 2, start, dot);
+  const writer = new EventWriter(folder, id, start);
+  const all = [{ node: 'start', visit: 1, status: 'success' }, ...visits, { node: 'exit', visit: 1, status: 'success' }];
+  const lines = [writer.runStarted(tag)];
+  all.forEach((stage, i) => { const next = all[i + 1]?.node ?? null; lines.push(...writer.visitLines({ ...stage, next, outputs: 1, checkpoint: true })); });
+  writer.append(lines);
+  concludeRun(folder, id, all.length, writer.clock, writer.clock - start);
+  return { id, stages: all.length };
+}
+mkdirSync(home, { recursive: true });
+const loopVisits = (n) => Array.from({ length: n }, (_, i) => ({ node: i % 2 === 0 ? 'test' : 'fix', visit: Math.floor(i / 2) + 1, status: i % 2 === 0 && i < n - 1 ? 'fail' : 'success' }));
+const loop = finishedRun('LP', loopDot('Loop'), loopVisits(STAGES - 1));
+const chain = finishedRun('CH', chainDot('Chain', STAGES), Array.from({ length: STAGES }, (_, i) => ({ node: `n${i}`, visit: 1, status: 'success' })));
+const ws = mkdtempSync(join(tmpdir(), 'heddle-probe-ws-'));
+const child = spawn(process.env.HEDDLE_BIN, ['serve', '--port', '0', '--workspace', ws, '--ui-dir', uiDist], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HEDDLE_HOME: home, NO_COLOR: '1' } });
+let out = '';
+const READY = /(http:\/\/127\.0\.0\.1:(\d+)\/)\?launch=([0-9a-f]+)[^]*Bearer ([0-9a-f]+)`/;
+const m = await new Promise((res) => { const on = (c) => { out += c; const mm = READY.exec(out); if (mm) res(mm); }; child.stdout.on('data', on); child.stderr.on('data', on); });
+child.stdout.resume(); child.stderr.resume();
+const [, url, port, , token] = m;
+async function raw(op, body) {
+  const t = performance.now();
+  const r = await fetch(new URL(`api/${op}`, url), { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  const text = await r.text();
+  return { ms: Math.round(performance.now() - t), bytes: text.length, status: r.status, text };
+}
+for (const run of [loop, chain]) {
+  for (let i = 0; i < 3000; i++) { const r = await raw('get_run', { run_id: run.id }); if (r.status === 200 && JSON.parse(r.text).stage_count >= run.stages && JSON.parse(r.text).status !== 'running') break; await new Promise((d) => setTimeout(d, 300)); }
+}
+const ops = (process.env.OPS ?? 'get_run,run_timeline,run_graph').split(',');
+const report = {};
+for (const run of [loop, chain]) for (const op of ops) {
+  const rs = []; for (let i = 0; i < 3; i++) rs.push(await raw(op, { run_id: run.id }));
+  console.log(run.id.slice(5, 7), op, rs.map((r) => r.ms).join('/'), 'ms', rs[0].bytes, 'bytes', rs[0].status);
+}
+for (const run of [loop, chain]) {
+  const tl = JSON.parse((await raw('run_timeline', { run_id: run.id })).text);
+  const stage = tl.stages[15000];
+  const rs = []; for (let i = 0; i < 3; i++) rs.push(await raw('run_events', { run_id: run.id, after_seq: 0, since: stage.started_at, limit: 2000 }));
+  const page = JSON.parse(rs[0].text);
+  console.log(run.id.slice(5, 7), 'run_events(stage 15000)', rs.map((r) => r.ms).join('/'), 'ms', rs[0].bytes, 'bytes', rs[0].status, 'first', page.events?.[0]?.event, page.events?.[0]?.node_id, 'more', page.more);
+  const t = performance.now();
+  const r = await fetch(new URL(`api/events?run=${run.id}&after=${run.stages * 5 + 3}`, url), { headers: { Authorization: `Bearer ${token}` } });
+  const text = await r.text();
+  console.log(run.id.slice(5, 7), 'sse tail', Math.round(performance.now() - t), 'ms', text.length, 'bytes');
+}
+if (process.env.SSE) for (const run of [loop, chain]) {
+  const t = performance.now();
+  const r = await fetch(new URL(`api/events?run=${run.id}&after=0`, url), { headers: { Authorization: `Bearer ${token}` } });
+  const text = await r.text();
+  console.log(run.id.slice(5, 7), 'sse', Math.round(performance.now() - t), 'ms', text.length, 'bytes');
+}
+if (process.env.BROWSER) {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  for (const [run, node] of [[loop, 'fix'], [chain, 'n0']]) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies([{ name: `heddle_token_${port}`, value: token, url, httpOnly: true, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    const u = new URL(url); u.searchParams.set('run', run.id);
+    // warm up bundle
+    await page.goto(url); await page.waitForTimeout(1500);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    await page.goto(u.toString());
+    const f = {};
+    const now = () => page.evaluate(() => Math.round(performance.now()));
+    await page.waitForFunction(`document.querySelector('[data-testid="run-timeline"] [data-testid="timeline-bar"], [data-testid="run-timeline"] [data-testid="timeline-cluster"]') !== null`, undefined, { timeout: 120000, polling: 'raf' });
+    f.timeline_shown = await now();
+    await page.waitForFunction(`document.querySelector('[data-node-id="start"][data-run-status="succeeded"]') !== null`, undefined, { timeout: 120000, polling: 'raf' });
+    f.graph_shown = await now();
+    await page.locator(`.react-flow__node[data-id="${node}"]`).click();
+    await page.locator(`[data-testid="stage-detail"][data-node="${node}"]`).waitFor({ timeout: 120000 });
+    f.graph_answered = await now();
+    await page.locator('[data-testid="run-timeline"]').getByRole('button', { name: 'Zoom in', exact: true }).click();
+    await page.locator('[data-testid="run-timeline"] .run-timeline__zoom button:enabled', { hasText: 'Fit' }).waitFor({ timeout: 120000 });
+    f.interactive = await now();
+    const { profile } = await cdp.send('Profiler.stop');
+    await page.locator('[data-testid="run-screen"][data-events="ended"]').waitFor({ timeout: 180000 });
+    f.events_read = await now();
+    console.log(run.id.slice(5, 7), 'browser', JSON.stringify(f));
+    mkdirSync(screenshotDir, { recursive: true });
+    writeFileSync(join(screenshotDir, `runs-long-probe-${process.env.TAG ?? 'run'}-${run.id.slice(5, 7)}.cpuprofile`), JSON.stringify(profile));
+    // aggregate self time
+    const self = new Map(); const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const dt = profile.timeDeltas; const counts = new Map();
+    profile.samples.forEach((s, i) => counts.set(s, (counts.get(s) ?? 0) + (dt[i] ?? 0)));
+    for (const [id, us] of counts) { const n = byId.get(id); const cf = n.callFrame; const key = `${cf.functionName || '(anon)'} ${cf.url.split('/').pop()}:${cf.lineNumber}`; self.set(key, (self.get(key) ?? 0) + us); }
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+    for (const [k, us] of top) console.log('   ', (us / 1000).toFixed(0).padStart(6), 'ms', k);
+    await context.close();
+  }
+  await browser.close();
+}
+child.kill('SIGTERM');
