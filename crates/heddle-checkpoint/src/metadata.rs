@@ -96,6 +96,51 @@ pub fn commit_metadata_with(
     signature: &Signature<'_>,
     blobs: &mut RootBlobs,
 ) -> Result<Oid> {
+    let made = metadata_commit(
+        repo, run_dir, reference, stage_dirs, message, signature, blobs,
+    )?;
+    made.move_ref(repo, reference)?;
+    Ok(made.commit)
+}
+
+/// A metadata commit written but not yet on its ref.
+#[derive(Debug, Clone, Copy)]
+pub struct MetadataCommit {
+    /// The commit.
+    pub commit: Oid,
+    /// The ref's commit it builds on (`None`: the ref does not exist yet).
+    pub parent: Option<Oid>,
+    /// The commit's tree.
+    pub tree: Oid,
+    /// The parent's tree (the empty tree without a parent).
+    pub parent_tree: Oid,
+}
+
+impl MetadataCommit {
+    /// Moves `reference` from the parent to the commit, failing if another writer moved it
+    /// in between.
+    pub fn move_ref(&self, repo: &Repository, reference: &str) -> Result<()> {
+        compare_and_swap(
+            repo,
+            reference,
+            self.parent,
+            self.commit,
+            "heddle: checkpoint metadata",
+        )
+    }
+}
+
+/// Writes the metadata commit [`commit_metadata_with`] makes, without moving `reference`
+/// (a checkpoint session moves it once the commit's objects are on disk).
+pub fn metadata_commit(
+    repo: &Repository,
+    run_dir: &RunDir,
+    reference: &str,
+    stage_dirs: &[String],
+    message: &str,
+    signature: &Signature<'_>,
+    blobs: &mut RootBlobs,
+) -> Result<MetadataCommit> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let parent = tip(repo, reference)?;
     let base = match parent {
@@ -147,14 +192,12 @@ pub fn commit_metadata_with(
     let commit = repo
         .commit(None, signature, signature, message, &tree, &parent_refs)
         .map_err(|e| git("metadata commit", &e))?;
-    compare_and_swap(
-        repo,
-        reference,
-        parent,
+    Ok(MetadataCommit {
         commit,
-        "heddle: checkpoint metadata",
-    )?;
-    Ok(commit)
+        parent,
+        tree: tree_id,
+        parent_tree: base.id(),
+    })
 }
 
 impl RootBlobs {
