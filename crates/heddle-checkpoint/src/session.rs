@@ -287,7 +287,7 @@ impl<'r> OpenSession<'r> {
         if self.recorded.is_multiple_of(PACK_EVERY) {
             // A packing failure leaves the objects where they are: worth a warning, not
             // the run.
-            if let Err(e) = self.pack() {
+            if let Err(e) = self.pack(MIN_LOOSE) {
                 warnings.push(format!("packing the repository's objects failed: {e}"));
             }
         }
@@ -298,10 +298,11 @@ impl<'r> OpenSession<'r> {
         })
     }
 
-    /// Merges the packs the session wrote, and packs loose objects others left.
-    fn pack(&mut self) -> Result<()> {
+    /// Merges the packs the session wrote, and packs loose objects others left (at least
+    /// `min_loose` of them).
+    fn pack(&mut self, min_loose: usize) -> Result<()> {
         self.objects.merge_small_packs()?;
-        pack_loose(self.repo, MIN_LOOSE).map(|_| ())
+        pack_loose(self.repo, min_loose).map(|_| ())
     }
 
     /// Writes `nodes/{stage}/diff.patch` for the change from `old` to `new`; the paths.
@@ -340,10 +341,10 @@ impl<'r> OpenSession<'r> {
     }
 
     /// Writes final.patch (the base commit to the branch tip), merges the packs the session
-    /// wrote and packs the loose objects left (when there are at least [`MIN_LOOSE`]).
+    /// wrote and packs the loose objects left (the run's set-up writes some).
     pub fn finish(&mut self) -> Result<()> {
         self.write_final_patch()?;
-        self.pack()
+        self.pack(1)
     }
 
     fn write_final_patch(&mut self) -> Result<()> {
