@@ -197,7 +197,7 @@ fn bench_size(files: usize, root: &Path, options: &Options) -> Res<Row> {
         heddle_times.push(heddle);
         git_times.push(baseline);
     }
-    same_tree(&copy, session.repo(), &tip)?;
+    same_tree(&copy, &git2::Repository::open(&work_tree)?, &tip)?;
     let started = Instant::now();
 
     // Rollback, on the stopped run (as `heddle rollback` does): back to the warm-up

@@ -1,16 +1,21 @@
-//! A run's [`Session`] on a thread of its own. libgit2's index and pathspec handles may not
+//! A run's session on a thread of its own. libgit2's index and pathspec handles may not
 //! move between threads, and git work must stay off the async runtime's workers, so each
-//! session lives on one dedicated thread and callers send it jobs.
+//! session lives on one dedicated thread and callers send it jobs. The thread owns the
+//! repository, and the mempack in front of its object database that holds a checkpoint's
+//! new objects until they are packed ([`crate::pending_objects`]); the [`OpenSession`]
+//! borrows both.
 
 use std::sync::mpsc;
+use std::thread::JoinHandle;
 
 use heddle_engine::RunDir;
 
 use crate::error::{CheckpointError, Result};
-use crate::session::Session;
+use crate::pending_objects::{MEMPACK_PRIORITY, PendingObjects};
+use crate::session::OpenSession;
 use crate::state::GitState;
 
-type Job = Box<dyn FnOnce(&mut Session) + Send>;
+type Job = Box<dyn FnOnce(&mut OpenSession<'_>) + Send>;
 
 /// The sending end of a session thread; the thread ends when this is dropped.
 #[derive(Clone)]
@@ -21,31 +26,30 @@ pub struct SessionHandle {
 impl SessionHandle {
     /// Opens the session of `run_dir` on a new thread.
     pub fn spawn(run_dir: &RunDir, state: GitState, watch: bool) -> Result<SessionHandle> {
+        Self::spawn_joinable(run_dir, state, watch).map(|(handle, _)| handle)
+    }
+
+    /// [`SessionHandle::spawn`], with the thread to wait for once every handle is dropped.
+    pub fn spawn_joinable(
+        run_dir: &RunDir,
+        state: GitState,
+        watch: bool,
+    ) -> Result<(SessionHandle, JoinHandle<()>)> {
         let (jobs, inbox) = mpsc::channel::<Job>();
         let (opened, result) = mpsc::sync_channel::<Result<()>>(1);
         let run_dir = run_dir.clone();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name(format!("heddle-git-{}", state.run_id))
-            .spawn(move || match Session::open(&run_dir, state, watch) {
-                Ok(mut session) => {
-                    let _ = opened.send(Ok(()));
-                    while let Ok(job) = inbox.recv() {
-                        job(&mut session);
-                    }
-                }
-                Err(error) => {
-                    let _ = opened.send(Err(error));
-                }
-            })
+            .spawn(move || serve(&run_dir, state, watch, &opened, &inbox))
             .map_err(|e| CheckpointError::io(".", &e))?;
         result.recv().map_err(|_| stopped())??;
-        Ok(SessionHandle { jobs })
+        Ok((SessionHandle { jobs }, thread))
     }
 
     /// Runs `work` on the session and waits for it without blocking the async runtime.
     pub async fn run<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&mut Session) -> Result<T> + Send + 'static,
+        work: impl FnOnce(&mut OpenSession<'_>) -> Result<T> + Send + 'static,
     ) -> Result<T> {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.jobs
@@ -59,7 +63,7 @@ impl SessionHandle {
     /// Runs `work` on the session and waits for it (outside the async runtime).
     pub fn run_blocking<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&mut Session) -> Result<T> + Send + 'static,
+        work: impl FnOnce(&mut OpenSession<'_>) -> Result<T> + Send + 'static,
     ) -> Result<T> {
         let (reply, answer) = mpsc::sync_channel(1);
         self.jobs
@@ -71,7 +75,56 @@ impl SessionHandle {
     }
 }
 
-fn stopped() -> CheckpointError {
+/// The session thread: opens the repository, its mempack and the session, says whether
+/// that worked, then runs jobs until every handle is gone.
+fn serve(
+    run_dir: &RunDir,
+    state: GitState,
+    watch: bool,
+    opened: &mpsc::SyncSender<Result<()>>,
+    inbox: &mpsc::Receiver<Job>,
+) {
+    let repo = match crate::repo::open(&state) {
+        Ok(repo) => repo,
+        Err(error) => {
+            let _ = opened.send(Err(error));
+            return;
+        }
+    };
+    let odb = match repo.odb() {
+        Ok(odb) => odb,
+        Err(e) => {
+            let _ = opened.send(Err(CheckpointError::git(
+                &state.git_dir,
+                "object database",
+                &e,
+            )));
+            return;
+        }
+    };
+    let mempack = match odb.add_new_mempack_backend(MEMPACK_PRIORITY) {
+        Ok(mempack) => mempack,
+        Err(e) => {
+            let _ = opened.send(Err(CheckpointError::git(&state.git_dir, "mempack", &e)));
+            return;
+        }
+    };
+    let objects = PendingObjects::new(&repo, mempack);
+    match OpenSession::open(run_dir, state, watch, &repo, objects) {
+        Ok(mut session) => {
+            let _ = opened.send(Ok(()));
+            while let Ok(job) = inbox.recv() {
+                job(&mut session);
+            }
+        }
+        Err(error) => {
+            let _ = opened.send(Err(error));
+        }
+    }
+}
+
+/// The error of a call on a session whose thread is gone.
+pub(crate) fn stopped() -> CheckpointError {
     CheckpointError::Storage {
         path: ".".into(),
         message: "the checkpoint thread stopped unexpectedly".into(),

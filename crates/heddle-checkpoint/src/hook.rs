@@ -15,7 +15,6 @@ use heddle_engine::{Checkpoint, Clock, Manifest, RunDir};
 
 use crate::actor::SessionHandle;
 use crate::error::CheckpointError;
-use crate::session::Session;
 use crate::setup::{ModeChoice, SetupContext, set_up};
 use crate::state::{DEFAULT_SIZE_CAP, GitState};
 
@@ -195,6 +194,9 @@ impl CheckpointHook for GitCheckpoints {
         let Some(session) = session else {
             return Ok(());
         };
-        session.run(Session::finish).await.map_err(HookError::from)
+        session
+            .run(|session| session.finish())
+            .await
+            .map_err(HookError::from)
     }
 }

@@ -38,6 +38,7 @@ pub mod message;
 pub mod metadata;
 pub mod pack;
 pub mod patch_text;
+pub mod pending_objects;
 pub mod recovery;
 pub mod reopen;
 pub mod repo;

@@ -96,6 +96,51 @@ pub fn commit_metadata_with(
     signature: &Signature<'_>,
     blobs: &mut RootBlobs,
 ) -> Result<Oid> {
+    let made = metadata_commit(
+        repo, run_dir, reference, stage_dirs, message, signature, blobs,
+    )?;
+    made.move_ref(repo, reference)?;
+    Ok(made.commit)
+}
+
+/// A metadata commit written but not yet on its ref.
+#[derive(Debug, Clone, Copy)]
+pub struct MetadataCommit {
+    /// The commit.
+    pub commit: Oid,
+    /// The ref's commit it builds on (`None`: the ref does not exist yet).
+    pub parent: Option<Oid>,
+    /// The commit's tree.
+    pub tree: Oid,
+    /// The parent's tree (the empty tree without a parent).
+    pub parent_tree: Oid,
+}
+
+impl MetadataCommit {
+    /// Moves `reference` from the parent to the commit, failing if another writer moved it
+    /// in between.
+    pub fn move_ref(&self, repo: &Repository, reference: &str) -> Result<()> {
+        compare_and_swap(
+            repo,
+            reference,
+            self.parent,
+            self.commit,
+            "heddle: checkpoint metadata",
+        )
+    }
+}
+
+/// Writes the metadata commit [`commit_metadata_with`] makes, without moving `reference`
+/// (a checkpoint session moves it once the commit's objects are on disk).
+pub fn metadata_commit(
+    repo: &Repository,
+    run_dir: &RunDir,
+    reference: &str,
+    stage_dirs: &[String],
+    message: &str,
+    signature: &Signature<'_>,
+    blobs: &mut RootBlobs,
+) -> Result<MetadataCommit> {
     let parent = tip(repo, reference)?;
     let base = base_tree(repo, parent)?;
     let mut update = TreeUpdateBuilder::new();
@@ -117,15 +162,7 @@ pub fn commit_metadata_with(
             }
         }
     }
-    let commit = write_commit(repo, &base, update, parent, message, signature)?;
-    compare_and_swap(
-        repo,
-        reference,
-        parent,
-        commit,
-        "heddle: checkpoint metadata",
-    )?;
-    Ok(commit)
+    write_commit(repo, &base, update, parent, message, signature)
 }
 
 /// Root files of a metadata commit given as bytes rather than read from the run folder.
@@ -140,8 +177,8 @@ pub struct RootFileBytes<'a> {
 
 /// The metadata commit on top of `parent` (the metadata ref's tip; `None`: the first)
 /// holding `files` and, when `parent` has none, the run folder's graph.dot; written to
-/// the object database only: the caller moves the ref ([`compare_and_swap`]) once the
-/// run folder holds the same files.
+/// the object database only: the caller moves the ref ([`MetadataCommit::move_ref`]) once
+/// the run folder holds the same files.
 pub fn commit_metadata_bytes(
     repo: &Repository,
     run_dir: &RunDir,
@@ -149,7 +186,7 @@ pub fn commit_metadata_bytes(
     files: RootFileBytes<'_>,
     message: &str,
     signature: &Signature<'_>,
-) -> Result<Oid> {
+) -> Result<MetadataCommit> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let base = base_tree(repo, parent)?;
     let mut update = TreeUpdateBuilder::new();
@@ -198,7 +235,7 @@ fn write_commit(
     parent: Option<Oid>,
     message: &str,
     signature: &Signature<'_>,
-) -> Result<Oid> {
+) -> Result<MetadataCommit> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let tree_id = update
         .create_updated(repo, base)
@@ -214,8 +251,15 @@ fn write_commit(
         None => Vec::new(),
     };
     let parent_refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
-    repo.commit(None, signature, signature, message, &tree, &parent_refs)
-        .map_err(|e| git("metadata commit", &e))
+    let commit = repo
+        .commit(None, signature, signature, message, &tree, &parent_refs)
+        .map_err(|e| git("metadata commit", &e))?;
+    Ok(MetadataCommit {
+        commit,
+        parent,
+        tree: tree_id,
+        parent_tree: base.id(),
+    })
 }
 
 impl RootBlobs {

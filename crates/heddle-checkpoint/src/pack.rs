@@ -70,30 +70,8 @@ pub fn pack_loose(repo: &Repository, min_loose: usize) -> Result<PackReport> {
             .insert_object(*oid, None)
             .map_err(|e| git(&format!("pack object {oid}"), &e))?;
     }
-    let pack_dir = objects_dir(repo).join("pack");
-    std::fs::create_dir_all(&pack_dir).map_err(|e| CheckpointError::io(&pack_dir, &e))?;
-    builder
-        .write(&pack_dir, 0)
-        .map_err(|e| git("write pack", &e))?;
-    let name = builder
-        .name()
-        .map_err(|e| git("pack name", &e))?
-        .map(str::to_string)
-        .ok_or_else(|| CheckpointError::Storage {
-            path: pack_dir.clone(),
-            message: "the pack builder named no pack".into(),
-        })?;
     // The loose copies go only once the pack is on disk for good.
-    let pack = pack_dir.join(format!("pack-{name}.pack"));
-    for path in [pack.clone(), pack.with_extension("idx")] {
-        File::open(&path)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| CheckpointError::io(&path, &e))?;
-    }
-    sync_dir(&pack_dir)?;
-    repo.odb()
-        .and_then(|odb| odb.refresh())
-        .map_err(|e| git("refresh the object database", &e))?;
+    let pack = write_synced(repo, &mut builder)?;
     for (_, path) in &loose {
         match std::fs::remove_file(path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -112,11 +90,111 @@ pub fn pack_loose(repo: &Repository, min_loose: usize) -> Result<PackReport> {
     })
 }
 
+/// Merges the packs `names` (each `pack-{name}.pack` in `objects/pack/`) of `repo` into one
+/// new pack, flushed to disk, then removes them (each index before its pack, so a pack is
+/// never listed without its data).
+pub fn merge_packs(repo: &Repository, names: &[String]) -> Result<PackReport> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let dir = pack_dir(repo);
+    let mut builder = repo.packbuilder().map_err(|e| git("pack builder", &e))?;
+    let mut packed = 0;
+    for name in names {
+        for oid in pack_index_ids(&dir.join(format!("pack-{name}.idx")))? {
+            builder
+                .insert_object(oid, None)
+                .map_err(|e| git(&format!("pack object {oid}"), &e))?;
+            packed += 1;
+        }
+    }
+    let pack = write_synced(repo, &mut builder)?;
+    for name in names {
+        let old = dir.join(format!("pack-{name}.pack"));
+        if old == pack {
+            continue;
+        }
+        for path in [old.with_extension("idx"), old] {
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(CheckpointError::io(&path, &e));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(PackReport {
+        packed,
+        pack: Some(pack),
+    })
+}
+
+/// The object ids a version 2 pack index (`.idx`) lists.
+pub fn pack_index_ids(path: &Path) -> Result<Vec<Oid>> {
+    let bytes = std::fs::read(path).map_err(|e| CheckpointError::io(path, &e))?;
+    let bad = || CheckpointError::Storage {
+        path: path.to_path_buf(),
+        message: "not a version 2 pack index".into(),
+    };
+    // Magic, version, 256 fan-out counts (the last one is the number of objects), ids.
+    let header = 8 + 256 * 4;
+    if bytes.len() < header || bytes[..8] != [0xff, b't', b'O', b'c', 0, 0, 0, 2] {
+        return Err(bad());
+    }
+    let count_at = header - 4;
+    let count = u32::from_be_bytes([
+        bytes[count_at],
+        bytes[count_at + 1],
+        bytes[count_at + 2],
+        bytes[count_at + 3],
+    ]) as usize;
+    let ids = bytes.get(header..header + count * 20).ok_or_else(bad)?;
+    ids.chunks_exact(20)
+        .map(|id| Oid::from_bytes(id).map_err(|_| bad()))
+        .collect()
+}
+
+/// Writes the pack `builder` holds into `objects/pack/`, flushes it and its index to disk
+/// and makes the object database list it; its path.
+pub fn write_synced(repo: &Repository, builder: &mut git2::PackBuilder<'_>) -> Result<PathBuf> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let dir = pack_dir(repo);
+    std::fs::create_dir_all(&dir).map_err(|e| CheckpointError::io(&dir, &e))?;
+    builder.write(&dir, 0).map_err(|e| git("write pack", &e))?;
+    let name = builder
+        .name()
+        .map_err(|e| git("pack name", &e))?
+        .map(str::to_string)
+        .ok_or_else(|| CheckpointError::Storage {
+            path: dir.clone(),
+            message: "the pack builder named no pack".into(),
+        })?;
+    let pack = dir.join(format!("pack-{name}.pack"));
+    sync_file(&pack)?;
+    sync_file(&pack.with_extension("idx"))?;
+    sync_dir(&dir)?;
+    repo.odb()
+        .and_then(|odb| odb.refresh())
+        .map_err(|e| git("refresh the object database", &e))?;
+    Ok(pack)
+}
+
 fn objects_dir(repo: &Repository) -> PathBuf {
     repo.commondir().join("objects")
 }
 
-fn sync_dir(dir: &Path) -> Result<()> {
+/// `objects/pack/` of `repo`.
+pub fn pack_dir(repo: &Repository) -> PathBuf {
+    objects_dir(repo).join("pack")
+}
+
+/// Flushes the file at `path` to disk.
+pub fn sync_file(path: &Path) -> Result<()> {
+    File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| CheckpointError::io(path, &e))
+}
+
+/// Flushes folder `dir`'s entries to disk.
+pub fn sync_dir(dir: &Path) -> Result<()> {
     File::open(dir)
         .and_then(|f| f.sync_all())
         .map_err(|e| CheckpointError::io(dir, &e))

@@ -20,7 +20,7 @@ use heddle_engine::atomic_file::stage_files;
 use crate::error::{CheckpointError, Result};
 use crate::history::checkpoint_text_at;
 use crate::metadata::{RootFileBytes, commit_metadata_bytes};
-use crate::repo::{compare_and_swap, signature, tip};
+use crate::repo::{signature, tip};
 use crate::state::GitState;
 
 /// The node the run resumes at (`None`: from the start) and the nodes it completed.
@@ -103,13 +103,7 @@ pub(crate) fn record_run_files(
         remove_if_present(&run_dir.checkpoint())?;
     }
     remove_if_present(&run_dir.conclusion())?;
-    compare_and_swap(
-        repo,
-        &state.metadata_ref,
-        parent,
-        commit,
-        "heddle: checkpoint metadata",
-    )?;
+    commit.move_ref(repo, &state.metadata_ref)?;
     if let Some(journal) = &at.journal {
         remove_if_present(journal)?;
     }

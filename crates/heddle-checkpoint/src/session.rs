@@ -1,8 +1,14 @@
 //! One run's open checkpoint session: its repository, private index, watcher and filters,
 //! and the checkpoint cycle run after every node (DESIGN.md's order: the engine saved
 //! checkpoint.json; then the metadata commit, then the run-branch commit with trailers
-//! naming it; the engine re-saves checkpoint.json with the sha returned), with the loose
-//! objects packed every [`PACK_EVERY`] checkpoints and at the end.
+//! naming it; the engine re-saves checkpoint.json with the sha returned).
+//!
+//! A checkpoint's new objects are held in memory and written as one pack before any ref
+//! or the index names them ([`PendingObjects`]); the small packs are merged every
+//! [`PACK_EVERY`] checkpoints and at the end, with any loose objects other writers left.
+//!
+//! The session lives on a thread of its own ([`crate::actor`]), which owns the repository
+//! the session borrows; [`Session`] is that thread seen as a plain value.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,13 +18,15 @@ use heddle_engine::hooks::GitCheckpoint;
 use heddle_engine::{Checkpoint, RunDir};
 use heddle_workflow::HandlerKind;
 
+use crate::actor::SessionHandle;
 use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
 use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
-use crate::metadata::{RootBlobs, commit_metadata_with};
+use crate::metadata::{RootBlobs, metadata_commit};
 use crate::pack::{MIN_LOOSE, PACK_EVERY, pack_loose};
-use crate::repo::{commit, compare_and_swap, open, open_index, signature, tip};
-use crate::snapshot::{refresh, write_tree};
+use crate::pending_objects::PendingObjects;
+use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
+use crate::snapshot::{refresh, tree_of};
 use crate::state::{GitState, Mode};
 use crate::tracker::{Changes, Tracker};
 use crate::tree_diff::{diff_trees, patch_bytes};
@@ -26,61 +34,155 @@ use crate::tree_diff::{diff_trees, patch_bytes};
 /// diff.patch files larger than this are cut, with a note.
 const PATCH_LIMIT: usize = 4 * 1024 * 1024;
 
-/// An open session.
+/// An open session owned by its caller (a one-off checkpoint, tests): the session runs on
+/// its own thread, and each call waits for it. Dropping it closes the session.
 pub struct Session {
-    /// The run's git state.
-    pub state: GitState,
-    run_dir: RunDir,
-    repo: Repository,
-    index: Index,
-    filters: Filters,
-    tracker: Tracker,
-    labels: BTreeMap<String, String>,
-    /// Checkpoints recorded by this session (the loose objects are packed every
-    /// [`PACK_EVERY`]).
-    recorded: u64,
-    /// The run's root files as last stored in the metadata history.
-    root_blobs: RootBlobs,
+    handle: Option<SessionHandle>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Session {
     /// Opens the session of the run in `run_dir`, watching its work tree when `watch`.
     pub fn open(run_dir: &RunDir, state: GitState, watch: bool) -> Result<Session> {
-        let repo = open(&state)?;
-        let index = open_index(&repo, &state)?;
+        let (handle, thread) = SessionHandle::spawn_joinable(run_dir, state, watch)?;
+        Ok(Session {
+            handle: Some(handle),
+            thread: Some(thread),
+        })
+    }
+
+    fn handle(&self) -> Result<&SessionHandle> {
+        self.handle.as_ref().ok_or_else(crate::actor::stopped)
+    }
+
+    /// Records the checkpoint the engine just saved.
+    pub fn checkpoint(&mut self, checkpoint: &Checkpoint) -> Result<GitCheckpoint> {
+        let checkpoint = checkpoint.clone();
+        self.handle()?
+            .run_blocking(move |session| session.checkpoint(&checkpoint))
+    }
+
+    /// Brings the index up to date with the work tree; the tree it names, and warnings.
+    pub fn snapshot(&mut self, changes: &Changes) -> Result<(Oid, Vec<String>)> {
+        let changes = changes.clone();
+        self.handle()?
+            .run_blocking(move |session| session.snapshot(&changes))
+    }
+
+    /// Writes final.patch and packs what the run left.
+    pub fn finish(&mut self) -> Result<()> {
+        self.handle()?.run_blocking(|session| session.finish())
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // The thread ends once its last handle is gone; wait for it to let go of the
+        // repository.
+        self.handle = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A session open on its thread, borrowing the repository the thread owns.
+pub struct OpenSession<'r> {
+    /// The run's git state.
+    pub state: GitState,
+    run_dir: RunDir,
+    repo: &'r Repository,
+    objects: PendingObjects<'r>,
+    index: Index,
+    filters: Filters,
+    tracker: Tracker,
+    labels: BTreeMap<String, String>,
+    /// Checkpoints recorded by this session (the packs are merged every [`PACK_EVERY`]).
+    recorded: u64,
+    /// The run's root files as last stored in the metadata history.
+    root_blobs: RootBlobs,
+    /// The index in memory may differ from its file.
+    index_changed: bool,
+}
+
+impl<'r> OpenSession<'r> {
+    /// Opens the session of the run in `run_dir` on `repo` (opened with
+    /// [`crate::repo::open`]), its new objects going to `objects`, watching its work tree
+    /// when `watch`.
+    pub fn open(
+        run_dir: &RunDir,
+        state: GitState,
+        watch: bool,
+        repo: &'r Repository,
+        objects: PendingObjects<'r>,
+    ) -> Result<OpenSession<'r>> {
+        let index = open_index(repo, &state)?;
         let filters = Filters::for_state(&state);
         let tracker = if watch {
             Tracker::start(&state.work_tree, &run_dir.root().join(".watch-sync"))
         } else {
             Tracker::disabled()
         };
-        Ok(Session {
+        Ok(OpenSession {
             labels: labels(run_dir),
             state,
             run_dir: run_dir.clone(),
             repo,
+            objects,
             index,
             filters,
             tracker,
             recorded: 0,
             root_blobs: RootBlobs::default(),
+            index_changed: false,
         })
     }
 
     /// The repository.
     pub fn repo(&self) -> &Repository {
-        &self.repo
+        self.repo
     }
 
-    /// Brings the index up to date with the work tree; the tree it names, and warnings.
+    /// Brings the index up to date with the work tree and saves it; the tree it names, and
+    /// warnings.
     pub fn snapshot(&mut self, changes: &Changes) -> Result<(Oid, Vec<String>)> {
-        let warnings = refresh(&self.repo, &mut self.index, &mut self.filters, changes)?;
-        let tree = write_tree(&self.repo, &mut self.index)?;
+        let (tree, warnings) = self.tree_of(changes)?;
+        let committed = match tip(self.repo, &self.state.branch)? {
+            Some(tip) => Some(commit(self.repo, tip)?.tree_id()),
+            None => None,
+        };
+        self.objects.add_tree(committed, tree)?;
+        self.objects.flush()?;
+        self.save_index()?;
         Ok((tree, warnings))
     }
 
-    /// The tree of the work tree now, as far as the watcher knows.
-    pub fn snapshot_changes(&mut self) -> Result<(Oid, Vec<String>)> {
+    /// Brings the index up to date with the work tree (in memory); the tree it names (its
+    /// new objects pending), and warnings.
+    fn tree_of(&mut self, changes: &Changes) -> Result<(Oid, Vec<String>)> {
+        let nothing = matches!(changes, Changes::Paths { paths, dirs } if paths.is_empty() && dirs.is_empty());
+        self.index_changed |= !nothing;
+        let warnings = refresh(self.repo, &mut self.index, &mut self.filters, changes)?;
+        let tree = tree_of(self.repo, &mut self.index)?;
+        Ok((tree, warnings))
+    }
+
+    /// Writes the index file (after the objects it names are on disk), unless nothing in
+    /// the work tree changed since it was last read or written.
+    fn save_index(&mut self) -> Result<()> {
+        if !self.index_changed {
+            return Ok(());
+        }
+        self.index
+            .write()
+            .map_err(|e| CheckpointError::git(self.repo.path(), "save the run's index", &e))?;
+        self.index_changed = false;
+        Ok(())
+    }
+
+    /// The tree of the work tree now, as far as the watcher knows (its new objects
+    /// pending).
+    fn snapshot_changes(&mut self) -> Result<(Oid, Vec<String>)> {
         let mut changes = self.tracker.take();
         if let Changes::Paths { paths, .. } = &changes {
             // A changed ignore or attribute file changes which other files count: rescan.
@@ -92,18 +194,18 @@ impl Session {
                 changes = Changes::Everything;
             }
         }
-        self.snapshot(&changes)
+        self.tree_of(&changes)
     }
 
     /// Records the checkpoint the engine just saved.
     pub fn checkpoint(&mut self, checkpoint: &Checkpoint) -> Result<GitCheckpoint> {
         let (tree_id, warnings) = self.snapshot_changes()?;
         let branch = self.state.branch.clone();
-        let parent_id = tip(&self.repo, &branch)?.ok_or_else(|| CheckpointError::NotFound {
+        let parent_id = tip(self.repo, &branch)?.ok_or_else(|| CheckpointError::NotFound {
             what: format!("run branch {branch}"),
             repo: self.state.git_dir.clone(),
         })?;
-        let parent = commit(&self.repo, parent_id)?;
+        let parent = commit(self.repo, parent_id)?;
         let node = checkpoint
             .current_node
             .clone()
@@ -133,8 +235,8 @@ impl Session {
             self.state.run_id
         );
         let stage_dirs: Vec<String> = stage_dir.into_iter().collect();
-        let metadata = commit_metadata_with(
-            &self.repo,
+        let metadata = metadata_commit(
+            self.repo,
             &self.run_dir,
             &self.state.metadata_ref,
             &stage_dirs,
@@ -147,7 +249,7 @@ impl Session {
             node_id: node.clone(),
             status: status.to_string(),
             completed: checkpoint.stages.max(checkpoint.completed_nodes.len()),
-            metadata_sha: metadata.to_string(),
+            metadata_sha: metadata.commit.to_string(),
         };
         let message = match self.state.mode {
             Mode::Worktree => worktree_message(&facts),
@@ -166,8 +268,15 @@ impl Session {
             .repo
             .commit(None, &sig, &sig, &message, &tree, &[&parent])
             .map_err(|e| git("checkpoint commit", &e))?;
+        // Everything the refs and the index name is on disk before they are written.
+        self.objects.add_commit(new, Some(old_tree.id()), tree_id)?;
+        self.objects
+            .add_commit(metadata.commit, Some(metadata.parent_tree), metadata.tree)?;
+        self.objects.flush()?;
+        self.save_index()?;
+        metadata.move_ref(self.repo, &self.state.metadata_ref)?;
         compare_and_swap(
-            &self.repo,
+            self.repo,
             &branch,
             Some(parent_id),
             new,
@@ -176,11 +285,10 @@ impl Session {
         self.recorded += 1;
         let mut warnings = warnings;
         if self.recorded.is_multiple_of(PACK_EVERY) {
-            // A packing failure leaves the objects loose: worth a warning, not the run.
-            if let Err(e) = pack_loose(&self.repo, MIN_LOOSE) {
-                warnings.push(format!(
-                    "packing the repository's loose objects failed: {e}"
-                ));
+            // A packing failure leaves the objects where they are: worth a warning, not
+            // the run.
+            if let Err(e) = self.pack(MIN_LOOSE) {
+                warnings.push(format!("packing the repository's objects failed: {e}"));
             }
         }
         Ok(GitCheckpoint {
@@ -188,6 +296,13 @@ impl Session {
             files_touched,
             warnings,
         })
+    }
+
+    /// Merges the packs the session wrote, and packs loose objects others left (at least
+    /// `min_loose` of them).
+    fn pack(&mut self, min_loose: usize) -> Result<()> {
+        self.objects.merge_small_packs()?;
+        pack_loose(self.repo, min_loose).map(|_| ())
     }
 
     /// Writes `nodes/{stage}/diff.patch` for the change from `old` to `new`; the paths.
@@ -198,7 +313,7 @@ impl Session {
         stage_dir: Option<&str>,
     ) -> Result<Vec<String>> {
         let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "diff", e);
-        let diff = diff_trees(&self.repo, old, new, DiffOptions::new().show_binary(false))
+        let diff = diff_trees(self.repo, old, new, DiffOptions::new().show_binary(false))
             .map_err(|e| git(&e))?;
         let Some(diff) = diff else {
             return Ok(Vec::new());
@@ -225,23 +340,23 @@ impl Session {
         Ok(files)
     }
 
-    /// Writes final.patch (the base commit to the branch tip) and packs the loose objects
-    /// the run left (when there are at least [`MIN_LOOSE`]).
+    /// Writes final.patch (the base commit to the branch tip), merges the packs the session
+    /// wrote and packs the loose objects left (the run's set-up writes some).
     pub fn finish(&mut self) -> Result<()> {
         self.write_final_patch()?;
-        pack_loose(&self.repo, MIN_LOOSE).map(|_| ())
+        self.pack(1)
     }
 
     fn write_final_patch(&mut self) -> Result<()> {
         let base = Oid::from_str(&self.state.base_sha)
             .map_err(|e| CheckpointError::git(&self.state.git_dir, "base sha", &e))?;
-        let Some(head) = tip(&self.repo, &self.state.branch)? else {
+        let Some(head) = tip(self.repo, &self.state.branch)? else {
             return Ok(());
         };
         let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "final.patch", e);
-        let old = commit(&self.repo, base)?.tree().map_err(|e| git(&e))?;
-        let new = commit(&self.repo, head)?.tree().map_err(|e| git(&e))?;
-        let patch = match diff_trees(&self.repo, &old, &new, &mut DiffOptions::new())
+        let old = commit(self.repo, base)?.tree().map_err(|e| git(&e))?;
+        let new = commit(self.repo, head)?.tree().map_err(|e| git(&e))?;
+        let patch = match diff_trees(self.repo, &old, &new, &mut DiffOptions::new())
             .map_err(|e| git(&e))?
         {
             Some(diff) => patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?.0,

@@ -55,8 +55,31 @@ fn untouched(fx: &Fixture, run: &Path, shadow: &Path) -> Untouched {
     }
 }
 
+/// Unpacks every pack of the repository at `git_dir` into loose objects (checkpoints write
+/// packs), so one object can be damaged on its own.
+fn loosen(git_dir: &Path) {
+    let packs = git_dir.join("objects/pack");
+    let aside = git_dir.join("packs-aside");
+    std::fs::rename(&packs, &aside).unwrap();
+    std::fs::create_dir(&packs).unwrap();
+    for entry in std::fs::read_dir(&aside).unwrap().map(Result::unwrap) {
+        if entry.path().extension().is_some_and(|e| e == "pack") {
+            let status = std::process::Command::new("git")
+                .arg(format!("--git-dir={}", git_dir.display()))
+                .arg("unpack-objects")
+                .arg("-q")
+                .stdin(std::fs::File::open(entry.path()).unwrap())
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+    }
+    std::fs::remove_dir_all(&aside).unwrap();
+}
+
 /// The loose object file of `sha` in the repository at `git_dir`.
 fn object_file(git_dir: &Path, sha: &str) -> PathBuf {
+    loosen(git_dir);
     let path = git_dir.join("objects").join(&sha[..2]).join(&sha[2..]);
     assert!(path.exists(), "{} is not a loose object", path.display());
     path

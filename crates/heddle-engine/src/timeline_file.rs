@@ -153,6 +153,15 @@ pub fn append(path: &Path, at: u64, text: &[u8], sync: bool) -> Result<u64, Engi
     Ok(start + text.len() as u64)
 }
 
+/// Flushes the file at `path` to disk (appends made without `sync`).
+pub fn flush(path: &Path) -> Result<(), EngineError> {
+    OpenOptions::new()
+        .append(true)
+        .open(path)
+        .and_then(|file| file.sync_data())
+        .map_err(|e| EngineError::io(path, &e))
+}
+
 /// The length of the file at `path` cut back to `bytes` (a resumed run continues from the
 /// checkpoint's end of history) and to its last whole line; 0 when it is missing.
 pub fn reopen(path: &Path, bytes: u64) -> Result<u64, EngineError> {

@@ -86,10 +86,13 @@ impl RunShared {
         // newest stages that way) and a `state` line of the keys that changed: what is
         // written here is constant in the run's length and in the number of nodes it ran.
         let context_changes = context.take_changes();
-        let (mut checkpoint, text, from) = {
+        let (mut checkpoint, text, from, early_sync) = {
             let mut guard = self.state();
             let state = &mut guard.progress;
             let written = state.written;
+            // A run whose checkpoints are recorded in git writes checkpoint.json again once
+            // the commit is made: only that copy (and the history it names) is flushed.
+            let early_sync = sync && state.last_git_sha.is_none();
             let whole = written.state_of != Some(context.id());
             let mut change = state.take_node_changes(whole);
             if whole {
@@ -143,9 +146,9 @@ impl RunShared {
             };
             let change = (!change.is_empty()).then_some(change);
             let text = History::to_text(new_stages, new_logs, change)?;
-            (checkpoint, text, written.bytes)
+            (checkpoint, text, written.bytes, early_sync)
         };
-        let end = timeline_file::append(&history, from, &text, sync)?;
+        let end = timeline_file::append(&history, from, &text, early_sync)?;
         checkpoint.history_bytes = Some(end);
         {
             let mut guard = self.state();
@@ -160,7 +163,7 @@ impl RunShared {
                 state_of: Some(context.id()),
             };
         }
-        checkpoint.save_head(&path, sync)?;
+        checkpoint.save_head(&path, early_sync)?;
         let recorded = spec
             .engine
             .services
@@ -213,12 +216,21 @@ impl RunShared {
                         files: git.files_touched.clone(),
                     },
                 )?;
-                let end = timeline_file::append(&history, end, &text, sync)?;
+                let end = timeline_file::append(&history, end, &text, false)?;
                 self.state().progress.written.bytes = end;
                 checkpoint.history_bytes = Some(end);
+                if sync {
+                    timeline_file::flush(&history)?;
+                }
+            } else if sync && !early_sync {
+                timeline_file::flush(&history)?;
             }
             checkpoint.save_head(&path, sync)?;
             sha = Some(git.sha);
+        } else if sync && !early_sync {
+            // Git recorded nothing after all: the copy written before is the one to flush.
+            timeline_file::flush(&history)?;
+            checkpoint.save_head(&path, true)?;
         }
         self.emitter.emit(
             current,
