@@ -6,7 +6,6 @@
 //! nothing is removed, after it every object still needed is in it twice at worst.
 
 use std::collections::{BTreeSet, HashSet};
-use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -14,7 +13,7 @@ use git2::{ObjectType, Oid, Repository};
 use serde::Serialize;
 
 use crate::error::{CheckpointError, Result};
-use crate::pack::loose_objects;
+use crate::pack::{loose_objects, write_synced};
 
 /// The size of a repository's object store.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -163,35 +162,12 @@ impl OldObjects {
 /// Writes one pack of everything reachable from `roots`; the pack's path (`None` when
 /// nothing is reachable) and its object count. Nothing is removed.
 pub fn write_pack(repo: &Repository, roots: &[Oid]) -> Result<(Option<PathBuf>, u64)> {
-    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let mut builder = builder_for(repo, roots)?;
     let count = builder.object_count() as u64;
     if count == 0 {
         return Ok((None, 0));
     }
-    let dir = pack_dir(repo);
-    std::fs::create_dir_all(&dir).map_err(|e| CheckpointError::io(&dir, &e))?;
-    builder.write(&dir, 0).map_err(|e| git("write pack", &e))?;
-    let name = builder
-        .name()
-        .map_err(|e| git("pack name", &e))?
-        .map(str::to_string)
-        .ok_or_else(|| CheckpointError::Storage {
-            path: dir.clone(),
-            message: "the pack builder named no pack".into(),
-        })?;
-    let pack = dir.join(format!("pack-{name}.pack"));
-    for path in [pack.clone(), pack.with_extension("idx")] {
-        File::open(&path)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| CheckpointError::io(&path, &e))?;
-    }
-    File::open(&dir)
-        .and_then(|f| f.sync_all())
-        .map_err(|e| CheckpointError::io(&dir, &e))?;
-    repo.odb()
-        .and_then(|odb| odb.refresh())
-        .map_err(|e| git("refresh the object database", &e))?;
+    let pack = write_synced(repo, &mut builder)?;
     Ok((Some(pack), count))
 }
 
