@@ -22,7 +22,7 @@ use crate::integrity::open_run;
 use crate::recovery::RecoveryScan;
 use crate::repo::{commit, compare_and_swap, tip};
 use crate::rollback_journal;
-use crate::run_files::{MoveTo, Resumes, record_run_files};
+use crate::run_files::{MoveTo, record_run_files};
 use crate::state::{GitState, Mode, timeline_branch};
 use crate::tree_diff;
 
@@ -117,7 +117,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         (work_tree, run_side)
     });
     let (recovery, restored) = work_tree?;
-    let (next_node, _) = run_side?;
+    let next_node = run_side?;
     let moved_aside_to = (!restored.moved_aside.is_empty())
         .then(|| recovery.aside.root().to_string_lossy().into_owned());
     if let Some(area) = &moved_aside_to {
@@ -154,8 +154,13 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
 /// run's files those of the target and records them in its metadata history
 /// ([`record_run_files`]: the branch is made while they flush), then appends the
 /// `run.rolled_back` event; through a handle on the repository of its own, so it can run
-/// beside the work on the work tree. The node the run resumes at and the nodes completed.
-fn switch_run(run_dir: &RunDir, state: &GitState, target: Oid, now: &str) -> Result<Resumes> {
+/// beside the work on the work tree. The node the run resumes at.
+fn switch_run(
+    run_dir: &RunDir,
+    state: &GitState,
+    target: Oid,
+    now: &str,
+) -> Result<Option<String>> {
     let repo = crate::repo::open(state)?;
     let journal = (
         rollback_journal::path(run_dir),
@@ -168,7 +173,7 @@ fn switch_run(run_dir: &RunDir, state: &GitState, target: Oid, now: &str) -> Res
         why: &why,
         now,
     };
-    let resumes = record_run_files(run_dir, &repo, state, to, || {
+    let (next_node, completed_nodes) = record_run_files(run_dir, &repo, state, to, || {
         take_branch(&repo, state, target)
     })?;
     record_rollback(
@@ -180,11 +185,11 @@ fn switch_run(run_dir: &RunDir, state: &GitState, target: Oid, now: &str) -> Res
         Event::RunRolledBack {
             to: target.to_string(),
             timeline: GitState::short(&state.branch).to_string(),
-            next_node_id: resumes.0.clone(),
-            completed_nodes: resumes.1.clone(),
+            next_node_id: next_node.clone(),
+            completed_nodes,
         },
     )?;
-    Ok(resumes)
+    Ok(next_node)
 }
 
 /// Points the run's new branch (named in `state`) at `target`, and a worktree's HEAD at
