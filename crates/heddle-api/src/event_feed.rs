@@ -202,33 +202,38 @@ mod tests {
 
     use super::*;
 
+    /// Event `seq` of run "R" as the engine writes it, a line of progress.jsonl.
+    fn line(seq: u64, event: Event) -> String {
+        let envelope = Envelope {
+            id: format!("E{seq}"),
+            ts: "2026-01-01T00:00:00.000Z".into(),
+            run_id: "R".into(),
+            seq,
+            node_id: None,
+            event,
+        };
+        format!("{}\n", serde_json::to_string(&envelope).unwrap())
+    }
+
+    fn warning() -> Event {
+        Event::Warning {
+            message: "m".into(),
+        }
+    }
+
     #[tokio::test]
     async fn a_torn_line_is_skipped_and_later_events_still_arrive() {
         let tmp = tempfile::tempdir().unwrap();
         let run_dir = RunDir::at(tmp.path());
-        let event = |seq: u64, event: Event| {
-            let envelope = Envelope {
-                id: format!("E{seq}"),
-                ts: "2026-01-01T00:00:00.000Z".into(),
-                run_id: "R".into(),
-                seq,
-                node_id: None,
-                event,
-            };
-            format!("{}\n", serde_json::to_string(&envelope).unwrap())
-        };
-        let warning = || Event::Warning {
-            message: "m".into(),
-        };
         let text = [
-            event(1, warning()),
+            line(1, warning()),
             // Killed mid-write; the resumed run ended the line and went on.
             "{\"seq\":2,\"event\":\"stage.sta\n".to_owned(),
             // Written by a newer version: an event this one does not know.
             "{\"id\":\"E3\",\"ts\":\"t\",\"run_id\":\"R\",\"seq\":3,\"event\":\"stage.paused\",\"properties\":{}}\n"
                 .to_owned(),
-            event(4, warning()),
-            event(
+            line(4, warning()),
+            line(
                 5,
                 Event::RunCompleted {
                     duration_ms: 1,
@@ -262,20 +267,6 @@ mod tests {
     async fn a_feed_from_a_seq_hands_out_only_later_events_and_ends_with_the_run() {
         let tmp = tempfile::tempdir().unwrap();
         let run_dir = RunDir::at(tmp.path());
-        let line = |seq: u64, event: Event| {
-            let envelope = Envelope {
-                id: format!("E{seq}"),
-                ts: "2026-01-01T00:00:00.000Z".into(),
-                run_id: "R".into(),
-                seq,
-                node_id: None,
-                event,
-            };
-            format!("{}\n", serde_json::to_string(&envelope).unwrap())
-        };
-        let warning = || Event::Warning {
-            message: "m".into(),
-        };
         let mut text: String = (1..=500).map(|seq| line(seq, warning())).collect();
         text.push_str(&line(
             501,
