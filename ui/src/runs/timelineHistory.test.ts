@@ -5,30 +5,18 @@ import { checkpointOfTimeline } from './scrubContext';
 import { eventStream } from './runEvents.testdata';
 import { progressOf } from './runProgress';
 import { progressOfTimeline, progressOverHistory } from './timelineHistory';
+import { timelineStage } from './timelineStage.testdata';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 function stage(node_id: string, visit: number, start: number, end: number | null, status: TimelineStage['status'], extra: Partial<TimelineStage> = {}): TimelineStage {
-  return {
-    node_id,
-    visit,
-    kind: 'command',
-    branch: null,
-    status,
-    attempts: 1,
-    retries: 0,
+  return timelineStage(node_id, visit, status, {
     started_at: at(start),
     ended_at: end === null ? null : at(end),
     duration_ms: end === null ? null : (end - start) * 1000,
-    notes: null,
-    failure_reason: null,
-    failure_class: null,
-    last_retry_reason: null,
-    stage_dir: `nodes/${node_id}`,
-    waits: [],
     ...extra,
-  };
+  });
 }
 
 /** start → test (fails) → fix → test (passes) → exit, one second each. */

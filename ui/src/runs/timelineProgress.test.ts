@@ -2,26 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { TimelineStage } from '../generated/TimelineStage';
 import type { Timeline } from '../generated/Timeline';
 import { nodesOfTimeline } from './timelineProgress';
+import { timelineStage } from './timelineStage.testdata';
 
 function stage(node_id: string, visit: number, status: TimelineStage['status'], retries = 0): TimelineStage {
-  return {
-    node_id,
-    visit,
-    kind: 'command',
-    branch: null,
-    status,
-    attempts: 1 + retries,
-    retries,
-    started_at: '2026-11-23T01:00:00Z',
-    ended_at: null,
-    duration_ms: null,
-    notes: null,
-    failure_reason: null,
-    failure_class: null,
-    last_retry_reason: null,
-    stage_dir: `nodes/${node_id}`,
-    waits: [],
-  };
+  return timelineStage(node_id, visit, status, { attempts: 1 + retries, retries });
 }
 
 function timeline(stages: TimelineStage[]): Timeline {
