@@ -87,8 +87,8 @@ pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) ->
 }
 
 /// [`full_scan`] into Heddle's own reading of the run's index. Files are hashed through
-/// a scratch libgit2 index attached to `repo` (made when the first file needs it), so they
-/// get the same filters and stat data as a checkpoint's.
+/// a scratch libgit2 index attached to `repo` (it stays attached), so they get the same
+/// filters and stat data as a checkpoint's.
 pub fn full_scan_run_index(
     repo: &Repository,
     index: &mut RunIndex,
@@ -99,8 +99,13 @@ pub fn full_scan_run_index(
         .iter()
         .filter(|e| stage(e) == 0)
         .collect();
+    // The scratch index goes in before the walk: the filters' attribute lookups would
+    // otherwise have libgit2 load the repository's own index, whole, for its
+    // .gitattributes entries (the work tree's are the ones that count here).
+    let mut scratch = Index::new().map_err(|e| git_error(repo, &e))?;
+    repo.set_index(&mut scratch)
+        .map_err(|e| git_error(repo, &e))?;
     let plan = plan(repo, entries, index.written_at(), filters)?;
-    let mut scratch: Option<Index> = None;
     plan.apply(
         repo,
         index,
@@ -109,14 +114,6 @@ pub fn full_scan_run_index(
             Ok(())
         },
         |index, path| {
-            let scratch = match &mut scratch {
-                Some(scratch) => scratch,
-                None => {
-                    let mut made = Index::new()?;
-                    repo.set_index(&mut made)?;
-                    scratch.insert(made)
-                }
-            };
             scratch.add_path(path)?;
             Ok(scratch.get_path(path, 0).map(|entry| {
                 let now = (entry.id, entry.mode);
@@ -125,6 +122,10 @@ pub fn full_scan_run_index(
             }))
         },
     )
+}
+
+fn git_error(repo: &Repository, e: &git2::Error) -> CheckpointError {
+    CheckpointError::git(repo.path(), "make a scratch index for the scan", e)
 }
 
 /// Walks the work tree against `entries` (stage 0, in index order) of an index last
