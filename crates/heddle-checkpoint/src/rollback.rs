@@ -65,7 +65,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         other => other.into(),
     })?;
     let finished = rollback_journal::finish_pending(run_dir, now)?;
-    let (mut state, repo) = open_run(run_dir)?;
+    let (state, repo) = open_run(run_dir)?;
     // A rollback or resume killed while writing a ref left its lock; the run's lock is ours.
     crate::reopen::remove_stale_locks(&state);
     let target_oid = resolve(&repo, &state, target)?;
@@ -73,39 +73,49 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         what: format!("run branch {}", state.branch),
         repo: state.git_dir.clone(),
     })?;
-    let scan = RecoveryScan::scan(&repo, &state)?;
-    let why = format!("rollback to {target}");
-    let head_tree = commit(&repo, head)?.tree_id();
-    if scan.tree != head_tree && !force {
-        let changed = changed_paths(&repo, head_tree, scan.tree)?;
-        let mut recovery = scan.commit(&repo, &state, run_dir, head, &why, now)?;
-        recovery.save_index()?;
-        return Err(CheckpointError::ChangedOutside { files: changed });
-    }
-    if let Some(message) = finished {
-        record_rollback(
-            run_dir,
-            &state.run_id,
-            now,
-            target_oid,
-            2,
-            Event::Warning { message },
-        )?;
-    }
     let target_tree = commit(&repo, target_oid)?.tree_id();
     // A new timeline, from the target; the old ones stay.
-    let branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
-    state.branch = branch.clone();
-    state.timelines.push(branch.clone());
+    let mut moved = state.clone();
+    moved.branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
+    moved.timelines.push(moved.branch.clone());
     // The run's side (new branch, run files, metadata commit) and the work tree's side
-    // (recovery snapshot, restore, index) are done at once: neither reads what the other
-    // writes. Each side keeps its own order, so a crash anywhere leaves the run either
-    // where it was or on the target, and the work tree either untouched or with its
-    // recovery snapshot committed; resuming restores the files the run owns to the
-    // checkpoint the run files name, after a snapshot of its own.
+    // (scan, recovery snapshot, restore, index) run at once: neither reads what the other
+    // writes. The run's side prepares (its files built and flushed under temporary names,
+    // its metadata objects written) while the work tree is scanned, and moves nothing
+    // until the scan says the rollback goes ahead. Each side keeps its own order, so a
+    // crash anywhere leaves the run either where it was or on the target, and the work
+    // tree either untouched or with its recovery snapshot committed; resuming restores
+    // the files the run owns to the checkpoint the run files name, after a snapshot of
+    // its own.
     let (work_tree, run_side) = std::thread::scope(|scope| {
-        let run_side = scope.spawn(|| switch_run(run_dir, &state, target_oid, now));
-        let work_tree = (|| {
+        let (go, wait) = std::sync::mpsc::sync_channel::<bool>(1);
+        let run_side = scope.spawn(|| {
+            // No word (the scan failed, and dropped `go`) is a no.
+            switch_run(run_dir, &moved, target_oid, now, move || {
+                Ok(wait.recv().unwrap_or(false))
+            })
+        });
+        let work_tree = (move || {
+            let scan = RecoveryScan::scan(&repo, &state)?;
+            let why = format!("rollback to {target}");
+            let head_tree = commit(&repo, head)?.tree_id();
+            if scan.tree != head_tree && !force {
+                let _ = go.send(false);
+                let changed = changed_paths(&repo, head_tree, scan.tree)?;
+                let mut recovery = scan.commit(&repo, &state, run_dir, head, &why, now)?;
+                recovery.save_index()?;
+                return Err(CheckpointError::ChangedOutside { files: changed });
+            }
+            if let Some(message) = finished {
+                // Before the run's side appends `run.rolled_back`.
+                let warning = Event::Warning { message };
+                let recorded = record_rollback(run_dir, &state.run_id, now, target_oid, 2, warning);
+                if let Err(e) = recorded {
+                    let _ = go.send(false);
+                    return Err(e);
+                }
+            }
+            let _ = go.send(true);
             let mut recovery = scan.commit(&repo, &state, run_dir, head, &why, now)?;
             let restored = recovery.restore_files(&repo, &state, target_tree)?;
             recovery.save_restored_index(&repo, &restored)?;
@@ -117,13 +127,14 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         (work_tree, run_side)
     });
     let (recovery, restored) = work_tree?;
-    let next_node = run_side?;
+    // The work tree's side went ahead, so the run's did too.
+    let next_node = run_side?.flatten();
     let moved_aside_to = (!restored.moved_aside.is_empty())
         .then(|| recovery.aside.root().to_string_lossy().into_owned());
     if let Some(area) = &moved_aside_to {
         record_rollback(
             run_dir,
-            &state.run_id,
+            &moved.run_id,
             now,
             target_oid,
             1,
@@ -140,7 +151,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         target: target_oid.to_string(),
         recovery_ref: recovery.reference.clone(),
         recovery_sha: recovery.commit.to_string(),
-        timeline: GitState::short(&branch).to_string(),
+        timeline: GitState::short(&moved.branch).to_string(),
         written: restored.written,
         deleted: restored.deleted,
         moved_aside: restored.moved_aside,
@@ -152,15 +163,17 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
 /// Moves the run in `state` (its new timeline branch already named there) onto that
 /// branch, made at checkpoint `target` (and the worktree's HEAD with it), makes the
 /// run's files those of the target and records them in its metadata history
-/// ([`record_run_files`]: the branch is made while they flush), then appends the
-/// `run.rolled_back` event; through a handle on the repository of its own, so it can run
-/// beside the work on the work tree. The node the run resumes at.
+/// ([`record_run_files`]), then appends the `run.rolled_back` event; through a handle on
+/// the repository of its own, so it can run beside the work on the work tree. Everything
+/// is prepared before `go` is asked; when it says no, nothing moves and the result is
+/// `None`. Else the node the run resumes at (itself `None`: from the start).
 fn switch_run(
     run_dir: &RunDir,
     state: &GitState,
     target: Oid,
     now: &str,
-) -> Result<Option<String>> {
+    go: impl FnOnce() -> Result<bool>,
+) -> Result<Option<Option<String>>> {
     let repo = crate::repo::open(state)?;
     let journal = (
         rollback_journal::path(run_dir),
@@ -173,9 +186,16 @@ fn switch_run(
         why: &why,
         now,
     };
-    let (next_node, completed_nodes) = record_run_files(run_dir, &repo, state, to, || {
-        take_branch(&repo, state, target)
+    let recorded = record_run_files(run_dir, &repo, state, to, || {
+        let ahead = go()?;
+        if ahead {
+            take_branch(&repo, state, target)?;
+        }
+        Ok(ahead)
     })?;
+    let Some((next_node, completed_nodes)) = recorded else {
+        return Ok(None);
+    };
     record_rollback(
         run_dir,
         &state.run_id,
@@ -189,7 +209,7 @@ fn switch_run(
             completed_nodes,
         },
     )?;
-    Ok(next_node)
+    Ok(Some(next_node))
 }
 
 /// Points the run's new branch (named in `state`) at `target`, and a worktree's HEAD at

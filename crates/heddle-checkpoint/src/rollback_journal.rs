@@ -80,7 +80,7 @@ pub fn finish_pending(run_dir: &RunDir, now: &str) -> Result<Option<String>> {
         why: &why,
         now,
     };
-    record_run_files(run_dir, &repo, &pending.state, to, || Ok(()))?;
+    record_run_files(run_dir, &repo, &pending.state, to, || Ok(true))?;
     std::fs::remove_file(&file).map_err(|e| CheckpointError::io(&file, &e))?;
     let mut message = format!(
         "a rollback to {target} was interrupted; it was finished: the run continues on {}",

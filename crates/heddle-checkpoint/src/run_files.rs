@@ -54,16 +54,18 @@ pub(crate) struct MoveTo<'a> {
 }
 
 /// Makes the run files of the run in `run_dir` (`state` naming its new branch) those of
-/// checkpoint `to.target` and commits them to the run's metadata ref. `meanwhile` runs
-/// while the files flush and before any is renamed into place (a rollback makes the
-/// branch there).
+/// checkpoint `to.target` and commits them to the run's metadata ref. `go` runs once the
+/// metadata commit's objects are written, while the files flush and before any is renamed
+/// into place: a rollback waits there for its scan of the work tree and makes the branch.
+/// When `go` says no, nothing of the run moves (the temporary files are removed) and the
+/// result is `None`.
 pub(crate) fn record_run_files(
     run_dir: &RunDir,
     repo: &Repository,
     state: &GitState,
     to: MoveTo<'_>,
-    meanwhile: impl FnOnce() -> Result<()>,
-) -> Result<Resumes> {
+    go: impl FnOnce() -> Result<bool>,
+) -> Result<Option<Resumes>> {
     let MoveTo {
         target,
         journal,
@@ -80,22 +82,25 @@ pub(crate) fn record_run_files(
     let message = format!("heddle({}) {why}\n", state.run_id);
     let (staged, commit) = std::thread::scope(|scope| {
         let staging = scope.spawn(|| stage_files(&batch));
-        let commit = meanwhile().and_then(|()| {
-            let files = RootFileBytes {
-                manifest: &at.files[at.manifest].1,
-                checkpoint: at
-                    .checkpoint
-                    .map(|(head, history)| (&*at.files[head].1, &*at.files[history].1)),
-            };
-            commit_metadata_bytes(repo, run_dir, parent, files, &message, &signature(now)?)
-        });
+        let files = RootFileBytes {
+            manifest: &at.files[at.manifest].1,
+            checkpoint: at
+                .checkpoint
+                .map(|(head, history)| (&*at.files[head].1, &*at.files[history].1)),
+        };
+        let commit = signature(now)
+            .and_then(|sig| commit_metadata_bytes(repo, run_dir, parent, files, &message, &sig))
+            .and_then(|commit| Ok(go()?.then_some(commit)));
         let staged = staging
             .join()
             .unwrap_or_else(|_| Err(std::io::Error::other("the flush thread panicked")));
         (staged, commit)
     });
     let staged = staged.map_err(|e| CheckpointError::io(run_dir.root(), &e))?;
-    let commit = commit?;
+    // Called off: dropping `staged` removes its temporary files.
+    let Some(commit) = commit? else {
+        return Ok(None);
+    };
     staged
         .put_in_place()
         .map_err(|e| CheckpointError::io(run_dir.root(), &e))?;
@@ -107,7 +112,7 @@ pub(crate) fn record_run_files(
     if let Some(journal) = &at.journal {
         remove_if_present(journal)?;
     }
-    Ok(at.resumes)
+    Ok(Some(at.resumes))
 }
 
 impl FilesAt {

@@ -284,3 +284,50 @@ fn back_and_forth_rollbacks_snapshot_the_tree_as_it_is_and_stop_at_changes() {
         .id();
     assert_eq!(repo.find_blob(blob).unwrap().content(), b"edited by hand\n");
 }
+
+/// Every file directly in the run folder, with its bytes.
+fn run_folder_files(run_dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(run_dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_file())
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The run's side of a rollback is prepared while the work tree is scanned; when the scan
+/// finds a change made outside the run, that preparation is thrown away: no run file, ref
+/// or event moves, and no temporary file stays behind.
+#[test]
+fn a_rollback_refused_over_outside_changes_moves_nothing_of_the_run() {
+    let mut run = Run::new(&[("a.txt", "one\n")]);
+    let first = run.checkpoint("first");
+    write(&run.work.join("a.txt"), "two\n");
+    run.checkpoint("second");
+    run.session = None;
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write(&run.work.join("a.txt"), "edited by hand\n");
+    let before = run_folder_files(run.run_dir.root());
+    let repo = git2::Repository::open(&run.work).unwrap();
+    let state = GitState::load(&run.run_dir).unwrap().unwrap();
+    let metadata = repo.refname_to_id(&state.metadata_ref).unwrap();
+    let head = repo.head().unwrap().name().unwrap().to_string();
+
+    let refused = rollback(&run.run_dir, &first, false, NOW).unwrap_err();
+    assert!(refused.to_string().contains("a.txt"), "{refused}");
+
+    assert_eq!(run_folder_files(run.run_dir.root()), before);
+    let repo = git2::Repository::open(&run.work).unwrap();
+    assert_eq!(repo.refname_to_id(&state.metadata_ref).unwrap(), metadata);
+    assert_eq!(repo.head().unwrap().name().unwrap(), head);
+    assert!(
+        repo.find_reference(&timeline_branch("r1", 2)).is_err(),
+        "a second timeline was made"
+    );
+    assert_eq!(read(&run.work.join("a.txt")), "edited by hand\n");
+}
