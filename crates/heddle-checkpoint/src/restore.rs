@@ -8,6 +8,7 @@
 //! No write or delete goes through a symlink: every parent folder of a path is checked
 //! with `symlink_metadata`, as git's checkout does; a link in the way is moved aside as a
 //! link, and a file the run owns that became a link is replaced, never written through.
+//! A plain file of the run with no other name is rewritten where it is.
 //! Nested repositories recorded as gitlinks are left as they are.
 
 use std::ffi::OsStr;
@@ -231,24 +232,27 @@ fn write_entry(
 ) -> Result<std::fs::Metadata> {
     make_parents(work_tree, &write.relative, aside)?;
     let full = work_tree.join(&write.relative);
+    let io = |e: std::io::Error| CheckpointError::io(&full, &e);
+    let link = write.mode == u32::from(FileMode::Link);
+    let executable = write.mode == u32::from(FileMode::BlobExecutable);
     match std::fs::symlink_metadata(&full) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(CheckpointError::io(&full, &e)),
+        Err(e) => return Err(io(e)),
+        // The run's own file: in the recovery snapshot, so its content may go. Rewritten
+        // where it is when that is safe (a new file costs the file system far more).
+        Ok(meta) if write.owned && !link && rewrite_in_place(&full, &meta, content, executable) => {
+            return std::fs::symlink_metadata(&full).map_err(io);
+        }
         // The run's own file or link: in the recovery snapshot, so it may go.
         Ok(meta) if write.owned && !meta.is_dir() => {
-            std::fs::remove_file(&full).map_err(|e| CheckpointError::io(&full, &e))?;
+            std::fs::remove_file(&full).map_err(io)?;
         }
         Ok(_) => aside.move_aside(&write.relative)?,
     }
-    let io = |e: std::io::Error| CheckpointError::io(&full, &e);
-    if write.mode == u32::from(FileMode::Link) {
+    if link {
         std::os::unix::fs::symlink(OsStr::from_bytes(content), &full).map_err(io)?;
     } else {
-        let permissions = if write.mode == u32::from(FileMode::BlobExecutable) {
-            0o755
-        } else {
-            0o644
-        };
+        let permissions = if executable { 0o755 } else { 0o644 };
         // create_new: fails rather than follow a link planted in between.
         let mut file = std::fs::OpenOptions::new()
             .write(true)
@@ -259,6 +263,49 @@ fn write_entry(
         file.write_all(content).map_err(io)?;
     }
     std::fs::symlink_metadata(&full).map_err(io)
+}
+
+/// Rewrites the run's file at `full` (`meta`: its metadata, not followed) with `content`
+/// in place, executable or not: only a plain file with no other name (a hard link
+/// elsewhere would be written through), opened without following a link and checked to
+/// be the same file once open. False when any of that does not hold or a write fails
+/// (a running program's file, say): the caller replaces the file instead.
+fn rewrite_in_place(
+    full: &Path,
+    meta: &std::fs::Metadata,
+    content: &[u8],
+    executable: bool,
+) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    if !meta.is_file() || meta.nlink() != 1 {
+        return false;
+    }
+    let Ok(mut file) = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .open(full)
+    else {
+        return false;
+    };
+    let same = file.metadata().is_ok_and(|now| {
+        now.is_file() && now.nlink() == 1 && now.ino() == meta.ino() && now.dev() == meta.dev()
+    });
+    if !same {
+        return false;
+    }
+    let mode = meta.mode() & 0o7777;
+    let wanted = match (executable, mode & 0o111 != 0) {
+        // Executable where it can be read, as git's 0755 under the user's umask.
+        (true, false) => mode | ((mode & 0o444) >> 2),
+        (false, true) => mode & !0o111,
+        _ => mode,
+    };
+    let written = file.set_len(0).and_then(|()| file.write_all(content));
+    let permitted = wanted == mode
+        || file
+            .set_permissions(std::fs::Permissions::from_mode(wanted))
+            .is_ok();
+    written.is_ok() && permitted
 }
 
 /// The index entry of a file just written: its stat data, so the next scan knows it is
