@@ -63,6 +63,8 @@ struct Row {
     /// Starting git for a command that does nothing (`git rev-parse HEAD`): part of every
     /// git figure, none of Heddle's (which runs in-process).
     git_start: f64,
+    /// The flushes a rollback waits for, alone ([`durable_writes`]): none of git's.
+    flushes: f64,
 }
 
 fn main() -> Res<()> {
@@ -208,6 +210,7 @@ fn bench_size(files: usize, root: &Path, options: &Options) -> Res<Row> {
     let mut heddle_restores = Vec::new();
     let mut git_restores = Vec::new();
     let mut git_starts = Vec::new();
+    let mut flushes = Vec::new();
     for _ in 0..options.rollbacks {
         let now = rfc3339(SystemTime::now());
         let started = Instant::now();
@@ -228,6 +231,7 @@ fn bench_size(files: usize, root: &Path, options: &Options) -> Res<Row> {
         let started = Instant::now();
         git_output(&copy, &["rev-parse", "HEAD"])?;
         git_starts.push(ms(started.elapsed()));
+        flushes.push(durable_writes(root)?);
         git(&copy, &["checkout", "-f", "-q", &git_new])?;
     }
     eprintln!("   rollbacks done in {:.1?}", started.elapsed());
@@ -239,7 +243,32 @@ fn bench_size(files: usize, root: &Path, options: &Options) -> Res<Row> {
         heddle_restore: median(heddle_restores),
         git_restore: median(git_restores),
         git_start: median(git_starts),
+        flushes: median(flushes),
     })
+}
+
+/// Times the flushes a rollback waits for, with nothing else: five files of a run's
+/// size written under temporary names and flushed side by side, renamed into place,
+/// their folder flushed, then one line appended to a log and flushed. Git's checkout
+/// flushes nothing, so at a small size this alone can exceed its whole time.
+fn durable_writes(root: &Path) -> Res<f64> {
+    let folder = root.join("flushes");
+    std::fs::create_dir_all(&folder)?;
+    let names: Vec<PathBuf> = ["a.json", "b.jsonl", "c.json", "d.json", "e.json"]
+        .iter()
+        .map(|name| folder.join(name))
+        .collect();
+    let bytes = vec![b'x'; 2048];
+    let files: Vec<(&Path, &[u8])> = names.iter().map(|p| (p.as_path(), &bytes[..])).collect();
+    let started = Instant::now();
+    heddle_engine::atomic_file::stage_files(&files)?.put_in_place()?;
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(folder.join("log.jsonl"))?;
+    std::io::Write::write_all(&mut log, b"{\"event\":\"x\"}\n")?;
+    log.sync_data()?;
+    Ok(ms(started.elapsed()))
 }
 
 /// Writes `count` small files, [`PER_DIR`] to a folder, three folder levels deep.
@@ -514,6 +543,16 @@ fn report(rows: &[Row], iterations: usize, rollbacks: usize) -> String {
          in-process): {}",
         rows.iter()
             .map(|r| format!("{} files {:.1} ms", r.files, r.git_start))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let _ = writeln!(
+        out,
+        "\nFlushes alone (five run files flushed side by side, renamed, their folder \
+         flushed, one event appended and flushed: what a rollback waits for the disk; \
+         git's checkout flushes nothing): {}",
+        rows.iter()
+            .map(|r| format!("{} files {:.1} ms", r.files, r.flushes))
             .collect::<Vec<_>>()
             .join(", ")
     );
