@@ -7,7 +7,8 @@
 //! ([`read_ahead`]); the merge itself is one pass.
 //!
 //! An entry is trusted from its stat data only when the file was last modified before the
-//! index was written (git's "racily clean" rule); otherwise the file is hashed again.
+//! index was written (git's "racily clean" rule); otherwise the file is hashed again, and
+//! only a file whose bytes no longer hash to the entry's blob is hashed into the index.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -262,7 +263,9 @@ impl Scan<'_> {
     /// it is unchanged.
     fn tracked(&mut self, i: usize, meta: &std::fs::Metadata) {
         let entry = &self.entries[i];
-        if unchanged(entry, meta, self.racy_from) {
+        if same_stat(entry, meta)
+            && (modified_before(entry, self.racy_from) || self.same_content(entry, meta))
+        {
             return;
         }
         let relative = PathBuf::from(OsStr::from_bytes(&entry.path));
@@ -279,6 +282,18 @@ impl Scan<'_> {
         }
     }
 
+    /// Whether the plain file of racily clean `entry` (its stat data the same, but
+    /// modified in the clock tick the index was written in) still holds the entry's blob:
+    /// its bytes hashed, nothing written, as git compares a racily clean file. A file
+    /// that differs, or a link, is hashed into the index instead.
+    fn same_content(&self, entry: &IndexEntry, meta: &std::fs::Metadata) -> bool {
+        if !meta.is_file() {
+            return false;
+        }
+        let full = self.work_tree.join(OsStr::from_bytes(&entry.path));
+        git2::Oid::hash_file(git2::ObjectType::Blob, &full).is_ok_and(|id| id == entry.id)
+    }
+
     /// A file the index does not hold.
     fn untracked(&mut self, path: &[u8]) {
         let relative = PathBuf::from(OsStr::from_bytes(path));
@@ -291,8 +306,8 @@ impl Scan<'_> {
 }
 
 /// Whether the file `meta` describes is the one `entry` recorded: same type, executable
-/// bit, size, inode and change times, and modified before the index was written.
-fn unchanged(entry: &IndexEntry, meta: &std::fs::Metadata, racy_from: (i64, i64)) -> bool {
+/// bit, size, inode and change times.
+fn same_stat(entry: &IndexEntry, meta: &std::fs::Metadata) -> bool {
     let link = meta.file_type().is_symlink();
     let mode = if link {
         u32::from(FileMode::Link)
@@ -304,16 +319,21 @@ fn unchanged(entry: &IndexEntry, meta: &std::fs::Metadata, racy_from: (i64, i64)
     let same_time = |time: git2::IndexTime, seconds: i64, nanos: i64| {
         i64::from(time.seconds()) == seconds && i64::from(time.nanoseconds()) == nanos
     };
-    let recorded = (
-        i64::from(entry.mtime.seconds()),
-        i64::from(entry.mtime.nanoseconds()),
-    );
     entry.mode == mode
         && entry.file_size == meta.size() as u32
         && entry.ino == meta.ino() as u32
         && same_time(entry.mtime, meta.mtime(), meta.mtime_nsec())
         && same_time(entry.ctime, meta.ctime(), meta.ctime_nsec())
-        && recorded < racy_from
+}
+
+/// Whether `entry`'s file was last modified before the index was written (at
+/// `racy_from`), so that stat data alone can vouch for it.
+fn modified_before(entry: &IndexEntry, racy_from: (i64, i64)) -> bool {
+    let recorded = (
+        i64::from(entry.mtime.seconds()),
+        i64::from(entry.mtime.nanoseconds()),
+    );
+    recorded < racy_from
 }
 
 #[cfg(test)]
@@ -332,6 +352,39 @@ mod tests {
             .iter()
             .map(|e| String::from_utf8(e.path).unwrap())
             .collect()
+    }
+
+    /// A racily clean file (its stat data as recorded, but modified in the tick the index
+    /// was written in) is compared by content: kept when its bytes still hash to the
+    /// entry's blob, hashed into the index when they do not.
+    #[test]
+    fn a_racily_clean_file_is_rehashed_only_when_its_bytes_differ() {
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let repo = Repository::init(&work).unwrap();
+        write(&work, "same.txt", "same\n");
+        write(&work, "sub/other.txt", "other\n");
+        let mut index = Index::open(&dir.path().join("index")).unwrap();
+        repo.set_index(&mut index).unwrap();
+        let mut filters = Filters::new(&work, &[], Vec::new(), u64::MAX);
+        full_scan(&repo, &mut index, &mut filters).unwrap();
+        let mut entries: Vec<IndexEntry> = index.iter().collect();
+        // Written "at the epoch": every entry is racily clean.
+        let racy = (0, 0);
+
+        let kept = plan(&repo, entries.iter().collect(), racy, &mut filters).unwrap();
+        assert!(kept.add.is_empty(), "{:?}", kept.add);
+
+        // The same stat data, other bytes recorded: what a same-size edit within the
+        // tick looks like from the index.
+        let other = entries
+            .iter_mut()
+            .find(|e| e.path == b"sub/other.txt")
+            .unwrap();
+        other.id = git2::Oid::hash_object(git2::ObjectType::Blob, b"before\n").unwrap();
+        let rehashed = plan(&repo, entries.iter().collect(), racy, &mut filters).unwrap();
+        let paths: Vec<&Path> = rehashed.add.iter().map(|(p, _)| p.as_path()).collect();
+        assert_eq!(paths, [Path::new("sub/other.txt")]);
     }
 
     /// A tree large enough for the folders to be read ahead on several threads: the scan
