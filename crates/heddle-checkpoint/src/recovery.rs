@@ -16,9 +16,10 @@ use crate::filters::Filters;
 use crate::full_scan::full_scan_run_index;
 use crate::index_tree;
 use crate::repo::{commit, compare_and_swap, signature, tip};
-use crate::restore::{Restored, restore_files, restore_tree, save_restored_index};
+use crate::restore::{Restored, restore_changes, restore_files, restore_tree, save_restored_index};
 use crate::set_aside::SetAside;
 use crate::state::GitState;
+use crate::tree_diff::Change;
 
 /// A recovery snapshot just taken.
 pub struct RecoverySnapshot {
@@ -138,6 +139,25 @@ impl RecoverySnapshot {
             &mut self.index,
             &state.work_tree,
             self.tree,
+            target,
+            &mut self.aside,
+        )
+    }
+
+    /// [`RecoverySnapshot::restore_files`] with the differences between this snapshot
+    /// and `target` found already ([`crate::restore::changes_between`]).
+    pub fn restore_changes(
+        &mut self,
+        repo: &Repository,
+        state: &GitState,
+        changes: Vec<Change>,
+        target: Oid,
+    ) -> Result<Restored> {
+        restore_changes(
+            repo,
+            &mut self.index,
+            &state.work_tree,
+            changes,
             target,
             &mut self.aside,
         )

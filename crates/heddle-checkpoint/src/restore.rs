@@ -23,7 +23,7 @@ use crate::error::{CheckpointError, Result};
 use crate::index_tree;
 use crate::restore_index::RestoreIndex;
 use crate::set_aside::SetAside;
-use crate::tree_diff::changed_entries;
+use crate::tree_diff::{Change, changed_entries};
 
 /// What a restore changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -92,11 +92,31 @@ pub fn restore_files(
     target: Oid,
     aside: &mut SetAside,
 ) -> Result<Restored> {
+    let changes = changes_between(repo, now, target)?;
+    restore_changes(repo, index, work_tree, changes, target, aside)
+}
+
+/// What differs between tree `now` and tree `target`: what [`restore_changes`] carries
+/// out. It reads only trees, so it can be found on another handle on the repository
+/// while the work tree is still being scanned.
+pub fn changes_between(repo: &Repository, now: Oid, target: Oid) -> Result<Vec<Change>> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let old = repo.find_tree(now).map_err(|e| git("current tree", &e))?;
     let new = repo.find_tree(target).map_err(|e| git("target tree", &e))?;
-    let changes =
-        changed_entries(repo, Some(&old), Some(&new)).map_err(|e| git("compare the trees", &e))?;
+    changed_entries(repo, Some(&old), Some(&new)).map_err(|e| git("compare the trees", &e))
+}
+
+/// [`restore_files`] with the differences between the snapshot and tree `target` found
+/// already ([`changes_between`]).
+pub fn restore_changes(
+    repo: &Repository,
+    index: &mut impl RestoreIndex,
+    work_tree: &Path,
+    changes: Vec<Change>,
+    target: Oid,
+    aside: &mut SetAside,
+) -> Result<Restored> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
     let gitlink = i32::from(FileMode::Commit);
     // Whether the index ends up naming `target` exactly (gitlinks are left as they are).
     let mut exact = true;

@@ -21,6 +21,7 @@ use crate::history::resolve;
 use crate::integrity::open_run;
 use crate::recovery::RecoveryScan;
 use crate::repo::{commit, compare_and_swap, tip};
+use crate::restore::changes_between;
 use crate::rollback_journal;
 use crate::run_files::{MoveTo, record_run_files};
 use crate::state::{GitState, Mode, timeline_branch};
@@ -74,6 +75,7 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
         repo: state.git_dir.clone(),
     })?;
     let target_tree = commit(&repo, target_oid)?.tree_id();
+    let head_tree = commit(&repo, head)?.tree_id();
     // A new timeline, from the target; the old ones stay.
     let mut moved = state.clone();
     moved.branch = timeline_branch(&state.run_id, state.timelines.len() + 1);
@@ -89,20 +91,28 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
     // its own.
     let (work_tree, run_side) = std::thread::scope(|scope| {
         let (go, wait) = std::sync::mpsc::sync_channel::<bool>(1);
+        // Borrowed by every side; only `go` is moved into the work tree's.
+        let (state, repo) = (&state, &repo);
         let run_side = scope.spawn(|| {
             // No word (the scan failed, and dropped `go`) is a no.
             switch_run(run_dir, &moved, target_oid, now, move || {
                 Ok(wait.recv().unwrap_or(false))
             })
         });
+        // What the restore will change, when the scan finds the work tree as the last
+        // checkpoint left it (the usual case): found on a handle of its own meanwhile.
+        let planned = scope.spawn(|| {
+            let repo = crate::repo::open(state)?;
+            changes_between(&repo, head_tree, target_tree)
+        });
         let work_tree = (move || {
-            let scan = RecoveryScan::scan(&repo, &state)?;
+            let scan = RecoveryScan::scan(repo, state)?;
             let why = format!("rollback to {target}");
-            let head_tree = commit(&repo, head)?.tree_id();
-            if scan.tree != head_tree && !force {
+            let scan_tree = scan.tree;
+            if scan_tree != head_tree && !force {
                 let _ = go.send(false);
-                let changed = changed_paths(&repo, head_tree, scan.tree)?;
-                let mut recovery = scan.commit(&repo, &state, run_dir, head, &why, now)?;
+                let changed = changed_paths(repo, head_tree, scan.tree)?;
+                let mut recovery = scan.commit(repo, state, run_dir, head, &why, now)?;
                 recovery.save_index()?;
                 return Err(CheckpointError::ChangedOutside { files: changed });
             }
@@ -116,9 +126,16 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
                 }
             }
             let _ = go.send(true);
-            let mut recovery = scan.commit(&repo, &state, run_dir, head, &why, now)?;
-            let restored = recovery.restore_files(&repo, &state, target_tree)?;
-            recovery.save_restored_index(&repo, &restored)?;
+            let mut recovery = scan.commit(repo, state, run_dir, head, &why, now)?;
+            let restored = if scan_tree == head_tree {
+                let changes = planned
+                    .join()
+                    .unwrap_or_else(|_| Err(interrupted(run_dir, "comparing the checkpoints")))?;
+                recovery.restore_changes(repo, state, changes, target_tree)?
+            } else {
+                recovery.restore_files(repo, state, target_tree)?
+            };
+            recovery.save_restored_index(repo, &restored)?;
             Ok::<_, CheckpointError>((recovery, restored))
         })();
         let run_side = run_side
