@@ -287,8 +287,8 @@ fn write_entry(
 
 /// Rewrites the run's file at `full` (`meta`: its metadata, not followed) with `content`
 /// in place, executable or not: only a plain file with no other name (a hard link
-/// elsewhere would be written through), opened without following a link and checked to
-/// be the same file once open. False when any of that does not hold or a write fails
+/// elsewhere would be written through) and no set-id or sticky bit, opened without
+/// following a link or waiting on a FIFO and checked to be the same file once open. False when any of that does not hold or a write fails
 /// (a running program's file, say): the caller replaces the file instead.
 fn rewrite_in_place(
     full: &Path,
@@ -300,9 +300,12 @@ fn rewrite_in_place(
     if !meta.is_file() || meta.nlink() != 1 {
         return false;
     }
+    // O_NONBLOCK: a FIFO swapped in since `meta` was read fails to open instead of
+    // waiting for a reader (the check below then refuses it).
+    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
     let Ok(mut file) = std::fs::OpenOptions::new()
         .write(true)
-        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .custom_flags(flags.bits())
         .open(full)
     else {
         return false;
@@ -314,6 +317,10 @@ fn rewrite_in_place(
         return false;
     }
     let mode = meta.mode() & 0o7777;
+    // Set-id or sticky bits are not a checkout's: such a file is made afresh.
+    if mode & 0o7000 != 0 {
+        return false;
+    }
     let wanted = match (executable, mode & 0o111 != 0) {
         // Executable where it can be read, as git's 0755 under the user's umask.
         (true, false) => mode | ((mode & 0o444) >> 2),

@@ -86,6 +86,16 @@ impl Run {
         }
     }
 
+    /// A run over one file, `a.txt`, checkpointed holding `one\n` (node `first`), then
+    /// `second` (node `second`); with the first checkpoint's sha.
+    pub fn a_txt_edited_once(second: &str) -> (Run, String) {
+        let mut run = Run::new(&[("a.txt", "one\n")]);
+        let first = run.checkpoint("first");
+        write(&run.work.join("a.txt"), second);
+        run.checkpoint("second");
+        (run, first)
+    }
+
     /// A checkpoint after node `node`; its sha.
     pub fn checkpoint(&mut self, node: &str) -> String {
         self.checkpoint.current_node = Some(node.into());
