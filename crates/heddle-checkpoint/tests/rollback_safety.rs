@@ -16,10 +16,7 @@ use support::{NOW, Run, git, read, write};
 
 #[test]
 fn a_recovery_ref_lock_left_by_a_killed_rollback_does_not_block_the_next() {
-    let mut run = Run::new(&[("a.txt", "one\n")]);
-    let first = run.checkpoint("first");
-    write(&run.work.join("a.txt"), "two\n");
-    run.checkpoint("second");
+    let (mut run, first) = Run::a_txt_edited_once("two\n");
     // What a rollback killed while creating its recovery ref leaves behind.
     let lock = run
         .dir
@@ -34,10 +31,7 @@ fn a_recovery_ref_lock_left_by_a_killed_rollback_does_not_block_the_next() {
 
 #[test]
 fn an_interrupted_rollback_is_finished_over_a_ref_lock_a_killed_checkpoint_left() {
-    let mut run = Run::new(&[("a.txt", "one\n")]);
-    let first = run.checkpoint("first");
-    write(&run.work.join("a.txt"), "two\n");
-    run.checkpoint("second");
+    let (mut run, first) = Run::a_txt_edited_once("two\n");
     run.session = None;
     // A rollback to `first` killed after its branch and note, before its run files; and a
     // metadata-ref lock an earlier killed checkpoint left.
@@ -305,10 +299,7 @@ fn run_folder_files(run_dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// or event moves, and no temporary file stays behind.
 #[test]
 fn a_rollback_refused_over_outside_changes_moves_nothing_of_the_run() {
-    let mut run = Run::new(&[("a.txt", "one\n")]);
-    let first = run.checkpoint("first");
-    write(&run.work.join("a.txt"), "two\n");
-    run.checkpoint("second");
+    let (mut run, first) = Run::a_txt_edited_once("two\n");
     run.session = None;
     std::thread::sleep(std::time::Duration::from_millis(20));
     write(&run.work.join("a.txt"), "edited by hand\n");
