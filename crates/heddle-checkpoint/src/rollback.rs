@@ -127,13 +127,14 @@ pub fn rollback(run_dir: &RunDir, target: &str, force: bool, now: &str) -> Resul
             }
             let _ = go.send(true);
             let mut recovery = scan.commit(repo, state, run_dir, head, &why, now)?;
-            let restored = if scan_tree == head_tree {
-                let changes = planned
-                    .join()
-                    .unwrap_or_else(|_| Err(interrupted(run_dir, "comparing the checkpoints")))?;
-                recovery.restore_changes(repo, state, changes, target_tree)?
-            } else {
-                recovery.restore_files(repo, state, target_tree)?
+            // The comparison made meanwhile, when it stands for this snapshot and it could
+            // be made (else it is made here, on this handle).
+            let changes = (scan_tree == head_tree)
+                .then(|| planned.join().ok().and_then(Result::ok))
+                .flatten();
+            let restored = match changes {
+                Some(changes) => recovery.restore_changes(repo, state, changes, target_tree)?,
+                None => recovery.restore_files(repo, state, target_tree)?,
             };
             recovery.save_restored_index(repo, &restored)?;
             Ok::<_, CheckpointError>((recovery, restored))
