@@ -288,8 +288,9 @@ fn write_entry(
 /// Rewrites the run's file at `full` (`meta`: its metadata, not followed) with `content`
 /// in place, executable or not: only a plain file with no other name (a hard link
 /// elsewhere would be written through) and no set-id or sticky bit, opened without
-/// following a link or waiting on a FIFO and checked to be the same file once open. False when any of that does not hold or a write fails
-/// (a running program's file, say): the caller replaces the file instead.
+/// following a link or waiting on a FIFO and checked to be the same file once open.
+/// False when any of that does not hold or a write fails (a running program's file,
+/// say): the caller replaces the file instead.
 fn rewrite_in_place(
     full: &Path,
     meta: &std::fs::Metadata,
@@ -310,17 +311,17 @@ fn rewrite_in_place(
     else {
         return false;
     };
-    let same = file.metadata().is_ok_and(|now| {
-        now.is_file() && now.nlink() == 1 && now.ino() == meta.ino() && now.dev() == meta.dev()
-    });
-    if !same {
+    // The open file's own metadata decides from here on: `meta` was read before it.
+    let Ok(now) = file.metadata() else {
         return false;
-    }
-    let mode = meta.mode() & 0o7777;
+    };
+    let same =
+        now.is_file() && now.nlink() == 1 && now.ino() == meta.ino() && now.dev() == meta.dev();
     // Set-id or sticky bits are not a checkout's: such a file is made afresh.
-    if mode & 0o7000 != 0 {
+    if !same || now.mode() & 0o7000 != 0 {
         return false;
     }
+    let mode = now.mode() & 0o777;
     let wanted = match (executable, mode & 0o111 != 0) {
         // Executable where it can be read, as git's 0755 under the user's umask.
         (true, false) => mode | ((mode & 0o444) >> 2),
