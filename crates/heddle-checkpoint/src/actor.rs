@@ -12,7 +12,7 @@ use heddle_engine::RunDir;
 
 use crate::error::{CheckpointError, Result};
 use crate::pending_objects::{MEMPACK_PRIORITY, PendingObjects};
-use crate::session::OpenSession;
+use crate::session::{OpenSession, SessionParts};
 use crate::state::GitState;
 
 type Job = Box<dyn FnOnce(&mut OpenSession<'_>) + Send>;
@@ -76,7 +76,11 @@ impl SessionHandle {
 }
 
 /// The session thread: opens the repository, its mempack and the session, says whether
-/// that worked, then runs jobs until every handle is gone.
+/// that worked, then runs jobs until every handle is gone. After a job that merged the
+/// session's packs it opens the repository again and carries the session over: libgit2
+/// keeps every pack it ever loaded in its list, removed ones too, and searches them all
+/// for each new object, so without this a long run's checkpoints would slow down with
+/// every merge.
 fn serve(
     run_dir: &RunDir,
     state: GitState,
@@ -84,43 +88,98 @@ fn serve(
     opened: &mpsc::SyncSender<Result<()>>,
     inbox: &mpsc::Receiver<Job>,
 ) {
-    let repo = match crate::repo::open(&state) {
+    let mut carried = Carried::Fresh {
+        state: Box::new(state),
+        opened,
+    };
+    loop {
+        carried = match serve_on_one_repository(run_dir, watch, carried, inbox) {
+            Some(parts) => Carried::Parts(Box::new(parts)),
+            None => return,
+        };
+    }
+}
+
+/// What a session thread opens its repository for: a new session, or one carried over.
+enum Carried<'a> {
+    Fresh {
+        state: Box<GitState>,
+        opened: &'a mpsc::SyncSender<Result<()>>,
+    },
+    Parts(Box<SessionParts>),
+}
+
+/// Opens the repository and the session `carried` names on it, then runs jobs: the
+/// session's parts once a job merged its packs, `None` once every handle is gone (or the
+/// repository cannot be opened again: the next call then finds the thread stopped).
+fn serve_on_one_repository(
+    run_dir: &RunDir,
+    watch: bool,
+    carried: Carried<'_>,
+    inbox: &mpsc::Receiver<Job>,
+) -> Option<SessionParts> {
+    let state = match &carried {
+        Carried::Fresh { state, .. } => state,
+        Carried::Parts(parts) => parts.state(),
+    };
+    let repo = match crate::repo::open(state) {
         Ok(repo) => repo,
-        Err(error) => {
-            let _ = opened.send(Err(error));
-            return;
-        }
+        Err(error) => return report_failure(carried, error),
     };
     let odb = match repo.odb() {
         Ok(odb) => odb,
         Err(e) => {
-            let _ = opened.send(Err(CheckpointError::git(
-                &state.git_dir,
-                "object database",
-                &e,
-            )));
-            return;
+            let error = CheckpointError::git(&state.git_dir, "object database", &e);
+            return report_failure(carried, error);
         }
     };
     let mempack = match odb.add_new_mempack_backend(MEMPACK_PRIORITY) {
         Ok(mempack) => mempack,
         Err(e) => {
-            let _ = opened.send(Err(CheckpointError::git(&state.git_dir, "mempack", &e)));
-            return;
+            let error = CheckpointError::git(&state.git_dir, "mempack", &e);
+            return report_failure(carried, error);
         }
     };
     let objects = PendingObjects::new(&repo, mempack);
-    match OpenSession::open(run_dir, state, watch, &repo, objects) {
-        Ok(mut session) => {
-            let _ = opened.send(Ok(()));
-            while let Ok(job) = inbox.recv() {
-                job(&mut session);
+    let mut session = match carried {
+        Carried::Fresh { state, opened } => {
+            match OpenSession::open(run_dir, *state, watch, &repo, objects) {
+                Ok(session) => {
+                    let _ = opened.send(Ok(()));
+                    session
+                }
+                Err(error) => {
+                    let _ = opened.send(Err(error));
+                    return None;
+                }
             }
         }
-        Err(error) => {
-            let _ = opened.send(Err(error));
+        Carried::Parts(parts) => match OpenSession::from_parts(*parts, &repo, objects) {
+            Ok(session) => session,
+            Err(error) => {
+                tracing::warn!(%error, "the checkpoint session could not open its repository again");
+                return None;
+            }
+        },
+    };
+    while let Ok(job) = inbox.recv() {
+        job(&mut session);
+        if session.merged_packs() {
+            return Some(session.into_parts());
         }
     }
+    None
+}
+
+/// Tells the opener of a fresh session that it could not be opened (a carried-over
+/// session's callers find its thread stopped).
+fn report_failure(carried: Carried<'_>, error: CheckpointError) -> Option<SessionParts> {
+    if let Carried::Fresh { opened, .. } = carried {
+        let _ = opened.send(Err(error));
+    } else {
+        tracing::warn!(%error, "the checkpoint session could not open its repository again");
+    }
+    None
 }
 
 /// The error of a call on a session whose thread is gone.

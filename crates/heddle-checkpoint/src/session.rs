@@ -103,6 +103,31 @@ pub struct OpenSession<'r> {
     root_blobs: RootBlobs,
     /// The index in memory may differ from its file.
     index_changed: bool,
+    /// The packs were merged: the session's object database still lists the packs that
+    /// merging removed (libgit2 never forgets a pack it loaded), so its thread opens the
+    /// repository again before the next job ([`OpenSession::into_parts`]).
+    merged: bool,
+}
+
+/// An [`OpenSession`] without its repository, while its thread opens the repository again
+/// (a fresh object database that lists only the packs on disk).
+pub struct SessionParts {
+    state: GitState,
+    run_dir: RunDir,
+    index: Index,
+    filters: Filters,
+    tracker: Tracker,
+    labels: BTreeMap<String, String>,
+    recorded: u64,
+    root_blobs: RootBlobs,
+    index_changed: bool,
+}
+
+impl SessionParts {
+    /// The run's git state.
+    pub fn state(&self) -> &GitState {
+        &self.state
+    }
 }
 
 impl<'r> OpenSession<'r> {
@@ -135,6 +160,53 @@ impl<'r> OpenSession<'r> {
             recorded: 0,
             root_blobs: RootBlobs::default(),
             index_changed: false,
+            merged: false,
+        })
+    }
+
+    /// Whether the session merged its packs since it was opened on its repository.
+    pub fn merged_packs(&self) -> bool {
+        self.merged
+    }
+
+    /// The session without its repository (its new objects all on disk).
+    pub fn into_parts(self) -> SessionParts {
+        SessionParts {
+            state: self.state,
+            run_dir: self.run_dir,
+            index: self.index,
+            filters: self.filters,
+            tracker: self.tracker,
+            labels: self.labels,
+            recorded: self.recorded,
+            root_blobs: self.root_blobs,
+            index_changed: self.index_changed,
+        }
+    }
+
+    /// The session `parts` were taken from, on `repo` (opened again, with
+    /// [`crate::repo::open`]) and its new objects going to `objects`.
+    pub fn from_parts(
+        parts: SessionParts,
+        repo: &'r Repository,
+        objects: PendingObjects<'r>,
+    ) -> Result<OpenSession<'r>> {
+        let mut index = parts.index;
+        repo.set_index(&mut index)
+            .map_err(|e| CheckpointError::git(&parts.state.git_dir, "attach index", &e))?;
+        Ok(OpenSession {
+            state: parts.state,
+            run_dir: parts.run_dir,
+            repo,
+            objects,
+            index,
+            filters: parts.filters,
+            tracker: parts.tracker,
+            labels: parts.labels,
+            recorded: parts.recorded,
+            root_blobs: parts.root_blobs,
+            index_changed: parts.index_changed,
+            merged: false,
         })
     }
 
@@ -301,7 +373,7 @@ impl<'r> OpenSession<'r> {
     /// Merges the packs the session wrote, and packs loose objects others left (at least
     /// `min_loose` of them).
     fn pack(&mut self, min_loose: usize) -> Result<()> {
-        self.objects.merge_small_packs()?;
+        self.merged |= self.objects.merge_small_packs()?.pack.is_some();
         pack_loose(self.repo, min_loose).map(|_| ())
     }
 

@@ -179,3 +179,69 @@ fn each_checkpoint_adds_one_pack_and_no_loose_object_and_the_end_merges_them() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The files under `git_dir` this process still holds open or mapped though they were
+/// removed (Linux's `/proc/self`).
+fn removed_but_held(git_dir: &Path) -> Vec<String> {
+    let prefix = git_dir
+        .canonicalize()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let mut held: Vec<String> = std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .map(|target| target.to_string_lossy().into_owned())
+        .chain(
+            std::fs::read_to_string("/proc/self/maps")
+                .unwrap()
+                .lines()
+                .filter_map(|line| line.find('/').map(|at| line[at..].to_string()))
+                .collect::<Vec<_>>(),
+        )
+        .filter(|path| path.starts_with(&prefix) && path.ends_with(" (deleted)"))
+        .collect();
+    held.sort();
+    held.dedup();
+    held
+}
+
+#[test]
+fn after_merging_its_packs_a_session_lets_go_of_the_removed_ones() {
+    // libgit2 keeps every pack it loaded in its object database's list, removed ones too,
+    // and searches them all for each object a checkpoint writes: a session that kept its
+    // repository would hold on to every merged pack (and slow down with every merge).
+    let run = shadow_run();
+    let (handle, thread) = heddle_checkpoint::actor::SessionHandle::spawn_joinable(
+        &run.run_dir,
+        run.state.clone(),
+        false,
+    )
+    .unwrap();
+    let mut state = checkpoint();
+    state.run_id = RUN.into();
+    let merge_after = heddle_checkpoint::pack::PACK_EVERY;
+    for stage in 1..=merge_after + 1 {
+        write(&run.work.join("file.txt"), &format!("version {stage}\n"));
+        state.current_node = Some(format!("n{stage}"));
+        state.save_with(&run.run_dir.checkpoint(), false).unwrap();
+        let saved = state.clone();
+        handle
+            .run_blocking(move |session| session.checkpoint(&saved))
+            .unwrap();
+    }
+    // The merge did happen: the run's packs are one, plus the checkpoint after it.
+    let merged = idx_files(&run.state.git_dir)
+        .iter()
+        .map(|idx| pack_index_ids(idx).unwrap().len())
+        .max()
+        .unwrap();
+    assert!(
+        merged as u64 >= 5 * merge_after,
+        "largest pack: {merged} objects"
+    );
+    let held = removed_but_held(&run.state.git_dir);
+    assert!(held.is_empty(), "removed packs still held: {held:?}");
+    drop(handle);
+    thread.join().unwrap();
+}
