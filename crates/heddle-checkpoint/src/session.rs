@@ -88,21 +88,10 @@ impl Drop for Session {
 
 /// A session open on its thread, borrowing the repository the thread owns.
 pub struct OpenSession<'r> {
-    /// The run's git state.
-    pub state: GitState,
-    run_dir: RunDir,
+    /// Everything but the repository, kept when the repository is opened again.
+    kept: SessionParts,
     repo: &'r Repository,
     objects: PendingObjects<'r>,
-    index: Index,
-    filters: Filters,
-    tracker: Tracker,
-    labels: BTreeMap<String, String>,
-    /// Checkpoints recorded by this session (the packs are merged every [`PACK_EVERY`]).
-    recorded: u64,
-    /// The run's root files as last stored in the metadata history.
-    root_blobs: RootBlobs,
-    /// The index in memory may differ from its file.
-    index_changed: bool,
     /// The packs were merged: the session's object database still lists the packs that
     /// merging removed (libgit2 never forgets a pack it loaded), so its thread opens the
     /// repository again before the next job ([`OpenSession::into_parts`]).
@@ -112,14 +101,18 @@ pub struct OpenSession<'r> {
 /// An [`OpenSession`] without its repository, while its thread opens the repository again
 /// (a fresh object database that lists only the packs on disk).
 pub struct SessionParts {
+    /// The run's git state.
     state: GitState,
     run_dir: RunDir,
     index: Index,
     filters: Filters,
     tracker: Tracker,
     labels: BTreeMap<String, String>,
+    /// Checkpoints recorded by this session (the packs are merged every [`PACK_EVERY`]).
     recorded: u64,
+    /// The run's root files as last stored in the metadata history.
     root_blobs: RootBlobs,
+    /// The index in memory may differ from its file.
     index_changed: bool,
 }
 
@@ -148,20 +141,28 @@ impl<'r> OpenSession<'r> {
         } else {
             Tracker::disabled()
         };
-        Ok(OpenSession {
+        let kept = SessionParts {
             labels: labels(run_dir),
             state,
             run_dir: run_dir.clone(),
-            repo,
-            objects,
             index,
             filters,
             tracker,
             recorded: 0,
             root_blobs: RootBlobs::default(),
             index_changed: false,
+        };
+        Ok(OpenSession {
+            kept,
+            repo,
+            objects,
             merged: false,
         })
+    }
+
+    /// The run's git state.
+    pub fn state(&self) -> &GitState {
+        &self.kept.state
     }
 
     /// Whether the session merged its packs since it was opened on its repository.
@@ -171,41 +172,22 @@ impl<'r> OpenSession<'r> {
 
     /// The session without its repository (its new objects all on disk).
     pub fn into_parts(self) -> SessionParts {
-        SessionParts {
-            state: self.state,
-            run_dir: self.run_dir,
-            index: self.index,
-            filters: self.filters,
-            tracker: self.tracker,
-            labels: self.labels,
-            recorded: self.recorded,
-            root_blobs: self.root_blobs,
-            index_changed: self.index_changed,
-        }
+        self.kept
     }
 
     /// The session `parts` were taken from, on `repo` (opened again, with
     /// [`crate::repo::open`]) and its new objects going to `objects`.
     pub fn from_parts(
-        parts: SessionParts,
+        mut parts: SessionParts,
         repo: &'r Repository,
         objects: PendingObjects<'r>,
     ) -> Result<OpenSession<'r>> {
-        let mut index = parts.index;
-        repo.set_index(&mut index)
+        repo.set_index(&mut parts.index)
             .map_err(|e| CheckpointError::git(&parts.state.git_dir, "attach index", &e))?;
         Ok(OpenSession {
-            state: parts.state,
-            run_dir: parts.run_dir,
+            kept: parts,
             repo,
             objects,
-            index,
-            filters: parts.filters,
-            tracker: parts.tracker,
-            labels: parts.labels,
-            recorded: parts.recorded,
-            root_blobs: parts.root_blobs,
-            index_changed: parts.index_changed,
             merged: false,
         })
     }
@@ -219,7 +201,7 @@ impl<'r> OpenSession<'r> {
     /// warnings.
     pub fn snapshot(&mut self, changes: &Changes) -> Result<(Oid, Vec<String>)> {
         let (tree, warnings) = self.tree_of(changes)?;
-        let committed = match tip(self.repo, &self.state.branch)? {
+        let committed = match tip(self.repo, &self.kept.state.branch)? {
             Some(tip) => Some(commit(self.repo, tip)?.tree_id()),
             None => None,
         };
@@ -233,29 +215,35 @@ impl<'r> OpenSession<'r> {
     /// new objects pending), and warnings.
     fn tree_of(&mut self, changes: &Changes) -> Result<(Oid, Vec<String>)> {
         let nothing = matches!(changes, Changes::Paths { paths, dirs } if paths.is_empty() && dirs.is_empty());
-        self.index_changed |= !nothing;
-        let warnings = refresh(self.repo, &mut self.index, &mut self.filters, changes)?;
-        let tree = tree_of(self.repo, &mut self.index)?;
+        self.kept.index_changed |= !nothing;
+        let warnings = refresh(
+            self.repo,
+            &mut self.kept.index,
+            &mut self.kept.filters,
+            changes,
+        )?;
+        let tree = tree_of(self.repo, &mut self.kept.index)?;
         Ok((tree, warnings))
     }
 
     /// Writes the index file (after the objects it names are on disk), unless nothing in
     /// the work tree changed since it was last read or written.
     fn save_index(&mut self) -> Result<()> {
-        if !self.index_changed {
+        if !self.kept.index_changed {
             return Ok(());
         }
-        self.index
+        self.kept
+            .index
             .write()
             .map_err(|e| CheckpointError::git(self.repo.path(), "save the run's index", &e))?;
-        self.index_changed = false;
+        self.kept.index_changed = false;
         Ok(())
     }
 
     /// The tree of the work tree now, as far as the watcher knows (its new objects
     /// pending).
     fn snapshot_changes(&mut self) -> Result<(Oid, Vec<String>)> {
-        let mut changes = self.tracker.take();
+        let mut changes = self.kept.tracker.take();
         if let Changes::Paths { paths, .. } = &changes {
             // A changed ignore or attribute file changes which other files count: rescan.
             let rules = paths.iter().any(|p| {
@@ -272,19 +260,19 @@ impl<'r> OpenSession<'r> {
     /// Records the checkpoint the engine just saved.
     pub fn checkpoint(&mut self, checkpoint: &Checkpoint) -> Result<GitCheckpoint> {
         let (tree_id, warnings) = self.snapshot_changes()?;
-        let branch = self.state.branch.clone();
+        let branch = self.kept.state.branch.clone();
         let parent_id = tip(self.repo, &branch)?.ok_or_else(|| CheckpointError::NotFound {
             what: format!("run branch {branch}"),
-            repo: self.state.git_dir.clone(),
+            repo: self.kept.state.git_dir.clone(),
         })?;
         let parent = commit(self.repo, parent_id)?;
         let node = checkpoint
             .current_node
             .clone()
             .unwrap_or_else(|| "run".into());
-        if self.labels.is_empty() {
+        if self.kept.labels.is_empty() {
             // graph.dot is written after a new run's session opened.
-            self.labels = labels(&self.run_dir);
+            self.kept.labels = labels(&self.kept.run_dir);
         }
         let record = checkpoint.timeline.iter().rev().find(|r| r.node_id == node);
         let stage_dir = record.map(|r| {
@@ -293,7 +281,8 @@ impl<'r> OpenSession<'r> {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-        let git = |what: &str, e: &git2::Error| CheckpointError::git(&self.state.git_dir, what, e);
+        let git =
+            |what: &str, e: &git2::Error| CheckpointError::git(&self.kept.state.git_dir, what, e);
         let tree = self.repo.find_tree(tree_id).map_err(|e| git("tree", &e))?;
         let old_tree = parent.tree().map_err(|e| git("parent tree", &e))?;
         let files_touched = self.write_stage_diff(&old_tree, &tree, stage_dir.as_deref())?;
@@ -304,26 +293,26 @@ impl<'r> OpenSession<'r> {
         let sig = signature(&checkpoint.timestamp)?;
         let metadata_message = format!(
             "heddle({}) checkpoint: {node} ({status})\n",
-            self.state.run_id
+            self.kept.state.run_id
         );
         let stage_dirs: Vec<String> = stage_dir.into_iter().collect();
         let metadata = metadata_commit(
             self.repo,
-            &self.run_dir,
-            &self.state.metadata_ref,
+            &self.kept.run_dir,
+            &self.kept.state.metadata_ref,
             &stage_dirs,
             &metadata_message,
             &sig,
-            &mut self.root_blobs,
+            &mut self.kept.root_blobs,
         )?;
         let facts = CommitFacts {
-            run_id: self.state.run_id.clone(),
+            run_id: self.kept.state.run_id.clone(),
             node_id: node.clone(),
             status: status.to_string(),
             completed: checkpoint.stages.max(checkpoint.completed_nodes.len()),
             metadata_sha: metadata.commit.to_string(),
         };
-        let message = match self.state.mode {
+        let message = match self.kept.state.mode {
             Mode::Worktree => worktree_message(&facts),
             Mode::Shadow => shadow_message(&MessageParts {
                 facts: &facts,
@@ -331,7 +320,11 @@ impl<'r> OpenSession<'r> {
                     status,
                     record.is_some_and(|r| r.kind == HandlerKind::Exit),
                 ),
-                label: self.labels.get(&node).map_or(node.as_str(), String::as_str),
+                label: self
+                    .kept
+                    .labels
+                    .get(&node)
+                    .map_or(node.as_str(), String::as_str),
                 timestamp: &checkpoint.timestamp,
                 duration_ms: record.map_or(0, |r| r.duration_ms),
             }),
@@ -346,7 +339,7 @@ impl<'r> OpenSession<'r> {
             .add_commit(metadata.commit, Some(metadata.parent_tree), metadata.tree)?;
         self.objects.flush()?;
         self.save_index()?;
-        metadata.move_ref(self.repo, &self.state.metadata_ref)?;
+        metadata.move_ref(self.repo, &self.kept.state.metadata_ref)?;
         compare_and_swap(
             self.repo,
             &branch,
@@ -354,9 +347,9 @@ impl<'r> OpenSession<'r> {
             new,
             "heddle: checkpoint",
         )?;
-        self.recorded += 1;
+        self.kept.recorded += 1;
         let mut warnings = warnings;
-        if self.recorded.is_multiple_of(PACK_EVERY) {
+        if self.kept.recorded.is_multiple_of(PACK_EVERY) {
             // A packing failure leaves the objects where they are: worth a warning, not
             // the run.
             if let Err(e) = self.pack(MIN_LOOSE) {
@@ -384,7 +377,7 @@ impl<'r> OpenSession<'r> {
         new: &git2::Tree<'_>,
         stage_dir: Option<&str>,
     ) -> Result<Vec<String>> {
-        let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "diff", e);
+        let git = |e: &git2::Error| CheckpointError::git(&self.kept.state.git_dir, "diff", e);
         let diff = diff_trees(self.repo, old, new, DiffOptions::new().show_binary(false))
             .map_err(|e| git(&e))?;
         let Some(diff) = diff else {
@@ -404,7 +397,7 @@ impl<'r> OpenSession<'r> {
             patch.extend_from_slice(crate::patch_text::CUT_NOTE.as_bytes());
             patch.push(b'\n');
         }
-        let path = self.run_dir.nodes_dir().join(stage).join("diff.patch");
+        let path = self.kept.run_dir.nodes_dir().join(stage).join("diff.patch");
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| CheckpointError::io(parent, &e))?;
         }
@@ -420,12 +413,13 @@ impl<'r> OpenSession<'r> {
     }
 
     fn write_final_patch(&mut self) -> Result<()> {
-        let base = Oid::from_str(&self.state.base_sha)
-            .map_err(|e| CheckpointError::git(&self.state.git_dir, "base sha", &e))?;
-        let Some(head) = tip(self.repo, &self.state.branch)? else {
+        let base = Oid::from_str(&self.kept.state.base_sha)
+            .map_err(|e| CheckpointError::git(&self.kept.state.git_dir, "base sha", &e))?;
+        let Some(head) = tip(self.repo, &self.kept.state.branch)? else {
             return Ok(());
         };
-        let git = |e: &git2::Error| CheckpointError::git(&self.state.git_dir, "final.patch", e);
+        let git =
+            |e: &git2::Error| CheckpointError::git(&self.kept.state.git_dir, "final.patch", e);
         let old = commit(self.repo, base)?.tree().map_err(|e| git(&e))?;
         let new = commit(self.repo, head)?.tree().map_err(|e| git(&e))?;
         let patch = match diff_trees(self.repo, &old, &new, &mut DiffOptions::new())
@@ -434,7 +428,7 @@ impl<'r> OpenSession<'r> {
             Some(diff) => patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?.0,
             None => Vec::new(),
         };
-        let path = self.run_dir.final_patch();
+        let path = self.kept.run_dir.final_patch();
         std::fs::write(&path, &patch).map_err(|e| CheckpointError::io(&path, &e))
     }
 }
