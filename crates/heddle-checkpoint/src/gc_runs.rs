@@ -79,7 +79,7 @@ impl RunFolders {
         let manifest = run_dir.read_manifest().ok();
         let no_git = manifest
             .as_ref()
-            .is_some_and(|m| m.checkpoint_mode == "none");
+            .is_some_and(|m| m.checkpoint_mode == heddle_engine::hooks::NO_GIT_CHECKPOINTS);
         let manifest_id = manifest.map(|m| m.run_id);
         let state = GitState::load(&run_dir).ok().flatten();
         for id in manifest_id.iter().chain(state.as_ref().map(|s| &s.run_id)) {

@@ -14,11 +14,13 @@ use crate::outcome::{FailureClass, StageStatus, Usage};
 use crate::rundir::atomic_write;
 use crate::timeline_file::{History, TIMELINE_FILE};
 
-/// Version of the checkpoint format this build writes: 3 also keeps the keyed state
-/// (visits, retries, outcomes, context) in timeline.jsonl, as changes
+/// Version of the checkpoint format this build writes: 4 lets a run without git
+/// checkpoints close each stage's lines in timeline.jsonl with a `head` line and rewrite
+/// checkpoint.json only now and then ([`crate::timeline_file`]); 3 also keeps the keyed
+/// state (visits, retries, outcomes, context) in timeline.jsonl, as changes
 /// ([`crate::checkpoint_state`]); 2 kept the growing history there
 /// ([`Checkpoint::history_bytes`]) and the keyed state in checkpoint.json; 1 held it all.
-pub const CHECKPOINT_VERSION: u32 = 3;
+pub const CHECKPOINT_VERSION: u32 = 4;
 
 /// The first format whose keyed state is in timeline.jsonl rather than checkpoint.json.
 pub const KEYED_STATE_IN_HISTORY: u32 = 3;
@@ -277,6 +279,16 @@ impl Checkpoint {
         })
     }
 
+    /// What a `head` line of timeline.jsonl holds for this checkpoint: its head, without
+    /// the history, the keyed state or the covered length.
+    pub fn head_line(&self) -> Checkpoint {
+        Checkpoint {
+            version: CHECKPOINT_VERSION,
+            history_bytes: None,
+            ..self.head_only_without_keyed_state()
+        }
+    }
+
     /// A copy without the history (timeline, completed nodes, logs).
     pub fn head_only(&self) -> Checkpoint {
         Checkpoint {
@@ -314,14 +326,22 @@ impl Checkpoint {
     }
 
     /// Reads a checkpoint with its history: checkpoint.json (a corrupt file is reported
-    /// with its line and column) and the part of timeline.jsonl beside it that it covers.
-    /// A format 1 file, with its history inline, reads the same.
+    /// with its line and column), the part of timeline.jsonl beside it that it covers, and
+    /// the stages past it that a `head` line closes (the last such head then stands for
+    /// checkpoint.json). A format 1 file, with its history inline, reads the same.
     pub fn load(path: &Path) -> Result<Checkpoint, EngineError> {
         let text = std::fs::read(path).map_err(|e| EngineError::io(path, &e))?;
         let checkpoint = Checkpoint::parse_head(path, &text)?;
         match checkpoint.history_bytes {
             Some(bytes) => {
-                let history = History::read(&history_path(path), bytes)?;
+                let (history, head) = History::read_journaled(&history_path(path), bytes)?;
+                let checkpoint = match head {
+                    Some(journaled) => Checkpoint {
+                        history_bytes: Some(journaled.end),
+                        ..journaled.head
+                    },
+                    None => checkpoint,
+                };
                 Ok(checkpoint.with_history(history))
             }
             None => Ok(checkpoint.with_inline_history()),

@@ -45,11 +45,14 @@ pub struct CheckpointSetup {
     pub warnings: Vec<String>,
 }
 
+/// The checkpoint mode (manifest.json's `checkpoint_mode`) of a run without git.
+pub const NO_GIT_CHECKPOINTS: &str = "none";
+
 impl CheckpointSetup {
     /// No git: stages run in `workspace` and checkpoints live in checkpoint.json only.
     pub fn none(workspace: &Path) -> Self {
         CheckpointSetup {
-            mode: "none".into(),
+            mode: NO_GIT_CHECKPOINTS.into(),
             work_dir: workspace.to_path_buf(),
             base_sha: None,
             run_branch: None,

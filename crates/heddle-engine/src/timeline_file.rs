@@ -8,6 +8,11 @@
 //! checkpoint.json is replaced, so a checkpoint never names bytes that were not written.
 //! Bytes past the covered length (a crash between the two writes) are ignored and cut off
 //! when the run resumes; a torn last line (a partial write) is skipped, never an error.
+//! A run without git checkpoints (format 4 on) ends each stage's append with a `head`
+//! line, checkpoint.json as of that stage, and flushes it: the line is what makes the stage
+//! count, and checkpoint.json is rewritten only every [`HEAD_EVERY`] stages and when the
+//! run ends. Readers apply the lines past checkpoint.json's covered length up to the last
+//! `head` line ([`History::parse_journaled`]).
 
 use std::fs::OpenOptions;
 use std::io::{ErrorKind, Write};
@@ -15,12 +20,16 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::checkpoint::StageRecord;
+use crate::checkpoint::{Checkpoint, StageRecord};
 use crate::checkpoint_state::{KeyedState, StateChange};
 use crate::error::EngineError;
 
 /// The file's name in the run directory (next to checkpoint.json).
 pub const TIMELINE_FILE: &str = "timeline.jsonl";
+
+/// How many stages a run without git checkpoints goes between rewrites of checkpoint.json
+/// (its `head` lines in timeline.jsonl carry it meanwhile).
+pub const HEAD_EVERY: usize = 64;
 
 /// One line of timeline.jsonl.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,6 +50,20 @@ pub enum HistoryLine {
     /// How the keyed state (visits, retries, outcomes, context) changed at a checkpoint
     /// (format 3 on).
     State(Box<StateChange>),
+    /// checkpoint.json as of the end of the stage whose lines come before it (format 4 on,
+    /// runs without git checkpoints): the line that makes a stage's append count, so
+    /// checkpoint.json need not be rewritten after every stage ([`History::parse_journaled`]).
+    Head(Box<Checkpoint>),
+}
+
+/// The last `head` line of timeline.jsonl past what checkpoint.json covers, and where it
+/// ends in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JournaledHead {
+    /// The checkpoint's head (no history, no keyed state).
+    pub head: Checkpoint,
+    /// The file's length up to and with the line.
+    pub end: u64,
 }
 
 /// The history timeline.jsonl holds, with its corrections applied.
@@ -67,7 +90,43 @@ impl History {
                 }
             }
             HistoryLine::State(change) => self.state.get_or_insert_default().apply(*change),
+            // What a head says is read by `parse_journaled`.
+            HistoryLine::Head(_) => {}
         }
+    }
+
+    /// [`History::parse`], then the lines past `bytes` in groups: each group a `head` line
+    /// closes is applied, and the last such head is returned with where it ends. Lines
+    /// after the last head (a stage whose append was cut short) are ignored, as is
+    /// everything from a line that does not parse or does not end.
+    pub fn parse_journaled(text: &[u8], bytes: u64) -> (History, Option<JournaledHead>) {
+        let covered = usize::try_from(bytes).unwrap_or(usize::MAX).min(text.len());
+        let mut history = History::parse(text, bytes);
+        let mut pending = Vec::new();
+        let mut last = None;
+        let mut start = covered;
+        while let Some(length) = text[start..].iter().position(|b| *b == b'\n') {
+            let end = start + length + 1;
+            let line = &text[start..end - 1];
+            start = end;
+            if line.is_empty() {
+                continue;
+            }
+            match serde_json::from_slice::<HistoryLine>(line) {
+                Ok(HistoryLine::Head(head)) => {
+                    for line in pending.drain(..) {
+                        history.apply(line);
+                    }
+                    last = Some(JournaledHead {
+                        head: *head,
+                        end: end as u64,
+                    });
+                }
+                Ok(line) => pending.push(line),
+                Err(_) => break,
+            }
+        }
+        (history, last)
     }
 
     /// Reads the first `bytes` bytes of the history text `text` (the whole text when
@@ -94,6 +153,18 @@ impl History {
         match std::fs::read(path) {
             Ok(text) => Ok(History::parse(&text, bytes)),
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(History::default()),
+            Err(e) => Err(EngineError::io(path, &e)),
+        }
+    }
+
+    /// [`History::read`] with [`History::parse_journaled`].
+    pub fn read_journaled(
+        path: &Path,
+        bytes: u64,
+    ) -> Result<(History, Option<JournaledHead>), EngineError> {
+        match std::fs::read(path) {
+            Ok(text) => Ok(History::parse_journaled(&text, bytes)),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok((History::default(), None)),
             Err(e) => Err(EngineError::io(path, &e)),
         }
     }
@@ -203,6 +274,49 @@ mod tests {
         assert_eq!(History::parse(&text, u64::MAX).logs, ["one", "two"]);
         text.extend_from_slice(b"{\"log\":\"thr");
         assert_eq!(History::parse(&text, u64::MAX).logs, ["one", "two"]);
+    }
+
+    fn head(node: &str) -> Vec<u8> {
+        let mut checkpoint: Checkpoint = serde_json::from_str(
+            r#"{"run_id":"r","timestamp":"t","current_node":null,"next_node_id":null}"#,
+        )
+        .unwrap();
+        checkpoint.current_node = Some(node.into());
+        let mut out = Vec::new();
+        push_line(
+            &mut out,
+            &HistoryLine::Head(Box::new(checkpoint.head_line())),
+        )
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn past_the_checkpoint_only_what_a_head_line_closes_counts() {
+        let mut text = log("one");
+        let covered = text.len() as u64;
+        text.extend(log("two"));
+        text.extend(head("b"));
+        let closed = text.len() as u64;
+        // A stage whose append was cut short: its lines, no head.
+        text.extend(log("three"));
+        let (history, last) = History::parse_journaled(&text, covered);
+        assert_eq!(history.logs, ["one", "two"]);
+        let last = last.unwrap();
+        assert_eq!(last.head.current_node.as_deref(), Some("b"));
+        assert_eq!(last.end, closed);
+        // A torn head line closes nothing.
+        let mut torn = text.clone();
+        let next = head("c");
+        torn.extend_from_slice(&next[..next.len() - 5]);
+        assert_eq!(
+            History::parse_journaled(&torn, covered),
+            History::parse_journaled(&text, covered)
+        );
+        // Nothing past the checkpoint: the checkpoint stands.
+        let (history, last) = History::parse_journaled(&log("one"), covered);
+        assert_eq!(history.logs, ["one"]);
+        assert!(last.is_none());
     }
 
     #[test]

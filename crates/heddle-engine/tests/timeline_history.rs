@@ -203,7 +203,10 @@ async fn a_format_2_checkpoint_loads_and_resumes_with_its_keyed_state() {
     let done = finished(conclusion, run_dir);
     done.assert_success();
     let resumed = done.checkpoint();
-    assert_eq!(resumed.version, 3);
+    assert_eq!(
+        resumed.version,
+        heddle_engine::checkpoint::CHECKPOINT_VERSION
+    );
     assert_eq!(resumed.node_visits.len(), 5);
     assert_eq!(resumed.context_values["from_format_2"], json!(true));
     assert!(head(&done).get("context_values").is_none());
@@ -253,4 +256,46 @@ async fn a_format_1_checkpoint_loads_and_resumes_with_its_inline_history() {
         heddle_engine::checkpoint::CHECKPOINT_VERSION
     );
     assert!(head(&done).get("timeline").is_none());
+}
+
+#[tokio::test]
+async fn without_git_the_head_lines_carry_the_checkpoint_between_rewrites() {
+    // 100 conditional nodes, then a command that waits for a file: the run is cancelled
+    // there, 101 stages in, while checkpoint.json was last rewritten at stage 65.
+    let h = Harness::new();
+    let mut dot = chain(100).replace("n99 -> exit; }", "n99 -> slow -> exit; }");
+    dot = dot.replace(
+        "start [shape=Mdiamond];",
+        r#"start [shape=Mdiamond]; slow [shape=parallelogram, script="test -f go || sleep 30"];"#,
+    );
+    let done = h.run_and_cancel_at(&dot, "slow").await;
+    assert_eq!(done.conclusion.status, heddle_engine::RunStatus::Cancelled);
+    let every = heddle_engine::timeline_file::HEAD_EVERY;
+    let on_disk = head(&done);
+    assert_eq!(on_disk["stages"], json!(every + 1), "{on_disk}");
+    let loaded = done.checkpoint();
+    assert_eq!(loaded.timeline.len(), 101);
+    assert_eq!(loaded.current_node.as_deref(), Some("n99"));
+    assert_eq!(loaded.next_node_id.as_deref(), Some("slow"));
+    assert_eq!(
+        loaded.node_visits.len(),
+        102,
+        "start, n0..n99 and the cancelled slow"
+    );
+    let history = std::fs::read(done.run_dir.timeline()).unwrap();
+    assert_eq!(loaded.history_bytes, Some(history.len() as u64));
+
+    // Resumed, it goes on from `slow`: no stage runs twice.
+    std::fs::write(h.work_dir().join("go"), "").unwrap();
+    let run_dir = done.run_dir.clone();
+    let conclusion = h.engine().resume(&run_dir).unwrap().execute().await;
+    let done = finished(conclusion, run_dir);
+    done.assert_success();
+    let mut expected = vec!["start".to_string()];
+    expected.extend((0..100).map(|i| format!("n{i}")));
+    expected.extend(["slow".to_string(), "exit".to_string()]);
+    assert_eq!(done.stages(), expected);
+    // The end rewrites checkpoint.json: it covers the whole history again.
+    let history = std::fs::read(done.run_dir.timeline()).unwrap();
+    assert_eq!(head(&done)["history_bytes"], json!(history.len()));
 }

@@ -21,7 +21,7 @@ use crate::emitter::Emitter;
 use crate::entropy::new_ulid;
 use crate::error::EngineError;
 use crate::handlers::command::kill_orphaned_commands;
-use crate::hooks::RunStart;
+use crate::hooks::{NO_GIT_CHECKPOINTS, RunStart};
 use crate::rundir::{Conclusion, Manifest, RunDir, RunStatus, write_json};
 use crate::runlock::RunLock;
 use crate::timeline_file::{self, History};
@@ -177,6 +177,7 @@ impl Engine {
             goal,
             inputs: request.inputs.clone(),
             dry_run: request.dry_run,
+            heads_in_history: manifest.checkpoint_mode == NO_GIT_CHECKPOINTS,
         };
         let shared = RunShared::new(spec, emitter, RunProgress::default(), false);
         Ok(PreparedRun::new(shared, lock, start, None))
@@ -294,7 +295,7 @@ impl Engine {
         if let Some(recovery) = reopened.recovered {
             emitter.emit(None, recovered_event(recovery));
         } else if interrupted
-            && manifest.checkpoint_mode == "none"
+            && manifest.checkpoint_mode == NO_GIT_CHECKPOINTS
             && manifest.parent_run_id.is_none()
             && !manifest.dry_run
         {
@@ -318,6 +319,7 @@ impl Engine {
             goal: manifest.goal.clone(),
             inputs: manifest.inputs.clone(),
             dry_run: manifest.dry_run,
+            heads_in_history: manifest.checkpoint_mode == NO_GIT_CHECKPOINTS,
         };
         let shared = RunShared::new(spec, emitter, progress, true);
         Ok(PreparedRun::new(shared, lock, start, context))
@@ -406,6 +408,7 @@ fn reopen_history(
         }
     };
     Ok(Written {
+        head_stages: None,
         stages: checkpoint.timeline.len(),
         logs: checkpoint.logs.len(),
         bytes,

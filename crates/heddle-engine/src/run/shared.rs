@@ -145,11 +145,23 @@ impl RunShared {
                 history_bytes: None,
             };
             let change = (!change.is_empty()).then_some(change);
-            let text = History::to_text(new_stages, new_logs, change)?;
-            (checkpoint, text, written.bytes, early_sync)
+            let mut text = History::to_text(new_stages, new_logs, change)?;
+            if spec.heads_in_history {
+                // Closes the stage's lines: once it is on disk the stage counts.
+                let head = HistoryLine::Head(Box::new(checkpoint.head_line()));
+                timeline_file::push_line(&mut text, &head)?;
+            }
+            (checkpoint, text, written, early_sync)
         };
-        let end = timeline_file::append(&history, from, &text, early_sync)?;
+        let end = timeline_file::append(&history, from.bytes, &text, early_sync)?;
         checkpoint.history_bytes = Some(end);
+        // Without git, checkpoint.json is rewritten now and then; the head line stands
+        // for it meanwhile.
+        let head_due = !spec.heads_in_history
+            || next.is_none()
+            || from
+                .head_stages
+                .is_none_or(|at| checkpoint.stages >= at + timeline_file::HEAD_EVERY);
         {
             let mut guard = self.state();
             let state = &mut guard.progress;
@@ -161,9 +173,16 @@ impl RunShared {
                     .min(state.written.logs + checkpoint.logs.len()),
                 bytes: end,
                 state_of: Some(context.id()),
+                head_stages: if head_due {
+                    Some(checkpoint.stages)
+                } else {
+                    from.head_stages
+                },
             };
         }
-        checkpoint.save_head(&path, early_sync)?;
+        if head_due {
+            checkpoint.save_head(&path, early_sync)?;
+        }
         let recorded = spec
             .engine
             .services

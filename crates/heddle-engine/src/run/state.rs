@@ -95,6 +95,9 @@ pub(crate) struct Written {
     /// date; `None` before the first `state` line this process wrote (the next one then
     /// holds the whole state).
     pub state_of: Option<u64>,
+    /// How many stages checkpoint.json covered when this process last rewrote it; `None`
+    /// before its first rewrite.
+    pub head_stages: Option<usize>,
 }
 
 impl RunProgress {
