@@ -15,7 +15,7 @@ mod killing;
 mod sandbox;
 
 use gitfixture::{Fixture, assert_warned, describe, events, git_command, json, run_id};
-use killing::{Rng, kill, seed, spawn};
+use killing::{Rng, kill, resume_to_end, seed, spawn};
 
 /// Five stages; each writes its line at once and then sleeps, so most kills land after
 /// the write and before the stage's checkpoint.
@@ -128,15 +128,7 @@ fn one_run(fixture: &Fixture, flow: &Path, rng: &mut Rng, iteration: u64) -> usi
                 resumes_killed += 1;
             }
         } else {
-            let out = fixture.heddle(&["resume", &id], &[]);
-            // Killed after its exit's checkpoint, the run only lacked its conclusion:
-            // resume writes it and says there is nothing left to run.
-            let concluded = String::from_utf8_lossy(&out.stderr).contains("reached its exit");
-            assert!(
-                out.status.success() || concluded,
-                "iteration {iteration}: resume failed: {}",
-                describe(&out)
-            );
+            resume_to_end(fixture, &id, iteration);
         }
         let after = recovered(&run);
         if after.len() > before {

@@ -14,9 +14,9 @@ mod gitfixture;
 mod killing;
 mod sandbox;
 
-use gitfixture::{Fixture, describe, events, run_id};
+use gitfixture::{Fixture, events, run_id};
 use heddle_engine::Checkpoint;
-use killing::{Rng, kill, seed, spawn};
+use killing::{Rng, kill, resume_to_end, seed, spawn};
 
 const NODES: usize = 500;
 
@@ -92,14 +92,7 @@ fn one_run(fixture: &Fixture, flow: &Path, rng: &mut Rng, iteration: u64) -> usi
                 caught += usize::from(between_rewrites(&run));
             }
         } else {
-            let out = fixture.heddle(&["resume", &id], &[]);
-            // Killed after its exit's checkpoint, the run only lacked its conclusion.
-            let concluded = String::from_utf8_lossy(&out.stderr).contains("reached its exit");
-            assert!(
-                out.status.success() || concluded,
-                "iteration {iteration}: resume failed: {}",
-                describe(&out)
-            );
+            resume_to_end(fixture, &id, iteration);
         }
     }
     let loaded = Checkpoint::load(&run.join("checkpoint.json")).unwrap();

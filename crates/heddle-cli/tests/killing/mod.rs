@@ -1,10 +1,12 @@
-//! What the kill loops share (`resume_kills`, `rollback_kills`): a seeded random source,
-//! spawning `heddle` with its output dropped, and SIGKILL.
+//! What the kill loops share (`resume_kills`, `resume_kills_no_git`, `rollback_kills`): a
+//! seeded random source, spawning `heddle` with its output dropped, SIGKILL, and a resume
+//! run to its end.
+#![allow(dead_code)]
 
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
-use crate::gitfixture::Fixture;
+use crate::gitfixture::{Fixture, describe};
 
 /// splitmix64: small, seeded, the same sequence everywhere.
 pub struct Rng(pub u64);
@@ -51,4 +53,17 @@ pub fn kill(child: &mut Child) -> bool {
     let _ = child.kill();
     let _ = child.wait();
     running
+}
+
+/// `heddle resume ID` in the fixture, run to its end: it must succeed, or say the run only
+/// lacked its conclusion (killed after its exit's checkpoint, the resume writes it and
+/// says there is nothing left to run).
+pub fn resume_to_end(fixture: &Fixture, id: &str, iteration: u64) {
+    let out = fixture.heddle(&["resume", id], &[]);
+    let concluded = String::from_utf8_lossy(&out.stderr).contains("reached its exit");
+    assert!(
+        out.status.success() || concluded,
+        "iteration {iteration}: resume failed: {}",
+        describe(&out)
+    );
 }
