@@ -118,50 +118,40 @@ fn serve_on_one_repository(
     carried: Carried<'_>,
     inbox: &mpsc::Receiver<Job>,
 ) -> Option<SessionParts> {
-    let state = match &carried {
-        Carried::Fresh { state, .. } => state,
-        Carried::Parts(parts) => parts.state(),
+    let (state, opened) = match &carried {
+        Carried::Fresh { state, opened } => (&**state, Some(*opened)),
+        Carried::Parts(parts) => (parts.state(), None),
     };
     let repo = match crate::repo::open(state) {
         Ok(repo) => repo,
-        Err(error) => return report_failure(carried, error),
+        Err(error) => return report_failure(opened, error),
     };
     let odb = match repo.odb() {
         Ok(odb) => odb,
         Err(e) => {
             let error = CheckpointError::git(&state.git_dir, "object database", &e);
-            return report_failure(carried, error);
+            return report_failure(opened, error);
         }
     };
     let mempack = match odb.add_new_mempack_backend(MEMPACK_PRIORITY) {
         Ok(mempack) => mempack,
         Err(e) => {
             let error = CheckpointError::git(&state.git_dir, "mempack", &e);
-            return report_failure(carried, error);
+            return report_failure(opened, error);
         }
     };
     let objects = PendingObjects::new(&repo, mempack);
-    let mut session = match carried {
-        Carried::Fresh { state, opened } => {
-            match OpenSession::open(run_dir, *state, watch, &repo, objects) {
-                Ok(session) => {
-                    let _ = opened.send(Ok(()));
-                    session
-                }
-                Err(error) => {
-                    let _ = opened.send(Err(error));
-                    return None;
-                }
-            }
-        }
-        Carried::Parts(parts) => match OpenSession::from_parts(*parts, &repo, objects) {
-            Ok(session) => session,
-            Err(error) => {
-                tracing::warn!(%error, "the checkpoint session could not open its repository again");
-                return None;
-            }
-        },
+    let session = match carried {
+        Carried::Fresh { state, .. } => OpenSession::open(run_dir, *state, watch, &repo, objects),
+        Carried::Parts(parts) => OpenSession::from_parts(*parts, &repo, objects),
     };
+    let mut session = match session {
+        Ok(session) => session,
+        Err(error) => return report_failure(opened, error),
+    };
+    if let Some(opened) = opened {
+        let _ = opened.send(Ok(()));
+    }
     while let Ok(job) = inbox.recv() {
         job(&mut session);
         if session.merged_packs() {
@@ -171,13 +161,19 @@ fn serve_on_one_repository(
     None
 }
 
-/// Tells the opener of a fresh session that it could not be opened (a carried-over
-/// session's callers find its thread stopped).
-fn report_failure(carried: Carried<'_>, error: CheckpointError) -> Option<SessionParts> {
-    if let Carried::Fresh { opened, .. } = carried {
-        let _ = opened.send(Err(error));
-    } else {
-        tracing::warn!(%error, "the checkpoint session could not open its repository again");
+/// Tells the opener of a fresh session (`opened`) that it could not be opened; a
+/// carried-over session's failure is logged, and its callers find its thread stopped.
+fn report_failure(
+    opened: Option<&mpsc::SyncSender<Result<()>>>,
+    error: CheckpointError,
+) -> Option<SessionParts> {
+    match opened {
+        Some(opened) => {
+            let _ = opened.send(Err(error));
+        }
+        None => {
+            tracing::warn!(%error, "the checkpoint session could not open its repository again");
+        }
     }
     None
 }

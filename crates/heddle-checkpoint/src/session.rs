@@ -160,11 +160,6 @@ impl<'r> OpenSession<'r> {
         })
     }
 
-    /// The run's git state.
-    pub fn state(&self) -> &GitState {
-        &self.kept.state
-    }
-
     /// Whether the session merged its packs since it was opened on its repository.
     pub fn merged_packs(&self) -> bool {
         self.merged
