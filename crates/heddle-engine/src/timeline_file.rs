@@ -147,17 +147,8 @@ impl History {
         history
     }
 
-    /// Reads the first `bytes` bytes of the file at `path` (see [`History::parse`]); a
-    /// missing file reads as an empty history.
-    pub fn read(path: &Path, bytes: u64) -> Result<History, EngineError> {
-        match std::fs::read(path) {
-            Ok(text) => Ok(History::parse(&text, bytes)),
-            Err(e) if e.kind() == ErrorKind::NotFound => Ok(History::default()),
-            Err(e) => Err(EngineError::io(path, &e)),
-        }
-    }
-
-    /// [`History::read`] with [`History::parse_journaled`].
+    /// Reads the file at `path` as [`History::parse_journaled`] does; a missing file reads
+    /// as an empty history.
     pub fn read_journaled(
         path: &Path,
         bytes: u64,
@@ -329,7 +320,7 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), log("one"));
         let next = append(&path, first, &log("two"), true).unwrap();
         assert_eq!(
-            History::read(&path, next).unwrap().logs,
+            History::read_journaled(&path, next).unwrap().0.logs,
             ["one".to_string(), "two".to_string()]
         );
     }
