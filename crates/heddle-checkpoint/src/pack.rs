@@ -9,10 +9,13 @@ use std::path::{Path, PathBuf};
 
 use git2::{Oid, Repository};
 
-use crate::error::{CheckpointError, Result};
+use heddle_engine::atomic_file::replace_files;
 
-/// A session packs the loose objects after this many checkpoints.
-pub const PACK_EVERY: u64 = 128;
+use crate::error::{CheckpointError, Result};
+use crate::pack_format::{EncodedPack, read_index};
+
+/// A session merges its small packs (and packs loose objects) after this many checkpoints.
+pub const PACK_EVERY: u64 = 16;
 
 /// Fewer loose objects than this are left loose (a pack per handful of objects would cost
 /// more lookups than it saves).
@@ -90,66 +93,23 @@ pub fn pack_loose(repo: &Repository, min_loose: usize) -> Result<PackReport> {
     })
 }
 
-/// Merges the packs `names` (each `pack-{name}.pack` in `objects/pack/`) of `repo` into one
-/// new pack, flushed to disk, then removes them (each index before its pack, so a pack is
-/// never listed without its data).
-pub fn merge_packs(repo: &Repository, names: &[String]) -> Result<PackReport> {
-    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo.path(), what, e);
-    let dir = pack_dir(repo);
-    let mut builder = repo.packbuilder().map_err(|e| git("pack builder", &e))?;
-    let mut packed = 0;
-    for name in names {
-        for oid in pack_index_ids(&dir.join(format!("pack-{name}.idx")))? {
-            builder
-                .insert_object(oid, None)
-                .map_err(|e| git(&format!("pack object {oid}"), &e))?;
-            packed += 1;
-        }
-    }
-    let pack = write_synced(repo, &mut builder)?;
-    for name in names {
-        let old = dir.join(format!("pack-{name}.pack"));
-        if old == pack {
-            continue;
-        }
-        for path in [old.with_extension("idx"), old] {
-            match std::fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(CheckpointError::io(&path, &e));
-                }
-                _ => {}
+/// Removes pack `pack` (`objects/pack/pack-{name}.pack`): its index first, so the pack is
+/// never listed without its data.
+pub fn remove_pack(pack: &Path) -> Result<()> {
+    for path in [pack.with_extension("idx"), pack.to_path_buf()] {
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(CheckpointError::io(&path, &e));
             }
+            _ => {}
         }
     }
-    Ok(PackReport {
-        packed,
-        pack: Some(pack),
-    })
+    Ok(())
 }
 
 /// The object ids a version 2 pack index (`.idx`) lists.
 pub fn pack_index_ids(path: &Path) -> Result<Vec<Oid>> {
-    let bytes = std::fs::read(path).map_err(|e| CheckpointError::io(path, &e))?;
-    let bad = || CheckpointError::Storage {
-        path: path.to_path_buf(),
-        message: "not a version 2 pack index".into(),
-    };
-    // Magic, version, 256 fan-out counts (the last one is the number of objects), ids.
-    let header = 8 + 256 * 4;
-    if bytes.len() < header || bytes[..8] != [0xff, b't', b'O', b'c', 0, 0, 0, 2] {
-        return Err(bad());
-    }
-    let count_at = header - 4;
-    let count = u32::from_be_bytes([
-        bytes[count_at],
-        bytes[count_at + 1],
-        bytes[count_at + 2],
-        bytes[count_at + 3],
-    ]) as usize;
-    let ids = bytes.get(header..header + count * 20).ok_or_else(bad)?;
-    ids.chunks_exact(20)
-        .map(|id| Oid::from_bytes(id).map_err(|_| bad()))
-        .collect()
+    Ok(read_index(path)?.into_iter().map(|o| o.id).collect())
 }
 
 /// Writes the pack `builder` holds into `objects/pack/`, flushes it and its index to disk
@@ -174,6 +134,21 @@ pub fn write_synced(repo: &Repository, builder: &mut git2::PackBuilder<'_>) -> R
     repo.odb()
         .and_then(|odb| odb.refresh())
         .map_err(|e| git("refresh the object database", &e))?;
+    Ok(pack)
+}
+
+/// Writes `encoded` into `objects/pack/` (the pack, then its index, both flushed to disk
+/// with the folder) and makes the object database list it; the pack's path.
+pub fn write_encoded(repo: &Repository, encoded: &EncodedPack) -> Result<PathBuf> {
+    let dir = pack_dir(repo);
+    std::fs::create_dir_all(&dir).map_err(|e| CheckpointError::io(&dir, &e))?;
+    let pack = dir.join(format!("pack-{}.pack", encoded.name));
+    let index = pack.with_extension("idx");
+    replace_files(&[(&pack, &encoded.pack), (&index, &encoded.index)])
+        .map_err(|e| CheckpointError::io(&pack, &e))?;
+    repo.odb()
+        .and_then(|odb| odb.refresh())
+        .map_err(|e| CheckpointError::git(repo.path(), "refresh the object database", &e))?;
     Ok(pack)
 }
 

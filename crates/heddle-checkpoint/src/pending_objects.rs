@@ -4,31 +4,28 @@
 //! per stage). The session writes through a libgit2 mempack backend put in front of the
 //! repository's own object database and names the objects its commits added (each commit,
 //! and what its tree has that the parent's tree has not: only the subtrees that differ are
-//! read). [`PendingObjects::flush`] packs those into `objects/pack/`, flushes the pack, its
-//! index and the folder to disk and only then empties the mempack, so a ref or index that
-//! names the objects is written after they are on disk for good. The small packs are merged
-//! into one every [`crate::pack::PACK_EVERY`] checkpoints and when the run ends
-//! ([`PendingObjects::merge_small_packs`]).
-
-use std::path::PathBuf;
+//! read). [`PendingObjects::flush`] writes those, whole, as one pack in `objects/pack/`
+//! ([`crate::pack_format`]: no delta search, no second pass to index it), flushes the pack,
+//! its index and the folder to disk and only then empties the mempack, so a ref or index that
+//! names the objects is written after they are on disk for good. The session merges the
+//! small packs ([`crate::session_packs`]).
 
 use git2::{Mempack, ObjectType, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
-use crate::pack::{PackReport, merge_packs, write_synced};
+use crate::pack::write_encoded;
+use crate::pack_format::{PackEntry, encode_pack};
 
 /// The mempack's priority among the object database's backends: above the loose (1) and
 /// packed (2) ones, so every new object goes to it.
 pub const MEMPACK_PRIORITY: i32 = 1000;
 
-/// The objects written since the last flush, and the small packs flushes wrote.
+/// The objects written since the last flush.
 pub struct PendingObjects<'r> {
     repo: &'r Repository,
     mempack: Mempack<'r>,
     /// The objects named since the last flush.
     named: Vec<Oid>,
-    /// Names (`pack-{name}.pack`) of the packs flushed since the last merge.
-    small_packs: Vec<String>,
 }
 
 impl<'r> PendingObjects<'r> {
@@ -39,7 +36,6 @@ impl<'r> PendingObjects<'r> {
             repo,
             mempack,
             named: Vec::new(),
-            small_packs: Vec::new(),
         }
     }
 
@@ -89,51 +85,28 @@ impl<'r> PendingObjects<'r> {
         Ok(())
     }
 
-    /// Writes the objects named since the last flush to `objects/pack/` as one pack,
-    /// flushed to disk, and lets the objects held in memory go; the pack written (`None`
-    /// when nothing was named).
-    pub fn flush(&mut self) -> Result<Option<PathBuf>> {
+    /// Writes the objects named since the last flush to `objects/pack/` as one pack of
+    /// whole objects, flushed to disk, and lets the objects held in memory go; the name
+    /// of the pack written (`pack-{name}.pack`; `None` when nothing was named).
+    pub fn flush(&mut self) -> Result<Option<String>> {
         if self.named.is_empty() {
             return Ok(None);
         }
         let git = |what: &str, e: &git2::Error| CheckpointError::git(self.repo.path(), what, e);
-        let mut builder = self
-            .repo
-            .packbuilder()
-            .map_err(|e| git("pack builder", &e))?;
-        for oid in &self.named {
-            builder
-                .insert_object(*oid, None)
-                .map_err(|e| git(&format!("pack object {oid}"), &e))?;
+        let odb = self.repo.odb().map_err(|e| git("object database", &e))?;
+        let mut entries = Vec::with_capacity(self.named.len());
+        for &id in &self.named {
+            let object = odb
+                .read(id)
+                .map_err(|e| git(&format!("read object {id}"), &e))?;
+            entries.push(PackEntry::whole(id, object.kind(), object.data())?);
         }
-        let path = write_synced(self.repo, &mut builder)?;
+        let encoded = encode_pack(&entries);
+        write_encoded(self.repo, &encoded)?;
         self.mempack
             .reset()
             .map_err(|e| git("empty the mempack", &e))?;
         self.named.clear();
-        if let Some(name) = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .and_then(|s| s.strip_prefix("pack-"))
-        {
-            self.small_packs.push(name.to_string());
-        }
-        Ok(Some(path))
-    }
-
-    /// How many packs flushes wrote since the last merge.
-    pub fn small_packs(&self) -> usize {
-        self.small_packs.len()
-    }
-
-    /// Merges the packs flushes wrote since the last merge into one (when there are at
-    /// least two).
-    pub fn merge_small_packs(&mut self) -> Result<PackReport> {
-        if self.small_packs.len() < 2 {
-            return Ok(PackReport::default());
-        }
-        let report = merge_packs(self.repo, &self.small_packs)?;
-        self.small_packs.clear();
-        Ok(report)
+        Ok(Some(encoded.name))
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! A checkpoint's new objects are held in memory and written as one pack before any ref
 //! or the index names them ([`PendingObjects`]); the small packs are merged every
-//! [`PACK_EVERY`] checkpoints and at the end, with any loose objects other writers left.
+//! [`PACK_EVERY`] checkpoints and at the end ([`SessionPacks`]), with any loose objects
+//! other writers left.
 //!
 //! The session lives on a thread of its own ([`crate::actor`]), which owns the repository
 //! the session borrows; [`Session`] is that thread seen as a plain value.
@@ -26,6 +27,7 @@ use crate::metadata::{RootBlobs, metadata_commit};
 use crate::pack::{MIN_LOOSE, PACK_EVERY, pack_loose};
 use crate::pending_objects::PendingObjects;
 use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
+use crate::session_packs::SessionPacks;
 use crate::snapshot::{refresh, tree_of};
 use crate::state::{GitState, Mode};
 use crate::tracker::{Changes, Tracker};
@@ -114,6 +116,8 @@ pub struct SessionParts {
     root_blobs: RootBlobs,
     /// The index in memory may differ from its file.
     index_changed: bool,
+    /// The packs the session wrote.
+    packs: SessionPacks,
 }
 
 impl SessionParts {
@@ -151,6 +155,7 @@ impl<'r> OpenSession<'r> {
             recorded: 0,
             root_blobs: RootBlobs::default(),
             index_changed: false,
+            packs: SessionPacks::default(),
         };
         Ok(OpenSession {
             kept,
@@ -201,7 +206,7 @@ impl<'r> OpenSession<'r> {
             None => None,
         };
         self.objects.add_tree(committed, tree)?;
-        self.objects.flush()?;
+        self.flush_objects()?;
         self.save_index()?;
         Ok((tree, warnings))
     }
@@ -332,7 +337,7 @@ impl<'r> OpenSession<'r> {
         self.objects.add_commit(new, Some(old_tree.id()), tree_id)?;
         self.objects
             .add_commit(metadata.commit, Some(metadata.parent_tree), metadata.tree)?;
-        self.objects.flush()?;
+        self.flush_objects()?;
         self.save_index()?;
         metadata.move_ref(self.repo, &self.kept.state.metadata_ref)?;
         compare_and_swap(
@@ -358,10 +363,18 @@ impl<'r> OpenSession<'r> {
         })
     }
 
+    /// Writes the objects named since the last flush as one pack, flushed to disk.
+    fn flush_objects(&mut self) -> Result<()> {
+        if let Some(name) = self.objects.flush()? {
+            self.kept.packs.wrote(name);
+        }
+        Ok(())
+    }
+
     /// Merges the packs the session wrote, and packs loose objects others left (at least
     /// `min_loose` of them).
     fn pack(&mut self, min_loose: usize) -> Result<()> {
-        self.merged |= self.objects.merge_small_packs()?.pack.is_some();
+        self.merged |= self.kept.packs.merge(self.repo)?.pack.is_some();
         pack_loose(self.repo, min_loose).map(|_| ())
     }
 
