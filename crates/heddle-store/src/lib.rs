@@ -25,6 +25,7 @@ mod queries;
 mod readers;
 mod reindex;
 mod scan;
+mod stage_rows;
 mod timeline;
 mod types;
 mod watch;

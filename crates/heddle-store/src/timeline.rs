@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::Store;
 use crate::error::Result;
+use crate::stage_rows::stage_rows;
 use crate::types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, RunStatus, StageState, Timeline,
     TimelineStage, WaitOutcome,
@@ -46,16 +47,7 @@ impl Store {
         let run = self.find(id).await?;
         let db = &self.inner.db;
         let status = RunStatus::parse(&run.status);
-        let stages = sqlx::query!(
-            r#"SELECT node_id, visit, kind, branch, status, attempts, retries, started_at,
-                      ended_at, duration_ms, notes, failure_reason, failure_class,
-                      last_retry_reason, stage_dir
-               FROM stages WHERE run_key = ?1 ORDER BY start_seq"#,
-            run.key
-        )
-        .fetch_all(&db.reader)
-        .await
-        .map_err(|e| db.err(e))?;
+        let stages = stage_rows(db, run.key).await?;
         let waits = sqlx::query!(
             r#"SELECT question_id, node_id, visit, question, choices, started_at, ended_at,
                       duration_ms, outcome, answer
