@@ -82,12 +82,23 @@ if (process.env.BROWSER) {
     await context.addCookies([{ name: `heddle_token_${port}`, value: token, url, httpOnly: true, sameSite: 'Strict' }]);
     const page = await context.newPage();
     const u = new URL(url); u.searchParams.set('run', run.id);
+    // Each API request of the measured navigation: when it was sent and answered (ms since navigation).
+    const requests = [];
+    let measuring = false;
+    page.on('requestfinished', (req) => {
+      if (!measuring || !req.url().includes('/api/')) return;
+      const t = req.timing();
+      const op = req.url().split('/api/')[1].split('?')[0];
+      requests.push({ op, sent: t.startTime, waited: t.responseStart, done: t.responseEnd, bytes: req.postData()?.length ?? 0 });
+    });
     // warm up bundle
     await page.goto(url); await page.waitForTimeout(1500);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
+    measuring = true;
     await page.goto(u.toString());
+    const origin = await page.evaluate(() => performance.timeOrigin);
     const f = {};
     const now = () => page.evaluate(() => Math.round(performance.now()));
     await page.waitForFunction(`document.querySelector('[data-testid="run-timeline"] [data-testid="timeline-bar"], [data-testid="run-timeline"] [data-testid="timeline-cluster"]') !== null`, undefined, { timeout: 120000, polling: 'raf' });
@@ -104,6 +115,11 @@ if (process.env.BROWSER) {
     await page.locator('[data-testid="run-screen"][data-events="ended"]').waitFor({ timeout: 180000 });
     f.events_read = await now();
     console.log(run.id.slice(5, 7), 'browser', JSON.stringify(f));
+    measuring = false;
+    for (const r of requests) {
+      const sent = Math.round(r.sent - origin);
+      console.log('    request', r.op.padEnd(16), 'sent', sent, 'first byte', Math.round(r.waited), 'done', Math.round(r.done), 'ms after sending');
+    }
     mkdirSync(screenshotDir, { recursive: true });
     writeFileSync(join(screenshotDir, `runs-long-probe-${process.env.TAG ?? 'run'}-${run.id.slice(5, 7)}.cpuprofile`), JSON.stringify(profile));
     // aggregate self time
