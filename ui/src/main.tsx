@@ -8,6 +8,7 @@ import { LinkOpenerContext } from './markdown/linkOpener';
 import { screenFromSearch } from './app/screenUrl';
 import './app/theme.css';
 import { prefetchRunGraph } from './runs/runGraphRead';
+import { prefetchRunOpening } from './runs/runOpeningRead';
 import { applyTheme } from './theme/useTheme';
 
 async function start() {
@@ -17,11 +18,12 @@ async function start() {
   const container = document.getElementById('root');
   if (container === null) throw new Error('index.html has no #root element');
   const api = await selectApi();
-  // Opening on a run: its graph and the run screen's code are fetched right away, in
-  // parallel with the app's first render.
+  // Opening on a run: its graph, record and timeline and the run screen's code are fetched
+  // right away, in parallel with the app's first render.
   const screen = screenFromSearch(window.location.search);
   if (screen.kind === 'run') {
     prefetchRunGraph(api, screen.runId);
+    prefetchRunOpening(api, screen.runId);
     void import('./runs/RunScreen');
   }
   createRoot(container).render(

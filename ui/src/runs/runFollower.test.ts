@@ -4,6 +4,7 @@ import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
 import { APPLY_BUDGET_MS, type FollowApi, type FollowState, type FollowTimers, PUBLISH_MS, REFRESH_MS, RunFollower } from './runFollower';
 import { eventStream } from './runEvents.testdata';
+import { prefetchRunOpening } from './runOpeningRead';
 import { LONG_HISTORY_EVENTS } from './timelineHistory';
 
 /** Timers on setTimeout and Date.now, which vi.useFakeTimers() replaces; a frame is 16 ms. */
@@ -254,5 +255,17 @@ describe('RunFollower', () => {
     expect(short.followedAfter).toEqual([0]);
     expect(short.f.current().tailFrom).toBe(0);
   });
-});
 
+  it('takes over the read started when the app opened on the run, for its first load only', async () => {
+    const { f, api, loads } = follower({ status: 'success', last_seq: 7 });
+    prefetchRunOpening(api, 'R1');
+    expect(loads.count).toBe(1);
+    f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads.count).toBe(1);
+    expect(f.current().record?.last_seq).toBe(7);
+    f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads.count).toBe(2);
+  });
+});

@@ -4,6 +4,7 @@ import type { RunEvent } from '../api/runEvent';
 import type { ApiError } from '../generated/ApiError';
 import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
+import { type RunOpening, readRunOpening, takeRunOpening } from './runOpeningRead';
 import { RunProgressBuilder, type RunProgress } from './runProgress';
 import { LONG_HISTORY_EVENTS } from './timelineHistory';
 import { TranscriptBuilder } from './transcript';
@@ -210,8 +211,10 @@ export class RunFollower {
   /** Loads the record and timeline (again); an older load still under way is ignored. */
   readonly load = (): void => {
     const mine = ++this.loads;
-    Promise.all([this.api.getRun({ run_id: this.runId }), this.api.runTimeline({ run_id: this.runId })]).then(
-      ([record, timeline]) => {
+    // The first load takes over the read the app started when it opened on this run.
+    const read = takeRunOpening(this.api, this.runId) ?? readRunOpening(this.api, this.runId);
+    read.then(
+      ([record, timeline]: RunOpening) => {
         if (mine !== this.loads) return;
         this.coveredSeq = record.last_seq;
         this.coveredSettled = record.status !== 'running';
