@@ -1,5 +1,6 @@
 import type { Timeline } from '../generated/Timeline';
 import type { TimelineStage } from '../generated/TimelineStage';
+import { parseTime } from './timeline/timelineLayout';
 import { statusOfOutcome, edgeKey, type NodeProgress, type NodeRunStatus, type RunProgress, type TakenEdge } from './runProgress';
 
 /**
@@ -10,11 +11,17 @@ import { statusOfOutcome, edgeKey, type NodeProgress, type NodeRunStatus, type R
  */
 export const LONG_HISTORY_EVENTS = 5_000;
 
+/** `text`'s time in epoch ms (NaN when it is not one): the timeline layout's reader, several
+ * times cheaper than Date.parse over a 20,000-stage timeline. */
+function timeOf(text: string): number {
+  return parseTime(text) ?? Number.NaN;
+}
+
 /** How `stage` stood at `atMs` (epoch ms; it had started by then). */
 function stageStatusAt(stage: TimelineStage, atMs: number): NodeRunStatus {
-  if (stage.ended_at !== null && Date.parse(stage.ended_at) <= atMs) return stage.status === 'running' || stage.status === 'interrupted' ? stage.status : statusOfOutcome(stage.status);
+  if (stage.ended_at !== null && timeOf(stage.ended_at) <= atMs) return stage.status === 'running' || stage.status === 'interrupted' ? stage.status : statusOfOutcome(stage.status);
   if (stage.status === 'interrupted' && atMs === Number.POSITIVE_INFINITY) return 'interrupted';
-  const waiting = stage.waits.some((w) => Date.parse(w.started_at) <= atMs && (w.ended_at === null || Date.parse(w.ended_at) > atMs));
+  const waiting = stage.waits.some((w) => timeOf(w.started_at) <= atMs && (w.ended_at === null || timeOf(w.ended_at) > atMs));
   return waiting ? 'waiting' : 'running';
 }
 
@@ -33,7 +40,7 @@ export function progressOfTimeline(timeline: Timeline, atMs = Number.POSITIVE_IN
   let count = 0;
   let lastEventAt = 0;
   for (const stage of timeline.stages) {
-    const started = Date.parse(stage.started_at);
+    const started = timeOf(stage.started_at);
     if (started > atMs) break;
     count += 1;
     lastEventAt = Math.max(lastEventAt, started);
