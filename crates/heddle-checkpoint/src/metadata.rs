@@ -16,6 +16,7 @@ use std::time::{Duration, SystemTime};
 
 use git2::build::TreeUpdateBuilder;
 use git2::{FileMode, ObjectType, Oid, Repository, Signature};
+use heddle_engine::timeline_file::History;
 use heddle_engine::{Checkpoint, RunDir};
 
 use crate::error::{CheckpointError, Result};
@@ -38,7 +39,10 @@ pub const TRACE_FILES: &[&str] = &[
 ];
 
 /// Run files the metadata history keeps at its root.
-pub const ROOT_FILES: &[&str] = &["manifest.json", "graph.dot", "checkpoint.json"];
+pub const ROOT_FILES: &[&str] = &["manifest.json", "graph.dot", CHECKPOINT_FILE];
+
+/// The root file holding the run's checkpoint.
+const CHECKPOINT_FILE: &str = "checkpoint.json";
 
 /// The blobs of the run's root files as last stored, with each file's length and
 /// modification time then: a file whose length and time did not change is not read again
@@ -96,9 +100,14 @@ pub fn commit_metadata_with(
     signature: &Signature<'_>,
     blobs: &mut RootBlobs,
 ) -> Result<Oid> {
-    let made = metadata_commit(
-        repo, run_dir, reference, stage_dirs, message, signature, blobs,
-    )?;
+    let parts = MetadataParts {
+        reference,
+        stage_dirs,
+        message,
+        signature,
+        head: None,
+    };
+    let made = metadata_commit(repo, run_dir, parts, blobs)?;
     made.move_ref(repo, reference)?;
     Ok(made.commit)
 }
@@ -130,29 +139,75 @@ impl MetadataCommit {
     }
 }
 
+/// checkpoint.json's content for a metadata commit, and how much of timeline.jsonl it covers
+/// (`None`: a format 1 checkpoint, its history inline).
+#[derive(Debug, Clone, Copy)]
+pub struct CheckpointHead<'a> {
+    /// checkpoint.json as the run stands after the stage.
+    pub json: &'a [u8],
+    /// The length of timeline.jsonl it covers.
+    pub history_bytes: Option<u64>,
+}
+
+/// What a metadata commit records besides the run's root files.
+#[derive(Clone, Copy)]
+pub struct MetadataParts<'a> {
+    /// The metadata ref it goes on.
+    pub reference: &'a str,
+    /// Stage folders (names under `nodes/`) whose trace files it adds.
+    pub stage_dirs: &'a [String],
+    /// Its message.
+    pub message: &'a str,
+    /// Its author and committer.
+    pub signature: &'a Signature<'a>,
+    /// checkpoint.json, when the caller has it; `None` reads it as the run stands.
+    pub head: Option<CheckpointHead<'a>>,
+}
+
 /// Writes the metadata commit [`commit_metadata_with`] makes, without moving `reference`
-/// (a checkpoint session moves it once the commit's objects are on disk).
+/// (a checkpoint session moves it once the commit's objects are on disk). checkpoint.json
+/// is `head` when given (the session has it in memory), else read as the run stands.
 pub fn metadata_commit(
     repo: &Repository,
     run_dir: &RunDir,
-    reference: &str,
-    stage_dirs: &[String],
-    message: &str,
-    signature: &Signature<'_>,
+    commit: MetadataParts<'_>,
     blobs: &mut RootBlobs,
 ) -> Result<MetadataCommit> {
+    let MetadataParts {
+        reference,
+        stage_dirs,
+        message,
+        signature,
+        head,
+    } = commit;
     let parent = tip(repo, reference)?;
     let base = base_tree(repo, parent)?;
     let mut update = TreeUpdateBuilder::new();
-    for name in ROOT_FILES {
+    for name in ROOT_FILES.iter().filter(|name| **name != CHECKPOINT_FILE) {
         if let Some(blob) = blobs.blob(repo, run_dir, name)? {
             update.upsert(*name, blob, FileMode::Blob);
         }
     }
-    let checkpoint_path = run_dir.checkpoint();
-    if let Some(bytes) = local_history_bytes(&checkpoint_path)? {
-        let history = history_chunks::local_file(run_dir.root());
-        history_chunks::update_chunks(repo, &mut update, &base, &history, bytes)?;
+    let on_disk;
+    let head = match head {
+        Some(head) => Some(head),
+        None => {
+            on_disk = checkpoint_now(run_dir)?;
+            on_disk.as_ref().map(|(json, bytes)| CheckpointHead {
+                json,
+                history_bytes: *bytes,
+            })
+        }
+    };
+    if let Some(head) = head {
+        let id = repo
+            .blob(head.json)
+            .map_err(|e| CheckpointError::git(repo.path(), CHECKPOINT_FILE, &e))?;
+        update.upsert(CHECKPOINT_FILE, id, FileMode::Blob);
+        if let Some(bytes) = head.history_bytes {
+            let history = history_chunks::local_file(run_dir.root());
+            history_chunks::update_chunks(repo, &mut update, &base, &history, bytes)?;
+        }
     }
     for stage in stage_dirs {
         let dir = run_dir.nodes_dir().join(stage);
@@ -326,15 +381,36 @@ pub fn read_file(repo: &Repository, commit: Oid, name: &str) -> Result<Vec<u8>> 
     Ok(blob.content().to_vec())
 }
 
-/// How many bytes of timeline.jsonl the run's checkpoint.json at `path` covers; `None`
-/// without a checkpoint or for a format 1 one (history inline).
-fn local_history_bytes(path: &Path) -> Result<Option<u64>> {
-    let text = match std::fs::read(path) {
+/// checkpoint.json as the run stands, with the length of timeline.jsonl it covers (`None`
+/// for format 1, history inline): the file, or, when `head` lines of timeline.jsonl past
+/// it closed later stages (the engine rewrites the file only now and then), the last such
+/// head as the file would hold it. `None` without a checkpoint.
+fn checkpoint_now(run_dir: &RunDir) -> Result<Option<(Vec<u8>, Option<u64>)>> {
+    let path = run_dir.checkpoint();
+    let text = match std::fs::read(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(CheckpointError::io(path, &e)),
+        Err(e) => return Err(CheckpointError::io(&path, &e)),
     };
-    Ok(Checkpoint::parse_head(path, &text)?.history_bytes)
+    let Some(bytes) = Checkpoint::parse_head(&path, &text)?.history_bytes else {
+        return Ok(Some((text, None)));
+    };
+    let timeline = run_dir.timeline();
+    let history = match std::fs::read(&timeline) {
+        Ok(history) => history,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(CheckpointError::io(&timeline, &e)),
+    };
+    match History::last_head(&history, bytes) {
+        Some(journaled) => {
+            let head = Checkpoint {
+                history_bytes: Some(journaled.end),
+                ..journaled.head
+            };
+            Ok(Some((head.head_bytes(&path)?, Some(journaled.end))))
+        }
+        None => Ok(Some((text, Some(bytes)))),
+    }
 }
 
 /// The checkpoint metadata commit `commit` holds, with its history, and the raw

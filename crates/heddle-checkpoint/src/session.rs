@@ -23,7 +23,7 @@ use crate::actor::SessionHandle;
 use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
 use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
-use crate::metadata::{RootBlobs, metadata_commit};
+use crate::metadata::{CheckpointHead, MetadataParts, RootBlobs, metadata_commit};
 use crate::pack::{MIN_LOOSE, PACK_EVERY, pack_loose};
 use crate::pending_objects::PendingObjects;
 use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
@@ -296,13 +296,23 @@ impl<'r> OpenSession<'r> {
             self.kept.state.run_id
         );
         let stage_dirs: Vec<String> = stage_dir.into_iter().collect();
+        // checkpoint.json as the engine has it now (on disk it is rewritten only now and
+        // then; head lines of timeline.jsonl stand for it).
+        let checkpoint_json = checkpoint.head_bytes(&self.kept.run_dir.checkpoint())?;
+        let parts = MetadataParts {
+            reference: &self.kept.state.metadata_ref,
+            stage_dirs: &stage_dirs,
+            message: &metadata_message,
+            signature: &sig,
+            head: Some(CheckpointHead {
+                json: &checkpoint_json,
+                history_bytes: checkpoint.history_bytes,
+            }),
+        };
         let metadata = metadata_commit(
             self.repo,
             &self.kept.run_dir,
-            &self.kept.state.metadata_ref,
-            &stage_dirs,
-            &metadata_message,
-            &sig,
+            parts,
             &mut self.kept.root_blobs,
         )?;
         let facts = CommitFacts {

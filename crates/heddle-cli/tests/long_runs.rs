@@ -6,7 +6,12 @@
 
 mod sandbox;
 
-use sandbox::{Sandbox, describe, git, run_id};
+use std::path::Path;
+
+use sandbox::{
+    Sandbox, completed_nodes, describe, git, json, loaded_checkpoint, run_id, wait_for_stage,
+};
+use serde_json::Value;
 
 /// A chain of `n` no-op conditional nodes.
 fn chain(n: usize) -> String {
@@ -121,4 +126,69 @@ fn a_run_rebuilt_from_git_alone_gets_its_whole_history_back() {
         })
         .collect();
     assert_eq!(nodes, ["start", "a", "b", "check", "check", "exit"]);
+}
+
+/// A chain of `n` conditional nodes, then `slow`, a command that waits a minute unless the
+/// file `proceed` exists.
+fn chain_then_slow(n: usize, proceed: &Path) -> String {
+    let nodes: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+    format!(
+        "digraph C {{ start [shape=Mdiamond]; exit [shape=Msquare];\n{}\n\
+         slow [shape=parallelogram, script=\"test -e '{}' || sleep 60\"];\n\
+         start -> {} -> slow -> exit; }}",
+        nodes
+            .iter()
+            .map(|n| format!("{n} [shape=diamond];"))
+            .collect::<String>(),
+        proceed.display(),
+        nodes.join(" -> ")
+    )
+}
+
+#[test]
+fn with_git_the_head_lines_carry_the_checkpoint_and_its_commit_between_rewrites() {
+    let sandbox = Sandbox::new();
+    sandbox.clean_repo();
+    let proceed = sandbox.path().join("proceed");
+    let flow = sandbox.write_flow("c.dot", &chain_then_slow(100, &proceed));
+    let mut child = sandbox.spawn(&["run", flow.to_str().unwrap()]);
+    let run = wait_for_stage(&sandbox, &mut child, "slow");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let id = run_id(&run);
+    let work = sandbox.work();
+
+    // checkpoint.json is rewritten every 64 stages: on disk it is at stage 65 ...
+    let on_disk = json(&run.join("checkpoint.json"));
+    assert_eq!(on_disk["stages"], 65, "{on_disk}");
+    // ... and the head lines after it bring the run to stage 101 (start, n0..n99), with the
+    // commit of the last checkpoint.
+    let loaded = loaded_checkpoint(&run);
+    assert_eq!(loaded["stages"], 101, "{loaded}");
+    assert_eq!(loaded["current_node"], "n99");
+    assert_eq!(loaded["next_node_id"], "slow");
+    let tip = git(&work, &["rev-parse", &format!("heddle/run/{id}")]);
+    assert_eq!(loaded["git_commit_sha"], tip.trim(), "{loaded}");
+    // The metadata commit holds the checkpoint as it stood after that stage (before its
+    // commit existed) and the history it covers.
+    let reference = format!("refs/heddle/{id}");
+    let committed: Value = serde_json::from_str(&git(
+        &work,
+        &["cat-file", "-p", &format!("{reference}:checkpoint.json")],
+    ))
+    .unwrap();
+    assert_eq!(committed["stages"], 101, "{committed}");
+    assert_eq!(committed["current_node"], "n99");
+
+    // Resumed, it runs `slow` (killed mid-stage) and `exit`, and nothing twice.
+    std::fs::write(&proceed, "").unwrap();
+    let out = sandbox.heddle(&["resume", &id]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let nodes = completed_nodes(&run);
+    let mut expected = vec!["start".to_string()];
+    expected.extend((0..100).map(|i| format!("n{i}")));
+    expected.extend(["slow".to_string(), "exit".to_string()]);
+    assert_eq!(nodes, expected);
+    // A run that ended leaves checkpoint.json current.
+    assert_eq!(json(&run.join("checkpoint.json"))["stages"], 103);
 }

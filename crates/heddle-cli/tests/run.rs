@@ -12,8 +12,8 @@ use serde_json::Value;
 mod sandbox;
 
 use sandbox::{
-    Sandbox, assert_seq_without_gaps, describe, events, exit_code_within, json, names,
-    process_gone, read_pid, run_id, text, wait_for, wait_for_stage,
+    Sandbox, assert_seq_without_gaps, describe, events, exit_code_within, json, loaded_checkpoint,
+    names, process_gone, read_pid, run_id, text, wait_for, wait_for_stage,
 };
 
 fn hello() -> PathBuf {
@@ -308,10 +308,7 @@ fn a_run_killed_inside_a_parallel_node_resumes_only_the_unfinished_branch() {
     let run = wait_for_stage(&sandbox, &mut child, "slow");
     // Kill once the quick branch's end is checkpointed and slow is in its sleep.
     let ready = wait_for(Duration::from_secs(20), || {
-        let checkpoint: Value = std::fs::read_to_string(run.join("checkpoint.json"))
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or(Value::Null);
+        let checkpoint = loaded_checkpoint(&run);
         let quick_done = checkpoint["branches"].as_array().is_some_and(|b| {
             b.iter()
                 .any(|b| b["branch"] == "quick" && b["result"].is_object())
@@ -327,7 +324,7 @@ fn a_run_killed_inside_a_parallel_node_resumes_only_the_unfinished_branch() {
     );
     child.kill().unwrap();
     child.wait().unwrap();
-    let checkpoint = json(&run.join("checkpoint.json"));
+    let checkpoint = loaded_checkpoint(&run);
     assert_eq!(checkpoint["next_node_id"], "fork", "{checkpoint}");
     let out = sandbox.heddle(&["resume", &run_id(&run)]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));

@@ -66,6 +66,35 @@ pub struct JournaledHead {
     pub end: u64,
 }
 
+/// The groups of lines of `text` past its first `bytes` bytes that a `head` line closes,
+/// in order, each with its head. Lines after the last head are left out, and everything
+/// from a line that does not parse or does not end.
+fn closed_groups(text: &[u8], bytes: u64) -> Vec<(Vec<HistoryLine>, JournaledHead)> {
+    let mut start = usize::try_from(bytes).unwrap_or(usize::MAX).min(text.len());
+    let mut groups = Vec::new();
+    let mut pending = Vec::new();
+    while let Some(length) = text[start..].iter().position(|b| *b == b'\n') {
+        let end = start + length + 1;
+        let line = &text[start..end - 1];
+        start = end;
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_slice::<HistoryLine>(line) {
+            Ok(HistoryLine::Head(head)) => groups.push((
+                std::mem::take(&mut pending),
+                JournaledHead {
+                    head: *head,
+                    end: end as u64,
+                },
+            )),
+            Ok(line) => pending.push(line),
+            Err(_) => break,
+        }
+    }
+    groups
+}
+
 /// The history timeline.jsonl holds, with its corrections applied.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct History {
@@ -100,33 +129,21 @@ impl History {
     /// after the last head (a stage whose append was cut short) are ignored, as is
     /// everything from a line that does not parse or does not end.
     pub fn parse_journaled(text: &[u8], bytes: u64) -> (History, Option<JournaledHead>) {
-        let covered = usize::try_from(bytes).unwrap_or(usize::MAX).min(text.len());
         let mut history = History::parse(text, bytes);
-        let mut pending = Vec::new();
         let mut last = None;
-        let mut start = covered;
-        while let Some(length) = text[start..].iter().position(|b| *b == b'\n') {
-            let end = start + length + 1;
-            let line = &text[start..end - 1];
-            start = end;
-            if line.is_empty() {
-                continue;
+        for (lines, head) in closed_groups(text, bytes) {
+            for line in lines {
+                history.apply(line);
             }
-            match serde_json::from_slice::<HistoryLine>(line) {
-                Ok(HistoryLine::Head(head)) => {
-                    for line in pending.drain(..) {
-                        history.apply(line);
-                    }
-                    last = Some(JournaledHead {
-                        head: *head,
-                        end: end as u64,
-                    });
-                }
-                Ok(line) => pending.push(line),
-                Err(_) => break,
-            }
+            last = Some(head);
         }
         (history, last)
+    }
+
+    /// The last `head` line of `text` past its first `bytes` bytes that closes a group, as
+    /// [`History::parse_journaled`] finds it, without reading the history before.
+    pub fn last_head(text: &[u8], bytes: u64) -> Option<JournaledHead> {
+        closed_groups(text, bytes).pop().map(|(_, head)| head)
     }
 
     /// Reads the first `bytes` bytes of the history text `text` (the whole text when

@@ -259,20 +259,30 @@ async fn a_format_1_checkpoint_loads_and_resumes_with_its_inline_history() {
 }
 
 #[tokio::test]
-async fn without_git_the_head_lines_carry_the_checkpoint_between_rewrites() {
-    // 100 conditional nodes, then a command that waits for a file: the run is cancelled
-    // there, 101 stages in, while checkpoint.json was last rewritten at stage 65.
+async fn head_lines_carry_the_checkpoint_between_rewrites_and_a_stop_writes_the_file() {
+    // 100 conditional nodes, then a command that waits for a file: while the run waits
+    // there, 101 stages in, checkpoint.json was last rewritten at stage 65 and the head
+    // lines after it hold the rest; cancelled, the run brings the file up to date.
     let h = Harness::new();
     let mut dot = chain(100).replace("n99 -> exit; }", "n99 -> slow -> exit; }");
     dot = dot.replace(
         "start [shape=Mdiamond];",
         r#"start [shape=Mdiamond]; slow [shape=parallelogram, script="test -f go || sleep 30"];"#,
     );
-    let done = h.run_and_cancel_at(&dot, "slow").await;
-    assert_eq!(done.conclusion.status, heddle_engine::RunStatus::Cancelled);
     let every = heddle_engine::timeline_file::HEAD_EVERY;
+    let mut while_waiting = None;
+    let done = h
+        .run_and_cancel_at_after(&dot, "slow", |run_dir| {
+            let path = run_dir.checkpoint();
+            let text = std::fs::read(&path).unwrap();
+            let on_disk = Checkpoint::parse_head(&path, &text).unwrap();
+            while_waiting = Some((on_disk.stages, Checkpoint::load(&path).unwrap().stages));
+        })
+        .await;
+    assert_eq!(while_waiting, Some((every + 1, 101)), "(on disk, loaded)");
+    assert_eq!(done.conclusion.status, heddle_engine::RunStatus::Cancelled);
     let on_disk = head(&done);
-    assert_eq!(on_disk["stages"], json!(every + 1), "{on_disk}");
+    assert_eq!(on_disk["stages"], json!(101), "{on_disk}");
     let loaded = done.checkpoint();
     assert_eq!(loaded.timeline.len(), 101);
     assert_eq!(loaded.current_node.as_deref(), Some("n99"));

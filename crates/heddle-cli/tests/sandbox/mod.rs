@@ -198,6 +198,16 @@ pub fn json(path: &Path) -> Value {
     serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The run's checkpoint as a resume loads it (checkpoint.json, and the `head` lines of
+/// timeline.jsonl past it: while a run goes, the file is rewritten only every few stages);
+/// `Value::Null` when it cannot be read (not written yet, or being replaced).
+pub fn loaded_checkpoint(run: &Path) -> Value {
+    heddle_engine::Checkpoint::load(&run.join("checkpoint.json"))
+        .ok()
+        .and_then(|c| serde_json::to_value(c).ok())
+        .unwrap_or(Value::Null)
+}
+
 /// The run id in a run folder's manifest.
 pub fn run_id(run: &Path) -> String {
     json(&run.join("manifest.json"))["run_id"]

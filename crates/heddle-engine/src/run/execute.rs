@@ -270,6 +270,9 @@ impl PreparedRun {
             let state = shared.state();
             (state.progress.last_git_sha.clone(), state.end_note.clone())
         };
+        if let Err(error) = shared.save_unsaved_head() {
+            tracing::warn!(%error, "could not bring checkpoint.json up to date at the run's end");
+        }
         let conclusion = Conclusion {
             run_id: shared.spec.run_id.clone(),
             status,

@@ -177,7 +177,6 @@ impl Engine {
             goal,
             inputs: request.inputs.clone(),
             dry_run: request.dry_run,
-            heads_in_history: manifest.checkpoint_mode == NO_GIT_CHECKPOINTS,
         };
         let shared = RunShared::new(spec, emitter, RunProgress::default(), false);
         Ok(PreparedRun::new(shared, lock, start, None))
@@ -319,7 +318,6 @@ impl Engine {
             goal: manifest.goal.clone(),
             inputs: manifest.inputs.clone(),
             dry_run: manifest.dry_run,
-            heads_in_history: manifest.checkpoint_mode == NO_GIT_CHECKPOINTS,
         };
         let shared = RunShared::new(spec, emitter, progress, true);
         Ok(PreparedRun::new(shared, lock, start, context))

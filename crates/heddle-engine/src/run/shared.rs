@@ -64,6 +64,16 @@ impl RunShared {
         self.cancel.cancel();
     }
 
+    /// Writes checkpoint.json for the latest checkpoint when only `head` lines held it, so
+    /// a run that stopped leaves its file current (a crash leaves the lines, which readers
+    /// apply).
+    pub fn save_unsaved_head(&self) -> Result<(), EngineError> {
+        let Some(head) = self.state().unsaved_head.take() else {
+            return Ok(());
+        };
+        head.save_head(&self.spec.run_dir.checkpoint(), true)
+    }
+
     /// Whether this is the first LLM stage since the run resumed (true once).
     pub fn take_resumed_flag(&self) -> bool {
         std::mem::take(&mut self.state().resumed_pending)
@@ -146,19 +156,15 @@ impl RunShared {
             };
             let change = (!change.is_empty()).then_some(change);
             let mut text = History::to_text(new_stages, new_logs, change)?;
-            if spec.heads_in_history {
-                // Closes the stage's lines: once it is on disk the stage counts.
-                let head = HistoryLine::Head(Box::new(checkpoint.head_line()));
-                timeline_file::push_line(&mut text, &head)?;
-            }
+            // Closes the stage's lines: once it is on disk the stage counts.
+            let head = HistoryLine::Head(Box::new(checkpoint.head_line()));
+            timeline_file::push_line(&mut text, &head)?;
             (checkpoint, text, written, early_sync)
         };
         let end = timeline_file::append(&history, from.bytes, &text, early_sync)?;
         checkpoint.history_bytes = Some(end);
-        // Without git, checkpoint.json is rewritten now and then; the head line stands
-        // for it meanwhile.
-        let head_due = !spec.heads_in_history
-            || next.is_none()
+        // checkpoint.json is rewritten now and then; the head lines stand for it meanwhile.
+        let head_due = next.is_none()
             || from
                 .head_stages
                 .is_none_or(|at| checkpoint.stages >= at + timeline_file::HEAD_EVERY);
@@ -221,13 +227,14 @@ impl RunShared {
                     (index, record.stage_dir.clone())
                 })
             };
+            // A second head line, naming the commit, closes the stage again (after a
+            // correction line when git found the files the stage touched).
+            let mut text = Vec::new();
             if let Some((index, stage_dir)) = filled_stage {
                 super::stage::add_files_touched(
                     &spec.run_dir.root().join(stage_dir),
                     &git.files_touched,
                 );
-                // The stage's line is written already: a correction line follows it.
-                let mut text = Vec::new();
                 timeline_file::push_line(
                     &mut text,
                     &HistoryLine::FilesTouched {
@@ -235,22 +242,29 @@ impl RunShared {
                         files: git.files_touched.clone(),
                     },
                 )?;
-                let end = timeline_file::append(&history, end, &text, false)?;
-                self.state().progress.written.bytes = end;
-                checkpoint.history_bytes = Some(end);
-                if sync {
-                    timeline_file::flush(&history)?;
-                }
-            } else if sync && !early_sync {
+            }
+            timeline_file::push_line(
+                &mut text,
+                &HistoryLine::Head(Box::new(checkpoint.head_line())),
+            )?;
+            let end = timeline_file::append(&history, end, &text, false)?;
+            self.state().progress.written.bytes = end;
+            checkpoint.history_bytes = Some(end);
+            if sync {
                 timeline_file::flush(&history)?;
             }
-            checkpoint.save_head(&path, sync)?;
+            if head_due {
+                checkpoint.save_head(&path, sync)?;
+            }
             sha = Some(git.sha);
         } else if sync && !early_sync {
-            // Git recorded nothing after all: the copy written before is the one to flush.
+            // Git recorded nothing after all: the lines written before are the ones to flush.
             timeline_file::flush(&history)?;
-            checkpoint.save_head(&path, true)?;
+            if head_due {
+                checkpoint.save_head(&path, true)?;
+            }
         }
+        self.state().unsaved_head = (!head_due).then(|| checkpoint.clone());
         self.emitter.emit(
             current,
             Event::CheckpointSaved {

@@ -28,10 +28,6 @@ pub(crate) struct RunSpec {
     pub inputs: BTreeMap<String, String>,
     /// LLM stages are simulated.
     pub dry_run: bool,
-    /// The run has no git checkpoints: each stage's lines in timeline.jsonl end with a
-    /// `head` line, and checkpoint.json is rewritten only every
-    /// [`crate::timeline_file::HEAD_EVERY`] stages and at the end.
-    pub heads_in_history: bool,
     /// Position of each node and its outgoing edges.
     pub graph: GraphIndex,
 }

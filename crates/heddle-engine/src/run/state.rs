@@ -41,6 +41,9 @@ pub(crate) struct RunState {
     pub resumed_pending: bool,
     /// The limits the caller gave (the graph's attributes fill the ones left unset).
     pub budget: Budget,
+    /// The latest checkpoint when only `head` lines of timeline.jsonl hold it (checkpoint.json
+    /// is rewritten every few stages): written to checkpoint.json when the run stops.
+    pub unsaved_head: Option<Checkpoint>,
 }
 
 impl RunState {
@@ -54,6 +57,7 @@ impl RunState {
             threads: HashMap::new(),
             resumed_pending: resumed,
             budget: Budget::default(),
+            unsaved_head: None,
         }
     }
 }

@@ -226,6 +226,17 @@ impl Harness {
     /// Runs `source` and cancels it once node `node` has started; returns what the
     /// cancelled run left.
     pub async fn run_and_cancel_at(&self, source: &str, node: &str) -> Finished {
+        self.run_and_cancel_at_after(source, node, |_| {}).await
+    }
+
+    /// [`Harness::run_and_cancel_at`], calling `look` on the run folder once `node` started,
+    /// before the cancel.
+    pub async fn run_and_cancel_at_after(
+        &self,
+        source: &str,
+        node: &str,
+        look: impl FnOnce(&RunDir),
+    ) -> Finished {
         let prepared = self.engine().prepare(self.request(source)).unwrap();
         let mut events = prepared.subscribe();
         let cancel = prepared.cancel_handle();
@@ -239,6 +250,7 @@ impl Harness {
                 break;
             }
         }
+        look(&run_dir);
         cancel.cancel("test says stop");
         let conclusion = tokio::time::timeout(Duration::from_secs(15), task)
             .await
