@@ -4,7 +4,8 @@ import type { Workflow } from '../../generated/Workflow';
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { createCanvasMeasure } from '../look/canvasMeasure';
-import type { MeasureText } from '../look/textMetrics';
+import { characterMeasure, measureForSize } from '../look/characterMeasure';
+import { estimateTextWidth, type MeasureText } from '../look/textMetrics';
 import { foldRoom } from './fold/canvasRoom';
 import { foldFlow, type FoldRoom } from './fold/foldFlow';
 import { chosenLayoutEngine, engineFor, useChosenLayoutEngine } from './layoutEngineChoice';
@@ -19,7 +20,9 @@ export type FlowLayoutState =
 // Made as the app loads, while the page is still nearly empty: reading the theme's fonts
 // then costs nothing, where later it would restyle the whole editor first.
 // Without a page (unit tests), text widths are estimated.
-const sharedMeasure: MeasureText | undefined = typeof document === 'undefined' ? undefined : createCanvasMeasure();
+const sharedMeasure: MeasureText = typeof document === 'undefined' ? estimateTextWidth : createCanvasMeasure();
+/** The same, a character at a time, for very large workflows (see `characterMeasure`). */
+const sharedCharacterMeasure: MeasureText = characterMeasure(sharedMeasure);
 
 // Start the chosen engine's worker (ELK's or Graphviz's, when picked) as soon as the app
 // loads, while the first workflow is still being fetched, instead of when its layout is asked
@@ -43,7 +46,7 @@ export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnost
     // canvas does not blank out on every change.
     // A pending state is kept as it is, so the first layout does not render the screen twice.
     setState((previous) => (previous.status === 'failed' ? { status: 'pending' } : previous));
-    layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, sharedMeasure), undefined, fold).then(
+    layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, measureForSize(sharedMeasure, sharedCharacterMeasure, workflow.nodes.length)), undefined, fold).then(
       (flow) => {
         if (current) setState({ status: 'ready', flow });
       },
