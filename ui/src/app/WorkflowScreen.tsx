@@ -48,7 +48,7 @@ function LaidOutWorkflow({
   const [selection, setSelection] = useState<CanvasSelection>(null);
   const [showSource, setShowSource] = useState(false);
 
-  const focus = useFocusElement();
+  const focus = useFocusElement(layout.status === 'ready' ? layout.flow : null);
   const { apply } = editing;
 
   // The API decides what an edit means and refuses what the dialect forbids (the refusal

@@ -15,7 +15,8 @@ import { useShownTheme } from '../../theme/useTheme';
 import type { CanvasSelection } from '../flow/elementIds';
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
 import { LayoutEnginePicker } from '../layout/LayoutEnginePicker';
-import { fitPadding, fitViewOptions } from './fitViewport';
+import { FitWholeButton, useFitWhole } from './fitWhole';
+import { fitPadding, fitViewOptions, type Bounds, type FitPadding } from './fitViewport';
 import { openingFocus, openingViewport } from './openingViewport';
 import { isSketchZoom } from './detailZoom';
 import { HandlerNode } from './HandlerNode';
@@ -27,6 +28,8 @@ import { SelectionContext } from './SelectionContext';
 import { SketchLayer } from './SketchLayer';
 import { SubgraphNode } from './SubgraphNode';
 import { stableElements, type DrawnElement } from './stableElements';
+import { elementsIn, flowPlaces, viewOf, windowAround, WINDOWED_FROM } from './viewportWindow';
+import { WindowKeeper } from './WindowKeeper';
 import { WorkflowEdge } from './WorkflowEdge';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
@@ -68,6 +71,22 @@ export type CanvasEditing = {
   onMoveNode?: (id: string, position: { x: number; y: number }) => void;
 };
 
+/** The zoom buttons and the layout engine's picker, fitting all of `flow` (inside `ReactFlow`). */
+function CanvasControls({ flow, windowed, padding }: { flow: WorkflowFlow; windowed: boolean; padding: FitPadding }) {
+  const options = useMemo(() => fitViewOptions(padding), [padding]);
+  const fitWhole = useFitWhole(flow, windowed, options, padding, MIN_ZOOM);
+  return (
+    <>
+      <Controls showInteractive={false} showFitView={!windowed} position="bottom-left" fitViewOptions={options}>
+        {windowed ? <FitWholeButton onFit={fitWhole} /> : null}
+      </Controls>
+      <LayoutEnginePicker flow={flow} fit={fitWhole} />
+    </>
+  );
+}
+
+const NO_ELEMENTS = { nodes: [], edges: [] };
+
 /** The node being dragged and where it is now. */
 type Drag = { id: string; position: { x: number; y: number } };
 
@@ -92,13 +111,24 @@ export function WorkflowCanvas({
   const [drag, setDrag] = useState<Drag | null>(null);
   const lastDrag = useRef<Drag | null>(null);
   const movable = editing?.onMoveNode !== undefined;
+  // A very large graph gives React Flow only what is near the view (see `viewportWindow`).
+  const places = useMemo(() => (flow.nodes.length >= WINDOWED_FROM ? flowPlaces(flow) : null), [flow]);
+  const [area, setArea] = useState<Bounds | null>(null);
+  // Zoomed far out the graph is one sketch and React Flow's own nodes and edges are hidden.
+  const [sketch, setSketch] = useState(false);
+  const windowed = useMemo(() => {
+    if (places === null) return flow;
+    // Zoomed far out the sketch draws it all and React Flow would only hide what it is given.
+    if (sketch || area === null) return NO_ELEMENTS;
+    return elementsIn(places, area);
+  }, [flow, places, area, sketch]);
   // The drawn nodes and edges, then the dragged node and its edges swapped in: every other
   // element keeps its object, so React Flow redraws only what moved on each pointer move.
   const nodeCache = useRef(new Map<string, DrawnElement<WorkflowFlowNode, WorkflowFlowNode>>());
   const shownNodes = useMemo(
     () =>
       stableElements(
-        flow.nodes,
+        windowed.nodes,
         nodeCache.current,
         (n) => `${String(isSelected(selection, 'node', n.id))}:${String(movable)}`,
         (n) => ({
@@ -108,7 +138,7 @@ export function WorkflowCanvas({
           draggable: movable && n.type === 'handler',
         }),
       ),
-    [flow.nodes, selection, movable],
+    [windowed.nodes, selection, movable],
   );
   const nodes = useMemo(
     () =>
@@ -118,7 +148,7 @@ export function WorkflowCanvas({
   const edgeCache = useRef(new Map<string, DrawnElement<WorkflowFlowEdge, WorkflowFlowEdge>>());
   const shownEdges = useMemo(
     () =>
-      stableElements(flow.edges, edgeCache.current, (e) => String(isSelected(selection, 'edge', e.id)), (e): WorkflowFlowEdge => {
+      stableElements(windowed.edges, edgeCache.current, (e) => String(isSelected(selection, 'edge', e.id)), (e): WorkflowFlowEdge => {
         const selected = isSelected(selection, 'edge', e.id);
         const worst = e.data?.diagnostics.worst ?? null;
         // A run's marks (taken, latest) are drawn by the edge itself (see runMarks).
@@ -131,7 +161,7 @@ export function WorkflowCanvas({
           markerEnd: arrow(stroke),
         };
       }),
-    [flow.edges, selection],
+    [windowed.edges, selection],
   );
   // Rerouted once when a drag starts (not on every move): the handles follow the node.
   const draggedId = drag?.id ?? null;
@@ -144,18 +174,18 @@ export function WorkflowCanvas({
   // fitted, or readable around the selection or the start node when the fit would be smaller.
   const pane = useRef<HTMLDivElement>(null);
   const [startViewport, setStartViewport] = useState<Viewport | null>(null);
-  // Zoomed far out the graph is one sketch and React Flow's own nodes and edges are hidden.
-  const [sketch, setSketch] = useState(false);
   const firstNodes = useRef(flow.nodes);
   const firstSelection = useRef(selection?.type === 'node' ? selection.id : null);
   const padding = useMemo(() => fitPadding(topInset), [topInset]);
   const fit = useMemo(() => fitViewOptions(padding), [padding]);
+  const windowedGraph = places !== null;
   const firstPadding = useRef(padding);
   useLayoutEffect(() => {
     const box = pane.current?.getBoundingClientRect();
     const focus = openingFocus(firstNodes.current, firstSelection.current);
     const viewport = openingViewport(firstNodes.current, box?.width ?? 0, box?.height ?? 0, focus, MIN_ZOOM, firstPadding.current);
     setSketch(isSketchZoom(viewport.zoom));
+    setArea(windowAround(viewOf([viewport.x, viewport.y, viewport.zoom], box?.width ?? 0, box?.height ?? 0)));
     setStartViewport(viewport);
   }, []);
   const nodesForReactFlow = useMemo(() => (sketch ? nodes.map(hiddenCopy) : nodes), [sketch, nodes]);
@@ -215,8 +245,8 @@ export function WorkflowCanvas({
         {/* Zoomed far out the dots would be a pixel apart: millions to paint on every pan frame. */}
         {sketch ? null : <Background variant={BackgroundVariant.Dots} gap={22} size={1.3} />}
         {showsRun ? <RunArrowDefs /> : null}
-        <Controls showInteractive={false} position="bottom-left" fitViewOptions={fit} />
-        <LayoutEnginePicker flow={flow} fit={fit} />
+        <CanvasControls flow={flow} windowed={windowedGraph} padding={padding} />
+        {windowedGraph && area !== null ? <WindowKeeper area={area} onMove={setArea} /> : null}
         {sketch ? <SketchLayer flow={flow} selection={selection} onSelect={onSelect} /> : null}
         {/* Zoomed out the canvas is the overview; the minimap shows React Flow's (hidden) nodes. */}
         {sketch ? null : <OverviewMap flow={flow} />}

@@ -1,5 +1,6 @@
-import { Panel, useReactFlow, type FitViewOptions } from '@xyflow/react';
+import { Panel } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
+import type { FitWhole } from '../canvas/fitWhole';
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { chooseLayoutEngine, engineFor, isLayoutChoice, useChosenLayoutEngine } from './layoutEngineChoice';
 import { LAYOUT_ENGINES, layoutOriginOf } from './layoutEngines';
@@ -8,14 +9,13 @@ import './layoutEnginePicker.css';
 /** Fits the view to the graph again (with `fit`, animated) when a different engine has laid
  * it out: the drawing's size and shape change with the engine, so the old viewport may show
  * nothing of it. */
-function useRefitOnEngineChange(drawnBy: string, fit: FitViewOptions) {
-  const { fitView } = useReactFlow();
+function useRefitOnEngineChange(drawnBy: string, fit: FitWhole) {
   const previous = useRef(drawnBy);
   useEffect(() => {
     if (previous.current === drawnBy) return;
     previous.current = drawnBy;
-    void fitView({ ...fit, duration: 200 });
-  }, [drawnBy, fitView, fit]);
+    fit(200);
+  }, [drawnBy, fit]);
 }
 
 /**
@@ -24,7 +24,7 @@ function useRefitOnEngineChange(drawnBy: string, fit: FitViewOptions) {
  * `data-layout-engine` names the engine that laid out the flow shown (`flow`); while the
  * newly chosen one is still working it differs from the select's value.
  */
-export function LayoutEnginePicker({ flow, fit }: { flow: WorkflowFlow; fit: FitViewOptions }) {
+export function LayoutEnginePicker({ flow, fit }: { flow: WorkflowFlow; fit: FitWhole }) {
   const chosen = useChosenLayoutEngine();
   const wanted = engineFor(chosen);
   const origin = layoutOriginOf(flow);
