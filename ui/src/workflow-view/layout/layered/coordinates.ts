@@ -107,8 +107,24 @@ export function assignCross(layering: Layering, clusters: readonly LayeredCluste
     });
   });
   const borders = bordersByBox(layering);
-  const place = (r: number, sides: Adjacency['up'][]) => {
+  const place = (r: number, sides: readonly Adjacency['up'][]) => {
     const layer = layers[r] ?? [];
+    const only = layer.length === 1 ? layer[0] : undefined;
+    if (only !== undefined && !isBorder(items[only])) {
+      // Alone in its rank (every rank of a chain): straight under its neighbours' weighted mean.
+      let sum = 0;
+      let total = 0;
+      for (const side of sides) {
+        for (const n of side[only] ?? []) {
+          sum += (x[n.item] ?? 0) * n.weight;
+          total += n.weight;
+        }
+      }
+      if (total === 0) return 0;
+      const moved = Math.abs(sum / total - (x[only] ?? 0));
+      x[only] = sum / total;
+      return moved;
+    }
     const wanted: number[] = [];
     const weights: number[] = [];
     layer.forEach((item, k) => {
@@ -149,11 +165,14 @@ export function assignCross(layering: Layering, clusters: readonly LayeredCluste
     return moved;
   };
   // One-sided sweeps until nothing moves much, then two looking both ways.
+  const up = [adj.up];
+  const down = [adj.down];
+  const around = [adj.up, adj.down];
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     const both = sweep >= SWEEPS - 2;
     let moved = 0;
-    for (let r = 1; r < layers.length; r++) moved = Math.max(moved, place(r, both ? [adj.up, adj.down] : [adj.up]));
-    for (let r = layers.length - 2; r >= 0; r--) moved = Math.max(moved, place(r, both ? [adj.up, adj.down] : [adj.down]));
+    for (let r = 1; r < layers.length; r++) moved = Math.max(moved, place(r, both ? around : up));
+    for (let r = layers.length - 2; r >= 0; r--) moved = Math.max(moved, place(r, both ? around : down));
     if (!both && moved < SETTLED) sweep = SWEEPS - 3;
   }
   return packRanks(layering, gaps, x, [...borders.values()].map((byRank) => [...byRank.values()]));
