@@ -87,6 +87,47 @@ describe('foldPlan', () => {
     expect(evenCuts(intervals, 7)).toBeNull();
   });
 
+  it('finds bands and cuts as a scan through every cut and gap would', () => {
+    // A small deterministic generator: the same "random" intervals on every run.
+    let seed = 7;
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const scanBand = (cuts: number[], along: number) => cuts.filter((c) => along >= c).length;
+    const scanCuts = (intervals: { low: number; high: number }[], bands: number) => {
+      const gaps = intervals.slice(1).map((interval, i) => ((intervals[i]?.high ?? 0) + interval.low) / 2);
+      const first = intervals[0]?.low ?? 0;
+      const length = (intervals[intervals.length - 1]?.high ?? 0) - first;
+      const cuts: number[] = [];
+      let from = 0;
+      for (let j = 1; j < bands; j++) {
+        const target = first + (length * j) / bands;
+        let best = from;
+        for (let g = from; g < gaps.length - (bands - 1 - j); g++) {
+          if (Math.abs((gaps[g] ?? 0) - target) < Math.abs((gaps[best] ?? 0) - target)) best = g;
+        }
+        cuts.push(gaps[best] ?? NaN);
+        from = best + 1;
+      }
+      return cuts;
+    };
+    for (let round = 0; round < 20; round++) {
+      let at = 0;
+      const intervals = Array.from({ length: 5 + Math.floor(next() * 60) }, () => {
+        const low = at + 1 + Math.floor(next() * 50);
+        at = low + 1 + Math.floor(next() * 200);
+        return { low, high: at };
+      });
+      for (let bands = 2; bands <= Math.min(24, intervals.length); bands++) {
+        const cuts = evenCuts(intervals, bands);
+        expect(cuts).toEqual(scanCuts(intervals, bands));
+        for (let i = 0; i < 20; i++) {
+          const along = next() * (at + 100) - 50;
+          expect(bandOf(cuts ?? [], along)).toBe(scanBand(cuts ?? [], along));
+        }
+        for (const cut of cuts ?? []) expect(bandOf(cuts ?? [], cut)).toBe(scanBand(cuts ?? [], cut));
+      }
+    }
+  });
+
   it('folds a long thin row for a square room, and leaves alone what already fits', () => {
     const row = Array.from({ length: 40 }, (_, i) => solid(i * 200, i * 200 + 150));
     const zooms = { max: 1.1, readable: 0.8 };

@@ -93,30 +93,41 @@ export function foldFlow(flow: WorkflowFlow, room: FoldRoom): WorkflowFlow {
   });
   if (cuts.length === 0) return flow;
 
-  // Which segments cross bands, and the lane each takes in the gap it runs along.
-  const crossings = new Map<string, Crossing>();
+  // Which segments cross bands (by edge, then segment), and the lane each takes in the gap it runs along.
+  const crossings = new Map<string, Map<number, Crossing>>();
+  let crossingCount = 0;
   const lanesPerGap = new Array<number>(cuts.length).fill(0);
   for (const [id, route] of routes) {
-    route.forEach((p, i) => {
+    let bandAt = route[0] === undefined ? 0 : bandOf(cuts, route[0].along);
+    route.forEach((_, i) => {
       const q = route[i + 1];
       if (q === undefined) return;
-      const from = bandOf(cuts, p.along);
+      const from = bandAt;
       const to = bandOf(cuts, q.along);
+      bandAt = to;
       if (from === to) return;
       // Forward it runs along the gap after the band it leaves, backward the gap after the one it enters.
       const gap = Math.min(from, to);
       const lane = lanesPerGap[gap] ?? 0;
       lanesPerGap[gap] = lane + 1;
-      crossings.set(`${id}:${i}`, { edge: id, segment: i, from, to, gap, lane, order: crossings.size });
+      const ofEdge = crossings.get(id) ?? new Map<number, Crossing>();
+      crossings.set(id, ofEdge);
+      ofEdge.set(i, { edge: id, segment: i, from, to, gap, lane, order: crossingCount++ });
     });
   }
 
   const extents = bandExtents(solids, points, cuts);
+  // Where each band's first solid starts.
+  const firstSolids = extents.map(() => Infinity);
+  for (const s of solids) {
+    const b = bandOf(cuts, (s.alongLow + s.alongHigh) / 2);
+    firstSolids[b] = Math.min(firstSolids[b] ?? Infinity, s.alongLow);
+  }
   const places: BandPlace[] = [];
   let crossAt = 0;
   extents.forEach((extent, b) => {
     // Each band starts at its first solid, so the bands line up at their start.
-    const firstSolid = Math.min(...solids.filter((s) => bandOf(cuts, (s.alongLow + s.alongHigh) / 2) === b).map((s) => s.alongLow));
+    const firstSolid = firstSolids[b] ?? Infinity;
     const alongShift = Number.isFinite(firstSolid) ? firstSolid : extent.alongLow;
     places.push({ extent, alongShift, crossShift: crossAt - extent.crossLow });
     const lanes = lanesPerGap[b] ?? 0;
@@ -170,11 +181,12 @@ export function foldFlow(flow: WorkflowFlow, room: FoldRoom): WorkflowFlow {
     let folded: Point[] | null = data.route;
     if (route !== undefined) {
       const out: FramePoint[] = [];
+      const crossed = crossings.get(edge.id);
       route.forEach((p, i) => {
         const at = move(p);
         out.push(at);
         const q = route[i + 1];
-        const crossing = crossings.get(`${edge.id}:${i}`);
+        const crossing = crossed?.get(i);
         if (q !== undefined && crossing !== undefined) out.push(...connector(crossing, at, move(q)));
       });
       folded = simplifyRoute(out.map((p) => frame.toScreen(p)));

@@ -36,9 +36,29 @@ export function coveredIntervals(solids: readonly FrameBox[]): Interval[] {
 
 /** Which band (0 first) an along position falls in, for cuts in increasing order. */
 export function bandOf(cuts: readonly number[], along: number): number {
-  let band = 0;
-  while (band < cuts.length && along >= (cuts[band] ?? Infinity)) band++;
-  return band;
+  // The number of cuts at or before `along`, by halving (a long flow has tens of thousands of points).
+  let low = 0;
+  let high = cuts.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (along >= (cuts[mid] ?? Infinity)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** The index in `[from, until)` of the value of increasing `values` nearest `target` (the lower on a tie). */
+function nearest(values: readonly number[], target: number, from: number, until: number): number {
+  let low = from;
+  let high = until;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((values[mid] ?? Infinity) < target) low = mid + 1;
+    else high = mid;
+  }
+  if (low >= until) return until - 1;
+  if (low > from && Math.abs((values[low - 1] ?? 0) - target) <= Math.abs((values[low] ?? 0) - target)) return low - 1;
+  return low;
 }
 
 /**
@@ -54,12 +74,10 @@ export function evenCuts(intervals: readonly Interval[], bands: number): number[
   let from = 0;
   for (let j = 1; j < bands; j++) {
     const target = first.low + ((last.high - first.low) * j) / bands;
-    // The nearest gap at or after `from`, leaving enough gaps for the cuts still to come.
+    // The nearest gap at or after `from`, leaving enough gaps for the cuts still to come
+    // (the gaps, between intervals in order, increase).
     const until = gaps.length - (bands - 1 - j);
-    let best = from;
-    for (let g = from; g < until; g++) {
-      if (Math.abs((gaps[g] ?? 0) - target) < Math.abs((gaps[best] ?? 0) - target)) best = g;
-    }
+    const best = until > from ? nearest(gaps, target, from, until) : from;
     const cut = gaps[best];
     if (cut === undefined) return null;
     cuts.push(cut);
@@ -76,17 +94,15 @@ export function bandExtents(solids: readonly FrameBox[], points: readonly FrameP
     crossLow: Infinity,
     crossHigh: -Infinity,
   }));
-  const widen = (band: FrameBox | undefined, box: FrameBox) => {
+  const widen = (band: FrameBox | undefined, alongLow: number, alongHigh: number, crossLow: number, crossHigh: number) => {
     if (band === undefined) return;
-    band.alongLow = Math.min(band.alongLow, box.alongLow);
-    band.alongHigh = Math.max(band.alongHigh, box.alongHigh);
-    band.crossLow = Math.min(band.crossLow, box.crossLow);
-    band.crossHigh = Math.max(band.crossHigh, box.crossHigh);
+    if (alongLow < band.alongLow) band.alongLow = alongLow;
+    if (alongHigh > band.alongHigh) band.alongHigh = alongHigh;
+    if (crossLow < band.crossLow) band.crossLow = crossLow;
+    if (crossHigh > band.crossHigh) band.crossHigh = crossHigh;
   };
-  for (const s of solids) widen(bands[bandOf(cuts, (s.alongLow + s.alongHigh) / 2)], s);
-  for (const p of points) {
-    widen(bands[bandOf(cuts, p.along)], { alongLow: p.along, alongHigh: p.along, crossLow: p.cross, crossHigh: p.cross });
-  }
+  for (const s of solids) widen(bands[bandOf(cuts, (s.alongLow + s.alongHigh) / 2)], s.alongLow, s.alongHigh, s.crossLow, s.crossHigh);
+  for (const p of points) widen(bands[bandOf(cuts, p.along)], p.along, p.along, p.cross, p.cross);
   return bands;
 }
 
