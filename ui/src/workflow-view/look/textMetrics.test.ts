@@ -52,6 +52,21 @@ describe('wrapText', () => {
     expect(measured.filter((text) => text.length < 'Implementation'.length)).toEqual([]);
   });
 
+  it('measures a one-word label that fits once, with the same result as wrapping it', () => {
+    const measured: string[] = [];
+    const counting = (text: string, f: typeof font) => {
+      measured.push(text);
+      return estimateTextWidth(text, f) + 0.4;
+    };
+    expect(wrapText('n12345', font, 200, 3, counting)).toEqual({ lines: ['n12345'], width: Math.ceil(estimateTextWidth('n12345', font) + 0.4) });
+    expect(measured).toEqual(['n12345']);
+    expect(wrapText('', font, 200, 3, counting).lines).toEqual(['']);
+    // A word that does not fit, or text with a space or a newline, is wrapped as before.
+    expect(wrapText('x'.repeat(80), font, 100, 3, counting).lines).toHaveLength(3);
+    expect(wrapText('a\nb', font, 200, 3, counting).lines).toEqual(['a', 'b']);
+    expect(wrapText('a\r\nb', font, 200, 3, counting).lines).toEqual(['a', 'b']);
+  });
+
   it('cuts to maxLines with an ellipsis', () => {
     const wrapped = wrapText('one two three four five six seven eight', font, 40, 2);
     expect(wrapped.lines).toHaveLength(2);

@@ -73,6 +73,11 @@ export function wrapText(
   maxLines = Number.POSITIVE_INFINITY,
   measure: MeasureText = estimateTextWidth,
 ): WrappedText {
+  // Most labels are one word that fits (often the node's id): measured once, nothing split.
+  if (maxLines >= 1 && !/\s/.test(text)) {
+    const width = measure(text, font);
+    if (width <= maxWidth) return { lines: [text], width: Math.ceil(width) };
+  }
   const lines: string[] = [];
   for (const paragraph of text.split(/\r?\n/)) {
     let current = '';
