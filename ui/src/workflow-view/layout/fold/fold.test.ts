@@ -9,7 +9,7 @@ import type { Point } from '../../look/shapeGeometry';
 import { layoutLayered } from '../layered/layeredLayout';
 import { layoutFlow } from '../layoutEngine';
 import { foldFlow, simplifyRoute } from './foldFlow';
-import { bandOf, coveredIntervals, evenCuts, planFold } from './foldPlan';
+import { bandExtents, bandOf, coveredIntervals, evenCuts, mergedExtents, planFold } from './foldPlan';
 
 interface Box {
   x: number;
@@ -124,6 +124,26 @@ describe('foldPlan', () => {
           expect(bandOf(cuts ?? [], along)).toBe(scanBand(cuts ?? [], along));
         }
         for (const cut of cuts ?? []) expect(bandOf(cuts ?? [], cut)).toBe(scanBand(cuts ?? [], cut));
+      }
+    }
+  });
+
+  it('merges the extents of the slots between gaps into those of the bands', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let round = 0; round < 10; round++) {
+      const solids = Array.from({ length: 30 + Math.floor(next() * 40) }, () => {
+        const low = Math.floor(next() * 5000);
+        const cross = Math.floor(next() * 300);
+        return { alongLow: low, alongHigh: low + 20 + Math.floor(next() * 80), crossLow: cross, crossHigh: cross + 40 };
+      });
+      const points = Array.from({ length: 50 }, () => ({ along: next() * 5400 - 200, cross: next() * 500 - 100 }));
+      const intervals = coveredIntervals(solids);
+      const gaps = intervals.slice(1).map((interval, i) => ((intervals[i]?.high ?? 0) + interval.low) / 2);
+      const slots = bandExtents(solids, points, gaps);
+      for (let bands = 1; bands <= Math.min(8, intervals.length); bands++) {
+        const cuts = bands === 1 ? [] : (evenCuts(intervals, bands) ?? []);
+        expect(mergedExtents(slots, gaps, cuts)).toEqual(bandExtents(solids, points, cuts));
       }
     }
   });

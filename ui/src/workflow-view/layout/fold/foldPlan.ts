@@ -69,7 +69,7 @@ export function evenCuts(intervals: readonly Interval[], bands: number): number[
   const first = intervals[0];
   const last = intervals[intervals.length - 1];
   if (first === undefined || last === undefined || bands - 1 > intervals.length - 1) return null;
-  const gaps = intervals.slice(1).map((interval, i) => ((intervals[i]?.high ?? 0) + interval.low) / 2);
+  const gaps = gapsBetween(intervals);
   const cuts: number[] = [];
   let from = 0;
   for (let j = 1; j < bands; j++) {
@@ -86,24 +86,46 @@ export function evenCuts(intervals: readonly Interval[], bands: number): number[
   return cuts;
 }
 
+function emptyBox(): FrameBox {
+  return { alongLow: Infinity, alongHigh: -Infinity, crossLow: Infinity, crossHigh: -Infinity };
+}
+
+function widen(band: FrameBox | undefined, alongLow: number, alongHigh: number, crossLow: number, crossHigh: number): void {
+  if (band === undefined) return;
+  if (alongLow < band.alongLow) band.alongLow = alongLow;
+  if (alongHigh > band.alongHigh) band.alongHigh = alongHigh;
+  if (crossLow < band.crossLow) band.crossLow = crossLow;
+  if (crossHigh > band.crossHigh) band.crossHigh = crossHigh;
+}
+
 /** Each band's extent: along and across, over the solids (by their centre) and points in it. */
 export function bandExtents(solids: readonly FrameBox[], points: readonly FramePoint[], cuts: readonly number[]): FrameBox[] {
-  const bands: FrameBox[] = Array.from({ length: cuts.length + 1 }, () => ({
-    alongLow: Infinity,
-    alongHigh: -Infinity,
-    crossLow: Infinity,
-    crossHigh: -Infinity,
-  }));
-  const widen = (band: FrameBox | undefined, alongLow: number, alongHigh: number, crossLow: number, crossHigh: number) => {
-    if (band === undefined) return;
-    if (alongLow < band.alongLow) band.alongLow = alongLow;
-    if (alongHigh > band.alongHigh) band.alongHigh = alongHigh;
-    if (crossLow < band.crossLow) band.crossLow = crossLow;
-    if (crossHigh > band.crossHigh) band.crossHigh = crossHigh;
-  };
+  const bands: FrameBox[] = Array.from({ length: cuts.length + 1 }, emptyBox);
   for (const s of solids) widen(bands[bandOf(cuts, (s.alongLow + s.alongHigh) / 2)], s.alongLow, s.alongHigh, s.crossLow, s.crossHigh);
   for (const p of points) widen(bands[bandOf(cuts, p.along)], p.along, p.along, p.cross, p.cross);
   return bands;
+}
+
+/**
+ * The same as `bandExtents` for `cuts` taken among `gaps` (increasing), from the extents of the
+ * slots between one gap and the next (`bandExtents` at `gaps`), without going over every solid
+ * and point again: a band is a run of slots.
+ */
+export function mergedExtents(slots: readonly FrameBox[], gaps: readonly number[], cuts: readonly number[]): FrameBox[] {
+  const bands: FrameBox[] = Array.from({ length: cuts.length + 1 }, emptyBox);
+  let band = 0;
+  slots.forEach((slot, i) => {
+    // Slot i starts at gap i - 1; no cut falls inside a slot.
+    const start = gaps[i - 1] ?? -Infinity;
+    while (band < cuts.length && start >= (cuts[band] ?? Infinity)) band++;
+    widen(bands[band], slot.alongLow, slot.alongHigh, slot.crossLow, slot.crossHigh);
+  });
+  return bands;
+}
+
+/** The middle of each gap between consecutive covered intervals. */
+function gapsBetween(intervals: readonly Interval[]): number[] {
+  return intervals.slice(1).map((interval, i) => ((intervals[i]?.high ?? 0) + interval.low) / 2);
 }
 
 /** How long and wide the drawing is once folded at `cuts` (bands stacked across, with gaps). */
@@ -137,8 +159,11 @@ export function planFold(
   const maxZoom = zooms.max;
   if (room.along <= 0 || room.cross <= 0) return [];
   const intervals = coveredIntervals(solids);
+  // Every fold cuts at gaps: the solids and points are gone over once, into the slots between them.
+  const gaps = gapsBetween(intervals);
+  const slots = bandExtents(solids, points, gaps);
   const zoomAt = (cuts: readonly number[]) => {
-    const size = foldedSize(bandExtents(solids, points, cuts));
+    const size = foldedSize(mergedExtents(slots, gaps, cuts));
     return Math.min(maxZoom, room.along / Math.max(size.along, 1), room.cross / Math.max(size.cross, 1));
   };
   let best: number[] = [];
