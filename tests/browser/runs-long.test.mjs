@@ -6,7 +6,7 @@
 // has been read, and the long tasks meanwhile. Asserted: the page holds only the bars in view
 // (and, for the chain, an overview drawn as one outline rather than an element per node),
 // a stage deep in the run (the 15,000th) can be reached by zooming and selected, and the last
-// stage can be reached.
+// stage can be reached; the chain's canvas holds only the nodes near its view and follows it.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,8 +97,9 @@ const waitFor = (page, predicate) => page.waitForFunction(predicate, undefined, 
 /** Something of the timeline's track is drawn. */
 const TIMELINE_SHOWN = `document.querySelector('[data-testid="run-timeline"] [data-testid="timeline-bar"], [data-testid="run-timeline"] [data-testid="timeline-cluster"]') !== null`;
 /** The start node and every node drawn carry their status. */
-const GRAPH_SHOWN = `document.querySelector('[data-node-id="start"][data-run-status="succeeded"]') !== null &&
-  document.querySelectorAll('[data-node-id]:not([data-run-status])').length === 0`;
+/** Every node drawn carries its status. */
+const DRAWN_MARKED = `document.querySelectorAll('[data-node-id]:not([data-run-status])').length === 0`;
+const GRAPH_SHOWN = `document.querySelector('[data-node-id="start"][data-run-status="succeeded"]') !== null && ${DRAWN_MARKED}`;
 
 /**
  * Opens the run and times it from navigation: shown, answering (a click on `node` in the
@@ -231,6 +232,20 @@ describe('runs screen on 20,000-stage runs', () => {
       // The graph's overview is one outline, not an element per node.
       assert.ok(await page.getByRole('img', { name: 'Workflow overview' }).isVisible(), 'the overview shows the whole graph');
       assert.equal(await page.locator('.react-flow__minimap-node').count(), 0);
+
+      // The canvas holds only the nodes near the view, and follows the view: a click on the
+      // overview's far end of the chain moves there, and the nodes drawn there carry their status.
+      const drawnIds = () => page.locator('.react-flow__node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-id')));
+      const opening = await drawnIds();
+      assert.ok(opening.includes('n0'), 'the start of the chain is drawn at first');
+      assert.ok(opening.length < MAX_BARS_IN_PAGE, `${opening.length} graph nodes in the page for ${STAGES}`);
+      const outline = await page.locator('.overview-outline__nodes').boundingBox();
+      await page.mouse.click(outline.x + outline.width - 2, outline.y + outline.height / 2);
+      await waitFor(page, `[...document.querySelectorAll('.react-flow__node')].some((n) => Number(n.dataset.id.slice(1)) > ${STAGES / 2})`);
+      await waitFor(page, DRAWN_MARKED);
+      const far = await drawnIds();
+      assert.ok(!far.includes('n0'), 'the start is no longer drawn once the view moved away');
+      assert.ok(far.length < MAX_BARS_IN_PAGE, `${far.length} graph nodes in the page for ${STAGES}`);
       assert.deepEqual(pageErrors, []);
     } finally {
       await context.close();
