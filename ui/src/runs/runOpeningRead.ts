@@ -1,6 +1,7 @@
 import type { Api } from '../api/Api';
 import type { RunRecord } from '../generated/RunRecord';
 import type { Timeline } from '../generated/Timeline';
+import { EarlyReads } from './earlyReads';
 
 /** What the run screen reads before it shows anything: the run's record and its timeline. */
 export type RunOpening = readonly [RunRecord, Timeline];
@@ -13,25 +14,17 @@ export function readRunOpening(api: OpeningApi, runId: string): Promise<RunOpeni
   return Promise.all([api.getRun({ run_id: runId }), api.runTimeline({ run_id: runId })]);
 }
 
-/** Reads started before the run screen's code had loaded, by API and run, until taken. */
-const prefetched = new WeakMap<OpeningApi, Map<string, Promise<RunOpening>>>();
+/** Reads started before the run screen's code had loaded, until taken (a failure is kept for
+ * whoever takes the read, to report). */
+const early = new EarlyReads<OpeningApi, RunOpening>(true);
 
 /**
- * Starts reading a run's record and timeline now: when the app opens on a run, before the
- * run screen's code has loaded and mounted (a long run's timeline takes the server a while,
+ * Starts reading a run's record and timeline now: when the app opens on a run, before the run
+ * screen's code has loaded and mounted (a long run's timeline takes the server a while,
  * which then overlaps with loading the screen instead of following it).
  */
 export function prefetchRunOpening(api: OpeningApi, runId: string): void {
-  let reads = prefetched.get(api);
-  if (reads === undefined) {
-    reads = new Map();
-    prefetched.set(api, reads);
-  }
-  if (reads.has(runId)) return;
-  const read = readRunOpening(api, runId);
-  reads.set(runId, read);
-  // A failure is reported by whoever takes the read.
-  read.catch(() => undefined);
+  early.start(api, runId, () => readRunOpening(api, runId));
 }
 
 /**
@@ -39,8 +32,5 @@ export function prefetchRunOpening(api: OpeningApi, runId: string): void {
  * only: the run may go on, so every later load reads afresh.
  */
 export function takeRunOpening(api: OpeningApi, runId: string): Promise<RunOpening> | null {
-  const reads = prefetched.get(api);
-  const read = reads?.get(runId) ?? null;
-  reads?.delete(runId);
-  return read;
+  return early.take(api, runId);
 }
