@@ -15,7 +15,7 @@ use crate::error::{CheckpointError, Result};
 use crate::pack_format::{EncodedPack, read_index};
 
 /// A session merges its small packs (and packs loose objects) after this many checkpoints.
-pub const PACK_EVERY: u64 = 16;
+pub const PACK_EVERY: u64 = 32;
 
 /// Fewer loose objects than this are left loose (a pack per handful of objects would cost
 /// more lookups than it saves).
