@@ -403,11 +403,8 @@ fn checkpoint_now(run_dir: &RunDir) -> Result<Option<(Vec<u8>, Option<u64>)>> {
     };
     match History::last_head(&history, bytes) {
         Some(journaled) => {
-            let head = Checkpoint {
-                history_bytes: Some(journaled.end),
-                ..journaled.head
-            };
-            Ok(Some((head.head_bytes(&path)?, Some(journaled.end))))
+            let head = journaled.into_checkpoint();
+            Ok(Some((head.head_bytes(&path)?, head.history_bytes)))
         }
         None => Ok(Some((text, Some(bytes)))),
     }

@@ -127,7 +127,7 @@ pub fn write_synced(repo: &Repository, builder: &mut git2::PackBuilder<'_>) -> R
             path: dir.clone(),
             message: "the pack builder named no pack".into(),
         })?;
-    let pack = dir.join(format!("pack-{name}.pack"));
+    let pack = pack_path(&dir, &name);
     sync_file(&pack)?;
     sync_file(&pack.with_extension("idx"))?;
     sync_dir(&dir)?;
@@ -142,7 +142,7 @@ pub fn write_synced(repo: &Repository, builder: &mut git2::PackBuilder<'_>) -> R
 pub fn write_encoded(repo: &Repository, encoded: &EncodedPack) -> Result<PathBuf> {
     let dir = pack_dir(repo);
     std::fs::create_dir_all(&dir).map_err(|e| CheckpointError::io(&dir, &e))?;
-    let pack = dir.join(format!("pack-{}.pack", encoded.name));
+    let pack = pack_path(&dir, &encoded.name);
     let index = pack.with_extension("idx");
     replace_files(&[(&pack, &encoded.pack), (&index, &encoded.index)])
         .map_err(|e| CheckpointError::io(&pack, &e))?;
@@ -159,6 +159,11 @@ fn objects_dir(repo: &Repository) -> PathBuf {
 /// `objects/pack/` of `repo`.
 pub fn pack_dir(repo: &Repository) -> PathBuf {
     objects_dir(repo).join("pack")
+}
+
+/// The pack named `name` in the pack folder `dir`: `{dir}/pack-{name}.pack`.
+pub fn pack_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("pack-{name}.pack"))
 }
 
 /// Flushes the file at `path` to disk.

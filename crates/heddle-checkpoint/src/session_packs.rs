@@ -13,12 +13,12 @@
 //! longer the run.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use git2::{Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
-use crate::pack::{PackReport, pack_dir, remove_pack, write_encoded, write_synced};
+use crate::pack::{PackReport, pack_dir, pack_path, remove_pack, write_encoded, write_synced};
 use crate::pack_format::{concatenate, read_index};
 
 /// A merged pack is merged again with the next newer one unless it holds at least this many
@@ -40,11 +40,6 @@ impl SessionPacks {
     /// Records the small pack `name` a checkpoint wrote.
     pub fn wrote(&mut self, name: String) {
         self.small.push(name);
-    }
-
-    /// How many small packs wait for the next merge.
-    pub fn small(&self) -> usize {
-        self.small.len()
     }
 
     /// How many merged packs the session keeps.
@@ -108,10 +103,6 @@ impl SessionPacks {
         }
         Ok(report)
     }
-}
-
-fn pack_path(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!("pack-{name}.pack"))
 }
 
 /// `{name}` of `…/pack-{name}.pack`.

@@ -84,6 +84,11 @@ impl Tracker {
         }
     }
 
+    /// The barrier file's name after `n` takes.
+    fn barrier_path(&self, n: u64) -> PathBuf {
+        self.sync_dir.join(format!("b{n}"))
+    }
+
     /// The changes since the last call.
     pub fn take(&mut self) -> Changes {
         if self.watcher.is_none() {
@@ -118,13 +123,6 @@ impl Tracker {
                 dirs: taken.dirs,
             }
         }
-    }
-}
-
-impl Tracker {
-    /// The barrier file's name after `n` takes.
-    fn barrier_path(&self, n: u64) -> PathBuf {
-        self.sync_dir.join(format!("b{n}"))
     }
 }
 

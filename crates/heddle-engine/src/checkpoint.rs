@@ -12,11 +12,11 @@ use crate::checkpoint_state::KeyedState;
 use crate::error::EngineError;
 use crate::outcome::{FailureClass, StageStatus, Usage};
 use crate::rundir::atomic_write;
-use crate::timeline_file::{History, TIMELINE_FILE};
+use crate::timeline_file::{History, JournaledHead, TIMELINE_FILE};
 
-/// Version of the checkpoint format this build writes: 4 lets a run without git
-/// checkpoints close each stage's lines in timeline.jsonl with a `head` line and rewrite
-/// checkpoint.json only now and then ([`crate::timeline_file`]); 3 also keeps the keyed
+/// Version of the checkpoint format this build writes: 4 closes each stage's lines in
+/// timeline.jsonl with a `head` line and rewrites checkpoint.json only now and then
+/// ([`crate::timeline_file`]); 3 also keeps the keyed
 /// state (visits, retries, outcomes, context) in timeline.jsonl, as changes
 /// ([`crate::checkpoint_state`]); 2 kept the growing history there
 /// ([`Checkpoint::history_bytes`]) and the keyed state in checkpoint.json; 1 held it all.
@@ -335,13 +335,7 @@ impl Checkpoint {
         match checkpoint.history_bytes {
             Some(bytes) => {
                 let (history, head) = History::read_journaled(&history_path(path), bytes)?;
-                let checkpoint = match head {
-                    Some(journaled) => Checkpoint {
-                        history_bytes: Some(journaled.end),
-                        ..journaled.head
-                    },
-                    None => checkpoint,
-                };
+                let checkpoint = head.map_or(checkpoint, JournaledHead::into_checkpoint);
                 Ok(checkpoint.with_history(history))
             }
             None => Ok(checkpoint.with_inline_history()),

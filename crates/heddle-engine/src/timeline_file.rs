@@ -8,10 +8,10 @@
 //! checkpoint.json is replaced, so a checkpoint never names bytes that were not written.
 //! Bytes past the covered length (a crash between the two writes) are ignored and cut off
 //! when the run resumes; a torn last line (a partial write) is skipped, never an error.
-//! A run without git checkpoints (format 4 on) ends each stage's append with a `head`
-//! line, checkpoint.json as of that stage, and flushes it: the line is what makes the stage
-//! count, and checkpoint.json is rewritten only every [`HEAD_EVERY`] stages and when the
-//! run ends. Readers apply the lines past checkpoint.json's covered length up to the last
+//! From format 4 on a run ends each stage's append with a `head` line, checkpoint.json as
+//! of that stage (with git checkpoints a second one naming the commit follows once it is
+//! made): the line is what makes the stage count, and checkpoint.json is rewritten only
+//! every [`HEAD_EVERY`] stages and when the run ends or stops. Readers apply the lines past checkpoint.json's covered length up to the last
 //! `head` line ([`History::parse_journaled`]).
 
 use std::fs::OpenOptions;
@@ -27,7 +27,7 @@ use crate::error::EngineError;
 /// The file's name in the run directory (next to checkpoint.json).
 pub const TIMELINE_FILE: &str = "timeline.jsonl";
 
-/// How many stages a run without git checkpoints goes between rewrites of checkpoint.json
+/// How many stages a run goes between rewrites of checkpoint.json
 /// (its `head` lines in timeline.jsonl carry it meanwhile).
 pub const HEAD_EVERY: usize = 64;
 
@@ -50,9 +50,9 @@ pub enum HistoryLine {
     /// How the keyed state (visits, retries, outcomes, context) changed at a checkpoint
     /// (format 3 on).
     State(Box<StateChange>),
-    /// checkpoint.json as of the end of the stage whose lines come before it (format 4 on,
-    /// runs without git checkpoints): the line that makes a stage's append count, so
-    /// checkpoint.json need not be rewritten after every stage ([`History::parse_journaled`]).
+    /// checkpoint.json as of the end of the stage whose lines come before it (format 4 on):
+    /// the line that makes a stage's append count, so checkpoint.json need not be rewritten
+    /// after every stage ([`History::parse_journaled`]).
     Head(Box<Checkpoint>),
 }
 
@@ -64,6 +64,17 @@ pub struct JournaledHead {
     pub head: Checkpoint,
     /// The file's length up to and with the line.
     pub end: u64,
+}
+
+impl JournaledHead {
+    /// The checkpoint this head stands for, as checkpoint.json would hold it (covering the
+    /// file up to the line).
+    pub fn into_checkpoint(self) -> Checkpoint {
+        Checkpoint {
+            history_bytes: Some(self.end),
+            ..self.head
+        }
+    }
 }
 
 /// The groups of lines of `text` past its first `bytes` bytes that a `head` line closes,
