@@ -2,7 +2,8 @@
 # Installs what building and testing Heddle needs on Debian 12: system packages (WebKitGTK
 # for the Tauri window, Xvfb and WebKitWebDriver for the desktop test, Chromium for the
 # browser test, Graphviz as the parser's oracle, desktop-file-utils to check and register the
-# .deb's desktop entry), cargo tools, and the UI's npm packages (with the Tauri CLI).
+# .deb's desktop entry, PostgreSQL for the shared run index's tests), cargo tools, and the UI's
+# npm packages (with the Tauri CLI).
 # Safe to run again: it skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,7 @@ APT_PACKAGES=(
   build-essential pkg-config curl wget file git ca-certificates
   libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
   xvfb xauth webkit2gtk-driver chromium graphviz desktop-file-utils dbus
+  postgresql
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test tier: formatting and lints, Rust tests (cargo nextest), UI unit tests
+# Runs every test tier: formatting and lints, Rust tests (cargo nextest; the run index's
+# tests twice, on SQLite and on a throwaway PostgreSQL server), UI unit tests
 # (Vitest), the browser test (Playwright + Chromium against `heddle serve`), the Debian
 # package (built from the debug build; in CI, or with HEDDLE_INSTALL_DEB=1, installed with
 # dpkg -i) and the desktop smoke test (the real Tauri window under Xvfb through tauri-driver;
@@ -37,8 +38,14 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "fuzz targets still compile (running them needs nightly; see crates/heddle-dot/README.md)"
 cargo check --manifest-path fuzz/Cargo.toml --locked --quiet
 
-step "Rust tests (cargo nextest)"
+step "Rust tests (cargo nextest), with a throwaway PostgreSQL server for the shared index"
+HEDDLE_TEST_POSTGRES_URL="$(scripts/postgres-for-tests.sh start)"
+export HEDDLE_TEST_POSTGRES_URL
+trap 'scripts/postgres-for-tests.sh stop || true' EXIT
 cargo nextest run --workspace --locked --no-fail-fast
+
+step "the run index's tests again, on PostgreSQL (HEDDLE_TEST_INDEX=postgres)"
+HEDDLE_TEST_INDEX=postgres cargo nextest run -p heddle-store --locked --no-fail-fast
 
 step "UI unit tests (Vitest)"
 (cd ui && npm test)

@@ -20,7 +20,8 @@ fn run_host() -> Result<heddle_api::RunHost, heddle_api::ApiError> {
         std::env::var_os("HEDDLE_HOME").map(Into::into),
         std::env::var_os("HOME").map(Into::into),
     )
-    .unwrap_or_else(|| heddle_api::runs::HeddleHome::at(".heddle"));
+    .unwrap_or_else(|| heddle_api::runs::HeddleHome::at(".heddle"))
+    .with_database_url(std::env::var("HEDDLE_DATABASE_URL").ok());
     let vars = std::env::vars_os()
         .map(|(k, v)| {
             (

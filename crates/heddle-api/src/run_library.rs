@@ -35,7 +35,7 @@ pub struct RunLibrary {
 impl RunLibrary {
     /// The runs of `home`, with its index opened (created when missing).
     pub async fn open(home: HeddleHome) -> Result<Self, ApiError> {
-        let index = Store::open(&home.index(), run_readers()).await?;
+        let index = Store::open(home.index()?, run_readers()).await?;
         Ok(RunLibrary { home, index })
     }
 

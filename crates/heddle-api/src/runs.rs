@@ -9,11 +9,15 @@ use heddle_checkpoint::{GitCheckpoints, ModeChoice};
 use heddle_engine::interviewer::Interviewer;
 use heddle_engine::llm::{LlmBackend, SimulatedBackend};
 use heddle_engine::{Engine, EngineEnv, OsEntropy, Services, SystemClock};
+use heddle_store::{IndexLocation, StoreError};
 
-/// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db`.
+/// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db` (the run index, unless a
+/// database URL puts it elsewhere).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeddleHome {
     root: PathBuf,
+    /// `HEDDLE_DATABASE_URL`: a PostgreSQL index shared by a team, or another SQLite file.
+    database_url: Option<String>,
 }
 
 impl HeddleHome {
@@ -22,12 +26,22 @@ impl HeddleHome {
         heddle_home
             .filter(|p| !p.as_os_str().is_empty())
             .or_else(|| home.map(|h| h.join(".heddle")))
-            .map(|root| HeddleHome { root })
+            .map(HeddleHome::at)
     }
 
     /// A home at `root`.
     pub fn at(root: impl Into<PathBuf>) -> Self {
-        HeddleHome { root: root.into() }
+        HeddleHome {
+            root: root.into(),
+            database_url: None,
+        }
+    }
+
+    /// The home with its run index in the database `url` names (`HEDDLE_DATABASE_URL`, read
+    /// by the caller): `postgres://…` or `sqlite:PATH`; `None` or empty keeps `heddle.db`.
+    pub fn with_database_url(mut self, url: Option<String>) -> Self {
+        self.database_url = url.filter(|u| !u.trim().is_empty());
+        self
     }
 
     /// The folder.
@@ -45,9 +59,9 @@ impl HeddleHome {
         self.root.join("blobs")
     }
 
-    /// `heddle.db`, the run index.
-    pub fn index(&self) -> PathBuf {
-        self.root.join("heddle.db")
+    /// The run index: the database URL's when one was given, else the file `heddle.db`.
+    pub fn index(&self) -> Result<IndexLocation, StoreError> {
+        IndexLocation::choose(self.database_url.as_deref(), self.root.join("heddle.db"))
     }
 }
 

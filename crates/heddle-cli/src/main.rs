@@ -402,7 +402,8 @@ fn environment() -> Result<run::Environment, String> {
         std::env::var_os("HEDDLE_HOME").map(Into::into),
         std::env::var_os("HOME").map(Into::into),
     )
-    .ok_or("neither HEDDLE_HOME nor HOME is set; set HEDDLE_HOME to where Heddle keeps runs")?;
+    .ok_or("neither HEDDLE_HOME nor HOME is set; set HEDDLE_HOME to where Heddle keeps runs")?
+    .with_database_url(std::env::var("HEDDLE_DATABASE_URL").ok());
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     Ok(run::Environment {

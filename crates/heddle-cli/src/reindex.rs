@@ -19,7 +19,7 @@ pub async fn reindex(library: &RunLibrary, json: bool, out: &mut dyn Write) -> R
             "indexed {} run(s), {} event(s) into {}{}",
             report.runs,
             report.events,
-            library.index().path().display(),
+            library.index().describe(),
             if report.removed > 0 {
                 format!("; dropped {} run(s) whose folder is gone", report.removed)
             } else {

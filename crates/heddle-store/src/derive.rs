@@ -17,12 +17,13 @@
 //!
 //! Events are the engine's own [`Event`] type; the ones not listed above derive nothing.
 
-use heddle_engine::Event;
-use sqlx::SqliteConnection;
-
-use crate::db::Db;
+use crate::db::{Db, Tx, on_tx};
+use crate::derive_sql::{
+    OPEN_WAITS, STAGE_ENDED, STAGE_RETRYING, STAGE_STARTED, WAIT_ENDED, WAIT_STARTED,
+};
 use crate::error::Result;
 use crate::progress::ParsedEvent;
+use heddle_engine::Event;
 
 /// A stage visit's end, from `stage.completed` or `stage.failed`.
 struct StageEnd<'a> {
@@ -98,9 +99,20 @@ fn stage_dir(node: &str, visit: i64) -> String {
     heddle_engine::RunDir::stage_dir_name(node, u32::try_from(visit).unwrap_or(1))
 }
 
+/// Milliseconds from `start` to `end` (RFC 3339 times); `None` when either is not one.
+fn millis_between(start: &str, end: &str) -> Option<i64> {
+    let start = humantime::parse_rfc3339_weak(start).ok()?;
+    let end = humantime::parse_rfc3339_weak(end).ok()?;
+    let nanos = match end.duration_since(start) {
+        Ok(later) => i128::try_from(later.as_nanos()).ok()?,
+        Err(earlier) => -i128::try_from(earlier.duration().as_nanos()).ok()?,
+    };
+    i64::try_from((nanos + nanos.signum() * 500_000) / 1_000_000).ok()
+}
+
 /// Applies `event` to the stages and waits of run `run_key`.
 pub(crate) async fn apply(
-    conn: &mut SqliteConnection,
+    tx: &mut Tx,
     store: &Db,
     run_key: i64,
     event: &ParsedEvent,
@@ -128,53 +140,21 @@ pub(crate) async fn apply(
             let visit = i64::from(*visit);
             let dir = named.clone().unwrap_or_else(|| stage_dir(node, visit));
             let attempt = i64::from(*attempt);
-            // The row's visit, looked up in the statement (see the module doc): the row of
-            // the folder named; else `?3` unless another folder holds it, then the node's
-            // highest plus one; `?3` when no folder is named. The same as for stage ends.
-            // The folder's index is named: walking the node's visits newest first (the
-            // primary key's order) would read all of a loop's visits for a new folder.
-            sqlx::query!(
-                "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
-                                     attempts, retries, started_at, stage_dir)
-                 VALUES (?1, ?2,
-                         CASE WHEN ?10 IS NULL THEN ?3 ELSE COALESCE(
-                             (SELECT visit FROM stages INDEXED BY stages_by_folder
-                              WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?9
-                              ORDER BY visit DESC LIMIT 1),
-                             CASE WHEN EXISTS (SELECT 1 FROM stages
-                                               WHERE run_key = ?1 AND node_id = ?2
-                                                 AND visit = ?3)
-                                  THEN COALESCE((SELECT MAX(visit) FROM stages
-                                                 WHERE run_key = ?1 AND node_id = ?2), ?3) + 1
-                                  ELSE ?3 END) END,
-                         ?4, ?5, ?6, 'running', ?7, 0, ?8, ?9)
-                 ON CONFLICT (run_key, node_id, visit) DO UPDATE SET
-                     status = 'running',
-                     kind = excluded.kind,
-                     branch = COALESCE(excluded.branch, stages.branch),
-                     start_seq = CASE WHEN stages.ended_at IS NULL THEN stages.start_seq
-                                      ELSE excluded.start_seq END,
-                     started_at = CASE WHEN stages.ended_at IS NULL THEN stages.started_at
-                                       ELSE excluded.started_at END,
-                     attempts = CASE WHEN stages.ended_at IS NULL
-                                     THEN MAX(stages.attempts, excluded.attempts)
-                                     ELSE excluded.attempts END,
-                     retries = CASE WHEN stages.ended_at IS NULL THEN stages.retries ELSE 0 END,
-                     ended_at = NULL, duration_ms = NULL, notes = NULL,
-                     failure_reason = NULL, failure_class = NULL",
-                run_key,
-                node,
-                visit,
-                event.seq,
-                kind,
-                branch,
-                attempt,
-                ts,
-                dir,
-                named,
-            )
-            .execute(&mut *conn)
-            .await
+            // The row's visit is looked up in the statement (see `derive_sql`).
+            on_tx!(tx, |conn| sqlx::query(store.sql(&STAGE_STARTED))
+                .bind(run_key)
+                .bind(node)
+                .bind(visit)
+                .bind(event.seq)
+                .bind(kind)
+                .bind(branch)
+                .bind(attempt)
+                .bind(ts)
+                .bind(dir)
+                .bind(named)
+                .execute(conn)
+                .await
+                .map(|_| ()))
             .map_err(db)?;
         }
         ended @ (Event::StageCompleted { .. } | Event::StageFailed { .. }) => {
@@ -190,69 +170,37 @@ pub(crate) async fn apply(
             let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
             let input_tokens = p.usage.map(|u| tokens(u.input_tokens));
             let output_tokens = p.usage.map(|u| tokens(u.output_tokens));
-            sqlx::query!(
-                "INSERT INTO stages (run_key, node_id, visit, start_seq, kind, branch, status,
-                                     attempts, retries, started_at, ended_at, duration_ms,
-                                     notes, failure_reason, failure_class, stage_dir,
-                                     input_tokens, output_tokens, cost_usd)
-                 VALUES (?1, ?2,
-                         CASE WHEN ?17 IS NULL THEN ?3 ELSE COALESCE(
-                             (SELECT visit FROM stages INDEXED BY stages_by_folder
-                              WHERE run_key = ?1 AND node_id = ?2 AND stage_dir = ?13
-                              ORDER BY visit DESC LIMIT 1),
-                             CASE WHEN EXISTS (SELECT 1 FROM stages
-                                               WHERE run_key = ?1 AND node_id = ?2
-                                                 AND visit = ?3)
-                                  THEN COALESCE((SELECT MAX(visit) FROM stages
-                                                 WHERE run_key = ?1 AND node_id = ?2), ?3) + 1
-                                  ELSE ?3 END) END,
-                         ?4, '', ?5, ?6, ?7, 0, ?8, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-                 ON CONFLICT (run_key, node_id, visit) DO UPDATE SET
-                     status = excluded.status,
-                     attempts = MAX(stages.attempts, excluded.attempts),
-                     branch = COALESCE(stages.branch, excluded.branch),
-                     ended_at = excluded.ended_at,
-                     duration_ms = excluded.duration_ms,
-                     notes = excluded.notes,
-                     failure_reason = excluded.failure_reason,
-                     failure_class = excluded.failure_class,
-                     input_tokens = excluded.input_tokens,
-                     output_tokens = excluded.output_tokens,
-                     cost_usd = excluded.cost_usd",
-                run_key,
-                node,
-                visit,
-                event.seq,
-                p.branch,
-                p.status,
-                attempts,
-                ts,
-                duration_ms,
-                p.notes,
-                p.reason,
-                p.failure_class,
-                dir,
-                input_tokens,
-                output_tokens,
-                p.cost_usd,
-                p.stage_dir,
-            )
-            .execute(&mut *conn)
-            .await
+            on_tx!(tx, |conn| sqlx::query(store.sql(&STAGE_ENDED))
+                .bind(run_key)
+                .bind(node)
+                .bind(visit)
+                .bind(event.seq)
+                .bind(p.branch)
+                .bind(p.status)
+                .bind(attempts)
+                .bind(ts)
+                .bind(duration_ms)
+                .bind(p.notes)
+                .bind(p.reason)
+                .bind(p.failure_class)
+                .bind(dir)
+                .bind(input_tokens)
+                .bind(output_tokens)
+                .bind(p.cost_usd)
+                .bind(p.stage_dir)
+                .execute(conn)
+                .await
+                .map(|_| ()))
             .map_err(db)?;
         }
         Event::StageRetrying { reason, .. } => {
-            sqlx::query!(
-                "UPDATE stages SET retries = retries + 1, last_retry_reason = ?3
-                 WHERE run_key = ?1 AND node_id = ?2
-                   AND visit = (SELECT visit FROM stages WHERE run_key = ?1 AND node_id = ?2
-                                ORDER BY start_seq DESC LIMIT 1)",
-                run_key,
-                node,
-                reason,
-            )
-            .execute(&mut *conn)
-            .await
+            on_tx!(tx, |conn| sqlx::query(STAGE_RETRYING)
+                .bind(run_key)
+                .bind(node)
+                .bind(reason)
+                .execute(conn)
+                .await
+                .map(|_| ()))
             .map_err(db)?;
         }
         Event::InterviewStarted {
@@ -261,26 +209,17 @@ pub(crate) async fn apply(
             question_id,
         } => {
             let choices = serde_json::to_string(choices).unwrap_or_else(|_| "[]".into());
-            sqlx::query!(
-                "INSERT INTO human_waits (run_key, question_id, node_id, visit, start_seq,
-                                          question, choices, started_at)
-                 VALUES (?1, ?2, ?3,
-                         COALESCE((SELECT visit FROM stages
-                                   WHERE run_key = ?1 AND node_id = ?3
-                                   ORDER BY start_seq DESC LIMIT 1), 1),
-                         ?4, ?5, ?6, ?7)
-                 ON CONFLICT (run_key, question_id) DO UPDATE SET
-                     question = excluded.question, choices = excluded.choices",
-                run_key,
-                question_id,
-                node,
-                event.seq,
-                question,
-                choices,
-                ts,
-            )
-            .execute(&mut *conn)
-            .await
+            on_tx!(tx, |conn| sqlx::query(WAIT_STARTED)
+                .bind(run_key)
+                .bind(question_id)
+                .bind(node)
+                .bind(event.seq)
+                .bind(question)
+                .bind(choices)
+                .bind(ts)
+                .execute(conn)
+                .await
+                .map(|_| ()))
             .map_err(db)?;
         }
         ended @ (Event::InterviewAnswered { .. } | Event::InterviewTimedOut { .. }) => {
@@ -302,22 +241,25 @@ pub(crate) async fn apply(
                 }
                 _ => return Ok(()),
             };
-            sqlx::query!(
-                "UPDATE human_waits SET
-                     outcome = ?3, answer = ?4, ended_at = ?5,
-                     duration_ms = CAST(ROUND((unixepoch(?5, 'subsec')
-                                               - unixepoch(started_at, 'subsec')) * 1000)
-                                        AS INTEGER)
-                 WHERE run_key = ?1 AND node_id = ?2 AND outcome IS NULL",
-                run_key,
-                node,
-                outcome,
-                answer,
-                ts,
-            )
-            .execute(&mut *conn)
-            .await
+            let open: Vec<(String, String)> = on_tx!(tx, |conn| sqlx::query_as(OPEN_WAITS)
+                .bind(run_key)
+                .bind(node)
+                .fetch_all(conn)
+                .await)
             .map_err(db)?;
+            for (question_id, started_at) in open {
+                on_tx!(tx, |conn| sqlx::query(WAIT_ENDED)
+                    .bind(run_key)
+                    .bind(&question_id)
+                    .bind(outcome)
+                    .bind(answer)
+                    .bind(ts)
+                    .bind(millis_between(&started_at, ts))
+                    .execute(conn)
+                    .await
+                    .map(|_| ()))
+                .map_err(db)?;
+            }
         }
         _ => {}
     }

@@ -1,25 +1,25 @@
 //! What can go wrong with the index, with what a person needs to act on it: the database
-//! file, the run, the file and line of an unreadable event.
+//! (file or URL), the run, the file and line of an unreadable event.
 
 use std::path::PathBuf;
 
 /// A store error.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// The database file could not be opened, created or migrated.
-    #[error("cannot open the run index {path}: {message}")]
+    /// The index could not be opened, created or migrated.
+    #[error("cannot open the run index {index}: {message}")]
     Open {
-        /// The database file.
-        path: PathBuf,
-        /// What SQLite or the migration said.
+        /// The database file, or the PostgreSQL URL without its password.
+        index: String,
+        /// What the database or the migration said.
         message: String,
     },
     /// A query or write failed.
-    #[error("run index {path}: {message}")]
+    #[error("run index {index}: {message}")]
     Database {
-        /// The database file.
-        path: PathBuf,
-        /// What SQLite said.
+        /// The database file, or the PostgreSQL URL without its password.
+        index: String,
+        /// What the database said.
         message: String,
     },
     /// A file of a run folder could not be read.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use heddle_engine::run_records::HistoryMark;
 use heddle_engine::{Budget, Event};
 
+use crate::db::{on_tx, on_writer};
 use crate::error::{Result, StoreError};
 use crate::scan::{ArtifactRead, GitRead, Position, Scan, scan};
 use crate::types::{IngestReport, RunChange, RunStatus};
@@ -20,7 +21,7 @@ use crate::{Store, derive};
 const ATTEMPTS: usize = 3;
 
 /// The row of a folder as the previous ingest left it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 struct Previous {
     key: i64,
     id: String,
@@ -109,23 +110,21 @@ impl Store {
                 return report;
             }
         }
-        Err(StoreError::Database {
-            path: self.inner.db.path.clone(),
-            message: format!("{name} kept changing under another process's ingest; try again"),
-        })
+        Err(self.inner.db.err(format!(
+            "{name} kept changing under another process's ingest; try again"
+        )))
     }
 
     async fn previous(&self, folder: &str) -> Result<Option<Previous>> {
         let db = &self.inner.db;
-        let row = sqlx::query_as!(
-            Previous,
-            r#"SELECT key AS "key!", id, status, ingest_offset AS offset, ingest_line AS lines,
+        let row = on_writer!(db, |pool| sqlx::query_as::<_, Previous>(
+            r#"SELECT key, id, status, ingest_offset AS offset, ingest_line AS lines,
                       git_signature, manifest_signature, checkpoint_mark
-               FROM runs WHERE folder = ?1"#,
-            folder
+               FROM runs WHERE folder = $1"#
         )
-        .fetch_optional(&db.writer)
-        .await
+        .bind(folder)
+        .fetch_optional(pool)
+        .await)
         .map_err(|e| db.err(e))?;
         Ok(row)
     }
@@ -137,10 +136,12 @@ impl Store {
     ) -> Result<IngestReport> {
         let db = &self.inner.db;
         if let Some(previous) = &previous {
-            sqlx::query!("DELETE FROM runs WHERE folder = ?1", folder)
-                .execute(&db.writer)
+            on_writer!(db, |pool| sqlx::query("DELETE FROM runs WHERE folder = $1")
+                .bind(folder)
+                .execute(pool)
                 .await
-                .map_err(|e| db.err(e))?;
+                .map(|_| ()))
+            .map_err(|e| db.err(e))?;
             self.announce(RunChange {
                 run_id: previous.id.clone(),
                 status: None,
@@ -165,25 +166,24 @@ impl Store {
         scanned: Scan,
     ) -> Result<Option<Result<IngestReport>>> {
         let db = &self.inner.db;
-        let mut tx = db.write().await?;
-        let now = sqlx::query_as!(
-            Previous,
-            r#"SELECT key AS "key!", id, status, ingest_offset AS offset, ingest_line AS lines,
+        let mut tx = db.write(name).await?;
+        let now = on_tx!(&mut tx, |conn| sqlx::query_as::<_, Previous>(
+            r#"SELECT key, id, status, ingest_offset AS offset, ingest_line AS lines,
                       git_signature, manifest_signature, checkpoint_mark
-               FROM runs WHERE folder = ?1"#,
-            name
+               FROM runs WHERE folder = $1"#
         )
-        .fetch_optional(&mut *tx)
-        .await
+        .bind(name)
+        .fetch_optional(&mut *conn)
+        .await)
         .map_err(|e| db.err(e))?;
         if now != previous {
-            tx.rollback().await.map_err(|e| db.err(e))?;
+            tx.rollback(db).await?;
             return Ok(None);
         }
         if let Some(p) = previous.as_ref().filter(|_| !rebuild)
             && unchanged(p, &scanned)
         {
-            tx.rollback().await.map_err(|e| db.err(e))?;
+            tx.rollback(db).await?;
             return Ok(Some(Ok(IngestReport {
                 run_id: Some(p.id.clone()),
                 new_events: 0,
@@ -300,7 +300,7 @@ impl Store {
             },
         )
         .await?;
-        tx.commit().await.map_err(|e| db.err(e))?;
+        tx.commit(db).await?;
         let new_events = i64::try_from(tail.events.len()).unwrap_or(i64::MAX);
         let changed = !same_run
             || new_events > 0

@@ -1,6 +1,8 @@
 //! heddle-store owns the index of runs: the embedded SQLite database `$HEDDLE_HOME/heddle.db`
-//! (WAL, foreign keys, migrations under `migrations/`) with runs, labels, stages, human
-//! waits, events, checkpoints, artifacts and recently opened workflows.
+//! (WAL, foreign keys), or a PostgreSQL database a team shares ([`IndexLocation`], chosen by
+//! `HEDDLE_DATABASE_URL`), with the same tables and queries (migrations for each under
+//! `migrations/`): runs, labels, stages, human waits, events, checkpoints, artifacts and
+//! recently opened workflows.
 //!
 //! The run folders under `runs/` stay the source of truth; everything but the recent
 //! workflows is derived from them and can be rebuilt at any time ([`Store::reindex`]). It
@@ -17,15 +19,20 @@
 
 mod db;
 mod derive;
+mod derive_sql;
+mod detail_rows;
 mod error;
 mod event_page;
 mod ingest;
+mod location;
 mod progress;
 mod queries;
 mod readers;
 mod reindex;
 mod scan;
 mod stage_rows;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod timeline;
 mod types;
 mod watch;
@@ -33,13 +40,13 @@ mod workflows;
 mod write;
 mod write_checkpoints;
 
-use std::path::Path;
 use std::sync::Arc;
 
 use tokio::sync::{Mutex, broadcast};
 
 pub use error::{Result, StoreError};
 pub use event_page::MAX_PAGE_EVENTS;
+pub use location::IndexLocation;
 pub use readers::RunReaders;
 pub use types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, IngestFailure, IngestReport,
@@ -68,11 +75,11 @@ struct Inner {
 }
 
 impl Store {
-    /// Opens the index at `path` (usually `$HEDDLE_HOME/heddle.db`), creating the file and
-    /// its folder when missing and bringing its schema up to date; run folders' checkpoints
-    /// and artifacts are read through `readers`.
-    pub async fn open(path: &Path, readers: RunReaders) -> Result<Store> {
-        let db = db::Db::open(path).await?;
+    /// Opens the index at `location` (usually the file `$HEDDLE_HOME/heddle.db`, created
+    /// with its folder when missing; or a PostgreSQL database) and brings its schema up to
+    /// date; run folders' checkpoints and artifacts are read through `readers`.
+    pub async fn open(location: impl Into<IndexLocation>, readers: RunReaders) -> Result<Store> {
+        let db = db::Db::open(&location.into()).await?;
         let (changes, _) = broadcast::channel(CHANGES_CAPACITY);
         Ok(Store {
             inner: Arc::new(Inner {
@@ -84,9 +91,14 @@ impl Store {
         })
     }
 
-    /// The database file.
-    pub fn path(&self) -> &Path {
-        &self.inner.db.path
+    /// Where the index lives.
+    pub fn location(&self) -> &IndexLocation {
+        &self.inner.db.location
+    }
+
+    /// The index as messages name it: the file's path, or the URL without its password.
+    pub fn describe(&self) -> &str {
+        &self.inner.db.name
     }
 
     /// Every run whose index changes from now on (by any ingest: the watcher's, a

@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use sqlx::{QueryBuilder, Sqlite};
+use sqlx::{Database, Encode, QueryBuilder, Type};
 
 use crate::Store;
+use crate::db::on_reader;
 use crate::error::{Result, StoreError};
 use crate::types::{PageRequest, RunCursor, RunFilter, RunPage, RunRecord, RunStatus};
 use crate::write::epoch_ms;
@@ -17,11 +18,15 @@ const MAX_PAGE: u32 = 1000;
 const CANDIDATES: i64 = 5;
 
 /// The columns of [`RunRow`], in its order.
-const RUN_COLUMNS: &str = "key, id, folder, workflow_name, workflow_path, goal, labels, status, \
-     started_at, started_ms, ended_at, duration_ms, failure_reason, checkpoint_mode, \
-     run_branch, base_sha, final_sha, artifact_count, stage_count, event_count, last_seq, \
-     dry_run, parent_run_id, work_dir, node_count, current_node, ingest_error, input_tokens, \
-     output_tokens, cost_usd, max_cost_usd, max_tokens";
+macro_rules! run_columns {
+    () => {
+        "key, id, folder, workflow_name, workflow_path, goal, labels, status, started_at, \
+         started_ms, ended_at, duration_ms, failure_reason, checkpoint_mode, run_branch, \
+         base_sha, final_sha, artifact_count, stage_count, event_count, last_seq, dry_run, \
+         parent_run_id, work_dir, node_count, current_node, ingest_error, input_tokens, \
+         output_tokens, cost_usd, max_cost_usd, max_tokens"
+    };
+}
 
 /// A row of `runs`.
 #[derive(Debug, sqlx::FromRow)]
@@ -114,12 +119,16 @@ fn time_filter(field: &'static str, value: Option<&String>) -> Result<Option<i64
 }
 
 /// Appends the filter's conditions (after a `WHERE 1 = 1`).
-fn push_filters(
-    query: &mut QueryBuilder<'_, Sqlite>,
+fn push_filters<'a, DB>(
+    query: &mut QueryBuilder<'a, DB>,
     filter: &RunFilter,
     since: Option<i64>,
     until: Option<i64>,
-) {
+) where
+    DB: Database,
+    String: Encode<'a, DB> + Type<DB>,
+    i64: Encode<'a, DB> + Type<DB>,
+{
     if let Some(parent) = &filter.parent_run_id {
         query
             .push(" AND parent_run_id = ")
@@ -131,7 +140,7 @@ fn push_filters(
         query.push(" AND status IN (");
         let mut list = query.separated(", ");
         for status in &filter.status {
-            list.push_bind(status.as_str());
+            list.push_bind(status.as_str().to_string());
         }
         query.push(")");
     }
@@ -164,38 +173,35 @@ impl Store {
         let since = time_filter("since", filter.since.as_ref())?;
         let until = time_filter("until", filter.until.as_ref())?;
         let limit = page.limit.clamp(1, MAX_PAGE);
-        let mut query =
-            QueryBuilder::<Sqlite>::new(format!("SELECT {RUN_COLUMNS} FROM runs WHERE 1 = 1"));
-        push_filters(&mut query, filter, since, until);
-        if let Some(after) = &page.after {
+        let (mut rows, total): (Vec<RunRow>, i64) = on_reader!(db, |pool| async {
+            let mut query =
+                QueryBuilder::new(concat!("SELECT ", run_columns!(), " FROM runs WHERE 1 = 1"));
+            push_filters(&mut query, filter, since, until);
+            if let Some(after) = &page.after {
+                query
+                    .push(" AND (started_ms, id) < (")
+                    .push_bind(after.started_ms)
+                    .push(", ")
+                    .push_bind(after.id.clone())
+                    .push(")");
+            }
             query
-                .push(" AND (started_ms, id) < (")
-                .push_bind(after.started_ms)
-                .push(", ")
-                .push_bind(after.id.clone())
-                .push(")");
+                .push(" ORDER BY started_ms DESC, id DESC LIMIT ")
+                .push_bind(i64::from(limit) + 1);
+            let rows = query.build_query_as().fetch_all(pool).await?;
+            let mut count = QueryBuilder::new("SELECT COUNT(*) FROM runs WHERE 1 = 1");
+            push_filters(&mut count, filter, since, until);
+            let total = count.build_query_scalar().fetch_one(pool).await?;
+            Ok::<_, sqlx::Error>((rows, total))
         }
-        query
-            .push(" ORDER BY started_ms DESC, id DESC LIMIT ")
-            .push_bind(i64::from(limit) + 1);
-        let mut rows: Vec<RunRow> = query
-            .build_query_as()
-            .fetch_all(&db.reader)
-            .await
-            .map_err(|e| db.err(e))?;
+        .await)
+        .map_err(|e| db.err(e))?;
         let more = rows.len() > limit as usize;
         rows.truncate(limit as usize);
         let next = more.then(|| rows.last()).flatten().map(|last| RunCursor {
             started_ms: last.started_ms,
             id: last.id.clone(),
         });
-        let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*) FROM runs WHERE 1 = 1");
-        push_filters(&mut count, filter, since, until);
-        let total: i64 = count
-            .build_query_scalar()
-            .fetch_one(&db.reader)
-            .await
-            .map_err(|e| db.err(e))?;
         Ok(RunPage {
             items: rows.into_iter().map(RunRow::into_record).collect(),
             next,
@@ -217,19 +223,14 @@ impl Store {
         if given.is_empty() {
             return Err(not_found());
         }
-        let exact = sqlx::query_as!(
-            RunRow,
-            r#"SELECT key AS "key!", id, folder, workflow_name, workflow_path, goal, labels,
-                      status, started_at, started_ms, ended_at, duration_ms, failure_reason,
-                      checkpoint_mode, run_branch, base_sha, final_sha, artifact_count,
-                      stage_count, event_count, last_seq, dry_run, parent_run_id, work_dir,
-                      node_count, current_node, ingest_error, input_tokens, output_tokens,
-                      cost_usd, max_cost_usd, max_tokens
-               FROM runs WHERE id = ?1 OR folder = ?1"#,
-            given
-        )
-        .fetch_optional(&db.reader)
-        .await
+        let exact = on_reader!(db, |pool| sqlx::query_as::<_, RunRow>(concat!(
+            "SELECT ",
+            run_columns!(),
+            " FROM runs WHERE id = $1 OR folder = $1"
+        ))
+        .bind(given)
+        .fetch_optional(pool)
+        .await)
         .map_err(|e| db.err(e))?;
         if let Some(row) = exact {
             return Ok(row);
@@ -244,33 +245,26 @@ impl Store {
         if prefix.is_empty() {
             return Err(not_found());
         }
-        let mut rows = sqlx::query_as!(
-            RunRow,
-            r#"SELECT key AS "key!", id, folder, workflow_name, workflow_path, goal, labels,
-                      status, started_at, started_ms, ended_at, duration_ms, failure_reason,
-                      checkpoint_mode, run_branch, base_sha, final_sha, artifact_count,
-                      stage_count, event_count, last_seq, dry_run, parent_run_id, work_dir,
-                      node_count, current_node, ingest_error, input_tokens, output_tokens,
-                      cost_usd, max_cost_usd, max_tokens
-               FROM runs WHERE id >= ?1 AND id < ?1 || '~'
-               ORDER BY id LIMIT ?2"#,
-            prefix,
-            CANDIDATES + 1
-        )
-        .fetch_all(&db.reader)
-        .await
+        let mut rows = on_reader!(db, |pool| sqlx::query_as::<_, RunRow>(concat!(
+            "SELECT ",
+            run_columns!(),
+            " FROM runs WHERE id >= $1 AND id < $1 || '~' ORDER BY id LIMIT $2"
+        ))
+        .bind(&prefix)
+        .bind(CANDIDATES + 1)
+        .fetch_all(pool)
+        .await)
         .map_err(|e| db.err(e))?;
         match rows.len() {
             0 => Err(not_found()),
             1 => Ok(rows.remove(0)),
             _ => {
-                let count = sqlx::query_scalar!(
-                    r#"SELECT COUNT(*) AS "count!: i64" FROM runs
-                       WHERE id >= ?1 AND id < ?1 || '~'"#,
-                    prefix
+                let count = on_reader!(db, |pool| sqlx::query_scalar::<_, i64>(
+                    "SELECT COUNT(*) FROM runs WHERE id >= $1 AND id < $1 || '~'"
                 )
-                .fetch_one(&db.reader)
-                .await
+                .bind(&prefix)
+                .fetch_one(pool)
+                .await)
                 .map_err(|e| db.err(e))?;
                 Err(StoreError::AmbiguousRun {
                     prefix: id.to_string(),

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::Store;
+use crate::db::on_writer;
 use crate::error::Result;
 use crate::ingest::folder_key;
 use crate::scan::{child_runs, run_folders};
@@ -75,23 +76,26 @@ impl Store {
     /// Removes runs indexed under `runs_root` whose folder is not in `seen`.
     async fn drop_missing(&self, runs_root: &Path, seen: &BTreeSet<String>) -> Result<usize> {
         let db = &self.inner.db;
-        let rows = sqlx::query!("SELECT id, folder FROM runs")
-            .fetch_all(&db.writer)
-            .await
+        let rows: Vec<(String, String)> =
+            on_writer!(db, |pool| sqlx::query_as("SELECT id, folder FROM runs")
+                .fetch_all(pool)
+                .await)
             .map_err(|e| db.err(e))?;
         let mut removed = 0;
-        for row in rows {
-            let folder = Path::new(&row.folder);
-            if !folder.starts_with(runs_root) || seen.contains(&row.folder) {
+        for (id, folder_name) in rows {
+            let folder = Path::new(&folder_name);
+            if !folder.starts_with(runs_root) || seen.contains(&folder_name) {
                 continue;
             }
-            sqlx::query!("DELETE FROM runs WHERE id = ?1", row.id)
-                .execute(&db.writer)
+            on_writer!(db, |pool| sqlx::query("DELETE FROM runs WHERE id = $1")
+                .bind(&id)
+                .execute(pool)
                 .await
-                .map_err(|e| db.err(e))?;
+                .map(|_| ()))
+            .map_err(|e| db.err(e))?;
             removed += 1;
             self.announce(RunChange {
-                run_id: row.id,
+                run_id: id,
                 status: None,
             });
         }

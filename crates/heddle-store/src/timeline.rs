@@ -4,19 +4,17 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::Store;
+use crate::db::on_reader;
+use crate::detail_rows::{ArtifactRow, CheckpointRow, EventRow, WaitRow, to_u32};
 use crate::error::Result;
 use crate::stage_rows::stage_rows;
 use crate::types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, RunStatus, StageState, Timeline,
-    TimelineStage, WaitOutcome,
+    TimelineStage,
 };
 
 /// Most events one call returns.
 const MAX_EVENTS: u32 = 10_000;
-
-fn to_u32(n: i64) -> u32 {
-    u32::try_from(n).unwrap_or(0)
-}
 
 /// The human waits of each stage visit keyed `(node, visit)` in `stages`, in stage order:
 /// every wait asked at that node and visit, in the order asked, goes to the first stage with
@@ -48,34 +46,16 @@ impl Store {
         let db = &self.inner.db;
         let status = RunStatus::parse(&run.status);
         let stages = stage_rows(db, run.key).await?;
-        let waits = sqlx::query!(
+        let waits = on_reader!(db, |pool| sqlx::query_as::<_, WaitRow>(
             r#"SELECT question_id, node_id, visit, question, choices, started_at, ended_at,
                       duration_ms, outcome, answer
-               FROM human_waits WHERE run_key = ?1 ORDER BY start_seq"#,
-            run.key
+               FROM human_waits WHERE run_key = $1 ORDER BY start_seq"#
         )
-        .fetch_all(&db.reader)
-        .await
+        .bind(run.key)
+        .fetch_all(pool)
+        .await)
         .map_err(|e| db.err(e))?;
-        let waits: Vec<HumanWait> = waits
-            .into_iter()
-            .map(|w| HumanWait {
-                question_id: w.question_id,
-                node_id: w.node_id,
-                visit: to_u32(w.visit),
-                question: w.question,
-                choices: serde_json::from_str(&w.choices).unwrap_or_default(),
-                started_at: w.started_at,
-                ended_at: w.ended_at,
-                duration_ms: w.duration_ms,
-                outcome: match w.outcome.as_deref() {
-                    Some("answered") => WaitOutcome::Answered,
-                    Some("timed_out") => WaitOutcome::TimedOut,
-                    _ => WaitOutcome::Waiting,
-                },
-                answer: w.answer,
-            })
-            .collect();
+        let waits: Vec<HumanWait> = waits.into_iter().map(WaitRow::into_wait).collect();
         let keys: Vec<(&str, u32)> = stages
             .iter()
             .map(|s| (s.node_id.as_str(), to_u32(s.visit)))
@@ -130,58 +110,31 @@ impl Store {
     pub async fn checkpoints(&self, id: &str) -> Result<Vec<CheckpointRecord>> {
         let run = self.find(id).await?;
         let db = &self.inner.db;
-        let rows = sqlx::query!(
+        let rows = on_reader!(db, |pool| sqlx::query_as::<_, CheckpointRow>(
             r#"SELECT sha, node_id, status, completed, timeline, branches, time, parent,
                       metadata_sha, current
-               FROM checkpoints WHERE run_key = ?1 ORDER BY position"#,
-            run.key
+               FROM checkpoints WHERE run_key = $1 ORDER BY position"#
         )
-        .fetch_all(&db.reader)
-        .await
+        .bind(run.key)
+        .fetch_all(pool)
+        .await)
         .map_err(|e| db.err(e))?;
-        Ok(rows
-            .into_iter()
-            .map(|c| CheckpointRecord {
-                sha: c.sha,
-                node_id: c.node_id,
-                status: c.status,
-                completed: to_u32(c.completed),
-                timeline: to_u32(c.timeline),
-                branches: serde_json::from_str(&c.branches).unwrap_or_default(),
-                time: c.time,
-                parent: c.parent,
-                metadata_sha: c.metadata_sha,
-                current: c.current,
-            })
-            .collect())
+        Ok(rows.into_iter().map(CheckpointRow::into_record).collect())
     }
 
     /// The run's captured artifacts, by stage folder, attempt and path.
     pub async fn artifacts(&self, id: &str) -> Result<Vec<ArtifactRecord>> {
         let run = self.find(id).await?;
         let db = &self.inner.db;
-        let rows = sqlx::query!(
+        let rows = on_reader!(db, |pool| sqlx::query_as::<_, ArtifactRow>(
             r#"SELECT path, stage, node_id, retry, source, size, sha256, media_type, kind
-               FROM artifacts WHERE run_key = ?1 ORDER BY stage, retry, path"#,
-            run.key
+               FROM artifacts WHERE run_key = $1 ORDER BY stage, retry, path"#
         )
-        .fetch_all(&db.reader)
-        .await
+        .bind(run.key)
+        .fetch_all(pool)
+        .await)
         .map_err(|e| db.err(e))?;
-        Ok(rows
-            .into_iter()
-            .map(|a| ArtifactRecord {
-                path: a.path,
-                stage: a.stage,
-                node_id: a.node_id,
-                retry: to_u32(a.retry),
-                source: a.source,
-                size: a.size,
-                sha256: a.sha256,
-                media_type: a.media_type,
-                kind: a.kind,
-            })
-            .collect())
+        Ok(rows.into_iter().map(ArtifactRow::into_record).collect())
     }
 
     /// The run's events with `seq` above `after_seq`, in order, at most `limit` (clamped to
@@ -190,34 +143,24 @@ impl Store {
         let run = self.find(id).await?;
         let db = &self.inner.db;
         let limit = i64::from(limit.clamp(1, MAX_EVENTS));
-        let rows = sqlx::query!(
+        let rows = on_reader!(db, |pool| sqlx::query_as::<_, EventRow>(
             r#"SELECT seq, id, ts, node_id, event, properties
-               FROM events WHERE run_key = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"#,
-            run.key,
-            after_seq,
-            limit
+               FROM events WHERE run_key = $1 AND seq > $2 ORDER BY seq LIMIT $3"#
         )
-        .fetch_all(&db.reader)
-        .await
+        .bind(run.key)
+        .bind(after_seq)
+        .bind(limit)
+        .fetch_all(pool)
+        .await)
         .map_err(|e| db.err(e))?;
-        Ok(rows
-            .into_iter()
-            .map(|e| EventRecord {
-                seq: e.seq,
-                id: e.id,
-                ts: e.ts,
-                node_id: e.node_id,
-                event: e.event,
-                properties: serde_json::from_str(&e.properties)
-                    .unwrap_or_else(|_| serde_json::Value::Object(serde_json::Map::new())),
-            })
-            .collect())
+        Ok(rows.into_iter().map(EventRow::into_record).collect())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{HumanWait, WaitOutcome, waits_by_stage};
+    use super::{HumanWait, waits_by_stage};
+    use crate::types::WaitOutcome;
 
     fn wait(id: &str, node: &str, visit: u32) -> HumanWait {
         HumanWait {

@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::Store;
+use crate::db::on_reader;
 use crate::error::{Result, StoreError};
 use crate::ingest::folder_key;
 use crate::scan::{child_runs, is_live, run_folders};
@@ -254,10 +255,11 @@ impl Task {
     /// Queues runs indexed as running whose process is gone.
     async fn check_running(&mut self) {
         let db = &self.store.inner.db;
-        let Ok(rows) = sqlx::query_scalar!("SELECT folder FROM runs WHERE status = 'running'")
-            .fetch_all(&db.reader)
-            .await
-        else {
+        let Ok(rows) = on_reader!(db, |pool| sqlx::query_scalar::<_, String>(
+            "SELECT folder FROM runs WHERE status = 'running'"
+        )
+        .fetch_all(pool)
+        .await) else {
             return;
         };
         let root = self.root.clone();

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use crate::Store;
+use crate::db::{on_reader, on_writer};
 use crate::error::{Result, StoreError};
 use crate::types::RecentWorkflow;
 use crate::write::epoch_ms;
@@ -19,20 +20,21 @@ impl Store {
         let db = &self.inner.db;
         let path = path.to_string_lossy();
         let now_ms = epoch_ms(now);
-        sqlx::query!(
+        on_writer!(db, |pool| sqlx::query(
             "INSERT INTO recent_workflows (path, name, last_opened, last_opened_ms)
-             VALUES (?1, ?2, ?3, ?4)
+             VALUES ($1, $2, $3, $4)
              ON CONFLICT (path) DO UPDATE SET
                  name = excluded.name,
                  last_opened = excluded.last_opened,
-                 last_opened_ms = excluded.last_opened_ms",
-            path,
-            name,
-            now,
-            now_ms
+                 last_opened_ms = excluded.last_opened_ms"
         )
-        .execute(&db.writer)
+        .bind(path)
+        .bind(name)
+        .bind(now)
+        .bind(now_ms)
+        .execute(pool)
         .await
+        .map(|_| ()))
         .map_err(|e| db.err(e))?;
         Ok(())
     }
@@ -41,14 +43,13 @@ impl Store {
     pub async fn recent_workflows(&self, limit: u32) -> Result<Vec<RecentWorkflow>> {
         let db = &self.inner.db;
         let limit = i64::from(limit);
-        let rows = sqlx::query_as!(
-            RecentWorkflow,
+        let rows = on_reader!(db, |pool| sqlx::query_as::<_, RecentWorkflow>(
             "SELECT path, name, last_opened FROM recent_workflows
-             ORDER BY last_opened_ms DESC, path LIMIT ?1",
-            limit
+             ORDER BY last_opened_ms DESC, path LIMIT $1"
         )
-        .fetch_all(&db.reader)
-        .await
+        .bind(limit)
+        .fetch_all(pool)
+        .await)
         .map_err(|e| db.err(e))?;
         Ok(rows)
     }
@@ -57,10 +58,14 @@ impl Store {
     pub async fn forget_workflow(&self, path: &Path) -> Result<()> {
         let db = &self.inner.db;
         let path = path.to_string_lossy();
-        sqlx::query!("DELETE FROM recent_workflows WHERE path = ?1", path)
-            .execute(&db.writer)
-            .await
-            .map_err(|e| db.err(e))?;
+        on_writer!(db, |pool| sqlx::query(
+            "DELETE FROM recent_workflows WHERE path = $1"
+        )
+        .bind(path)
+        .execute(pool)
+        .await
+        .map(|_| ()))
+        .map_err(|e| db.err(e))?;
         Ok(())
     }
 }

@@ -1,18 +1,40 @@
 //! The writes of one ingest, inside its transaction: the run row, its labels, events (in
-//! batches through `json_each`, one statement per batch) and artifacts; checkpoints are
+//! batches of one JSON array, one statement per batch) and artifacts; checkpoints are
 //! written by [`crate::write_checkpoints`].
 
-use heddle_engine::run_records::ListedArtifact;
-use heddle_engine::{Conclusion, Manifest};
-use sqlx::SqliteConnection;
-
-use crate::db::Db;
+use crate::db::{Db, Sql, Tx, on_tx};
 use crate::error::Result;
 use crate::progress::ParsedEvent;
 use crate::types::RunStatus;
+use heddle_engine::run_records::ListedArtifact;
+use heddle_engine::{Conclusion, Manifest};
 
 /// Events per insert statement.
 const EVENT_BATCH: usize = 1000;
+
+/// The insert of a batch of events, given as one JSON array of `[seq, id, ts, node, event,
+/// properties]` rows in `$2`; `$rows` is the function that turns a JSON array into rows.
+/// (The `WHERE true` keeps SQLite from reading `ON CONFLICT` as a join's `ON`.)
+macro_rules! insert_events_sql {
+    ($rows:literal) => {
+        concat!(
+            "INSERT INTO events (run_key, seq, id, ts, node_id, event, properties)
+             SELECT $1, CAST(e.value ->> 0 AS BIGINT), e.value ->> 1, e.value ->> 2,
+                    e.value ->> 3, e.value ->> 4, CAST(e.value -> 5 AS TEXT)
+             FROM ",
+            $rows,
+            " AS e WHERE true
+             ON CONFLICT (run_key, seq) DO UPDATE SET
+                 id = excluded.id, ts = excluded.ts, node_id = excluded.node_id,
+                 event = excluded.event, properties = excluded.properties"
+        )
+    };
+}
+
+const INSERT_EVENTS: Sql = Sql {
+    sqlite: insert_events_sql!("json_each($2)"),
+    postgres: insert_events_sql!("jsonb_array_elements(CAST($2 AS jsonb))"),
+};
 
 /// Milliseconds since the Unix epoch of an RFC 3339 time (0 when it is not one).
 pub(crate) fn epoch_ms(time: &str) -> i64 {
@@ -25,37 +47,38 @@ pub(crate) fn epoch_ms(time: &str) -> i64 {
 
 /// Inserts a new run row (after removing any row for the same folder or id); its key.
 pub(crate) async fn insert_run(
-    conn: &mut SqliteConnection,
+    tx: &mut Tx,
     db: &Db,
     folder: &str,
     manifest: &Manifest,
 ) -> Result<i64> {
-    sqlx::query!(
-        "DELETE FROM runs WHERE folder = ?1 OR id = ?2",
-        folder,
-        manifest.run_id
+    on_tx!(tx, |conn| sqlx::query(
+        "DELETE FROM runs WHERE folder = $1 OR id = $2"
     )
-    .execute(&mut *conn)
+    .bind(folder)
+    .bind(&manifest.run_id)
+    .execute(conn)
     .await
+    .map(|_| ()))
     .map_err(|e| db.err(e))?;
-    let key = sqlx::query_scalar!(
+    let key = on_tx!(tx, |conn| sqlx::query_scalar::<_, i64>(
         r#"INSERT INTO runs (id, folder, workflow_name, workflow_path, status, started_at,
                             started_ms, checkpoint_mode, work_dir)
-           VALUES (?1, ?2, '', '', 'running', '', 0, '', '')
-           RETURNING key AS "key!: i64""#,
-        manifest.run_id,
-        folder,
+           VALUES ($1, $2, '', '', 'running', '', 0, '', '')
+           RETURNING key"#
     )
-    .fetch_one(&mut *conn)
-    .await
+    .bind(&manifest.run_id)
+    .bind(folder)
+    .fetch_one(conn)
+    .await)
     .map_err(|e| db.err(e))?;
-    update_manifest(conn, db, key, manifest).await?;
+    update_manifest(tx, db, key, manifest).await?;
     Ok(key)
 }
 
 /// Records what the manifest says on run `key`, labels included.
 pub(crate) async fn update_manifest(
-    conn: &mut SqliteConnection,
+    tx: &mut Tx,
     db: &Db,
     key: i64,
     manifest: &Manifest,
@@ -64,45 +87,51 @@ pub(crate) async fn update_manifest(
     let started_ms = epoch_ms(&manifest.start_time);
     let node_count = i64::try_from(manifest.node_count).unwrap_or(i64::MAX);
     let edge_count = i64::try_from(manifest.edge_count).unwrap_or(i64::MAX);
-    sqlx::query!(
+    on_tx!(tx, |conn| sqlx::query(
         "UPDATE runs SET
-             workflow_name = ?2, workflow_path = ?3, goal = ?4, labels = ?5, started_at = ?6,
-             started_ms = ?7, checkpoint_mode = ?8, run_branch = ?9, base_sha = ?10,
-             dry_run = ?11, parent_run_id = ?12, work_dir = ?13, node_count = ?14,
-             edge_count = ?15
-         WHERE key = ?1",
-        key,
-        manifest.workflow_name,
-        manifest.workflow_path,
-        manifest.goal,
-        labels,
-        manifest.start_time,
-        started_ms,
-        manifest.checkpoint_mode,
-        manifest.run_branch,
-        manifest.base_sha,
-        manifest.dry_run,
-        manifest.parent_run_id,
-        manifest.work_dir,
-        node_count,
-        edge_count,
+             workflow_name = $2, workflow_path = $3, goal = $4, labels = $5, started_at = $6,
+             started_ms = $7, checkpoint_mode = $8, run_branch = $9, base_sha = $10,
+             dry_run = $11, parent_run_id = $12, work_dir = $13, node_count = $14,
+             edge_count = $15
+         WHERE key = $1"
     )
-    .execute(&mut *conn)
+    .bind(key)
+    .bind(&manifest.workflow_name)
+    .bind(&manifest.workflow_path)
+    .bind(&manifest.goal)
+    .bind(labels)
+    .bind(&manifest.start_time)
+    .bind(started_ms)
+    .bind(&manifest.checkpoint_mode)
+    .bind(&manifest.run_branch)
+    .bind(&manifest.base_sha)
+    .bind(manifest.dry_run)
+    .bind(&manifest.parent_run_id)
+    .bind(&manifest.work_dir)
+    .bind(node_count)
+    .bind(edge_count)
+    .execute(conn)
     .await
+    .map(|_| ()))
     .map_err(|e| db.err(e))?;
-    sqlx::query!("DELETE FROM run_labels WHERE run_key = ?1", key)
-        .execute(&mut *conn)
-        .await
-        .map_err(|e| db.err(e))?;
+    on_tx!(tx, |conn| sqlx::query(
+        "DELETE FROM run_labels WHERE run_key = $1"
+    )
+    .bind(key)
+    .execute(conn)
+    .await
+    .map(|_| ()))
+    .map_err(|e| db.err(e))?;
     for (name, value) in &manifest.labels {
-        sqlx::query!(
-            "INSERT INTO run_labels (run_key, key, value) VALUES (?1, ?2, ?3)",
-            key,
-            name,
-            value
+        on_tx!(tx, |conn| sqlx::query(
+            "INSERT INTO run_labels (run_key, key, value) VALUES ($1, $2, $3)"
         )
-        .execute(&mut *conn)
+        .bind(key)
+        .bind(name)
+        .bind(value)
+        .execute(conn)
         .await
+        .map(|_| ()))
         .map_err(|e| db.err(e))?;
     }
     Ok(())
@@ -111,7 +140,7 @@ pub(crate) async fn update_manifest(
 /// Inserts `events` for run `run_key` (a seq seen before is replaced); how many rows that
 /// added (seqs not seen before).
 pub(crate) async fn insert_events(
-    conn: &mut SqliteConnection,
+    tx: &mut Tx,
     db: &Db,
     run_key: i64,
     events: &[ParsedEvent],
@@ -122,7 +151,7 @@ pub(crate) async fn insert_events(
     ) else {
         return Ok(0);
     };
-    let before = count_events(conn, db, run_key, first, last).await?;
+    let before = count_events(tx, db, run_key, first, last).await?;
     let mut batch: Vec<u8> = Vec::with_capacity(256 * EVENT_BATCH);
     for chunk in events.chunks(EVENT_BATCH) {
         batch.clear();
@@ -144,79 +173,74 @@ pub(crate) async fn insert_events(
         }
         batch.push(b']');
         let json = std::str::from_utf8(&batch).map_err(|e| db.err(e))?;
-        sqlx::query!(
-            "INSERT OR REPLACE INTO events (run_key, seq, id, ts, node_id, event, properties)
-             SELECT ?1, e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3,
-                    e.value ->> 4, e.value -> 5
-             FROM json_each(?2) AS e",
-            run_key,
-            json,
-        )
-        .execute(&mut *conn)
-        .await
+        on_tx!(tx, |conn| sqlx::query(db.sql(&INSERT_EVENTS))
+            .bind(run_key)
+            .bind(json)
+            .execute(conn)
+            .await
+            .map(|_| ()))
         .map_err(|e| db.err(e))?;
     }
-    Ok(count_events(conn, db, run_key, first, last).await? - before)
+    Ok(count_events(tx, db, run_key, first, last).await? - before)
 }
 
 /// The run's events with seq in `first..=last` (reads only those).
-async fn count_events(
-    conn: &mut SqliteConnection,
-    db: &Db,
-    run_key: i64,
-    first: i64,
-    last: i64,
-) -> Result<i64> {
-    sqlx::query_scalar!(
-        r#"SELECT COUNT(*) AS "count!: i64" FROM events
-           WHERE run_key = ?1 AND seq BETWEEN ?2 AND ?3"#,
-        run_key,
-        first,
-        last
+async fn count_events(tx: &mut Tx, db: &Db, run_key: i64, first: i64, last: i64) -> Result<i64> {
+    on_tx!(tx, |conn| sqlx::query_scalar::<_, i64>(
+        r#"SELECT COUNT(*) AS count FROM events
+           WHERE run_key = $1 AND seq BETWEEN $2 AND $3"#
     )
-    .fetch_one(&mut *conn)
-    .await
+    .bind(run_key)
+    .bind(first)
+    .bind(last)
+    .fetch_one(conn)
+    .await)
     .map_err(|e| db.err(e))
 }
 
 /// Replaces the run's artifacts.
 pub(crate) async fn replace_artifacts(
-    conn: &mut SqliteConnection,
+    tx: &mut Tx,
     db: &Db,
     run_key: i64,
     artifacts: &[ListedArtifact],
 ) -> Result<()> {
-    sqlx::query!("DELETE FROM artifacts WHERE run_key = ?1", run_key)
-        .execute(&mut *conn)
-        .await
-        .map_err(|e| db.err(e))?;
-    insert_artifacts(conn, db, run_key, artifacts).await
+    on_tx!(tx, |conn| sqlx::query(
+        "DELETE FROM artifacts WHERE run_key = $1"
+    )
+    .bind(run_key)
+    .execute(conn)
+    .await
+    .map(|_| ()))
+    .map_err(|e| db.err(e))?;
+    insert_artifacts(tx, db, run_key, artifacts).await
 }
 
 /// Replaces the run's artifacts of the stage folders `stages` with `artifacts` (theirs).
 pub(crate) async fn replace_stage_artifacts(
-    conn: &mut SqliteConnection,
+    tx: &mut Tx,
     db: &Db,
     run_key: i64,
     stages: &[String],
     artifacts: &[ListedArtifact],
 ) -> Result<()> {
     for stage in stages {
-        sqlx::query!(
-            "DELETE FROM artifacts WHERE run_key = ?1 AND stage = ?2",
-            run_key,
-            stage
+        on_tx!(tx, |conn| sqlx::query(
+            "DELETE FROM artifacts WHERE run_key = $1 AND stage = $2"
         )
-        .execute(&mut *conn)
+        .bind(run_key)
+        .bind(stage)
+        .execute(conn)
         .await
+        .map(|_| ()))
         .map_err(|e| db.err(e))?;
     }
-    insert_artifacts(conn, db, run_key, artifacts).await
+    insert_artifacts(tx, db, run_key, artifacts).await
 }
 
 /// Inserts `artifacts` (a path seen before is replaced).
 async fn insert_artifacts(
-    conn: &mut SqliteConnection,
+    tx: &mut Tx,
     db: &Db,
     run_key: i64,
     artifacts: &[ListedArtifact],
@@ -226,27 +250,28 @@ async fn insert_artifacts(
         let retry = i64::from(a.retry);
         let kind = a.kind.as_str();
         // An upsert, not INSERT OR REPLACE: the row count the run keeps follows inserts.
-        sqlx::query!(
+        on_tx!(tx, |conn| sqlx::query(
             "INSERT INTO artifacts (run_key, path, stage, node_id, retry, source, size, sha256,
                                     media_type, kind)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (run_key, path) DO UPDATE SET
                  stage = excluded.stage, node_id = excluded.node_id, retry = excluded.retry,
                  source = excluded.source, size = excluded.size, sha256 = excluded.sha256,
-                 media_type = excluded.media_type, kind = excluded.kind",
-            run_key,
-            a.path,
-            a.stage,
-            a.node,
-            retry,
-            a.source,
-            size,
-            a.sha256,
-            a.media_type,
-            kind,
+                 media_type = excluded.media_type, kind = excluded.kind"
         )
-        .execute(&mut *conn)
+        .bind(run_key)
+        .bind(&a.path)
+        .bind(&a.stage)
+        .bind(&a.node)
+        .bind(retry)
+        .bind(&a.source)
+        .bind(size)
+        .bind(&a.sha256)
+        .bind(&a.media_type)
+        .bind(kind)
+        .execute(conn)
         .await
+        .map(|_| ()))
         .map_err(|e| db.err(e))?;
     }
     Ok(())
@@ -275,11 +300,7 @@ pub(crate) struct RunUpdate<'a> {
 /// and sums read only what changed: events are counted on from the previous count, stages
 /// and artifacts are counted by triggers as rows come and go, and the usage sums read only
 /// the stages that have some (see the migration `ingest_cost_per_stage`).
-pub(crate) async fn update_run(
-    conn: &mut SqliteConnection,
-    db: &Db,
-    update: &RunUpdate<'_>,
-) -> Result<()> {
+pub(crate) async fn update_run(tx: &mut Tx, db: &Db, update: &RunUpdate<'_>) -> Result<()> {
     let status = update.status.as_str();
     let ended_at = update.conclusion.map(|c| c.completed_at.as_str());
     let duration_ms = update
@@ -298,48 +319,49 @@ pub(crate) async fn update_run(
         .budget
         .and_then(|b| b.max_tokens)
         .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
-    sqlx::query!(
+    on_tx!(tx, |conn| sqlx::query(
         "UPDATE runs SET
-             status = ?2, ended_at = ?3, duration_ms = ?4, failure_reason = ?5,
-             final_sha = ?6,
-             current_node = CASE WHEN ?7 THEN COALESCE(?8, current_node) ELSE NULL END,
-             ingest_offset = ?9, ingest_line = ?10, git_signature = ?11,
-             ingest_error = COALESCE(ingest_error, ?12), manifest_signature = ?13,
-             event_count = event_count + ?14, checkpoint_mark = ?15,
-             max_cost_usd = CASE WHEN ?16 THEN ?17 ELSE max_cost_usd END,
-             max_tokens = CASE WHEN ?16 THEN ?18 ELSE max_tokens END,
-             last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = ?1),
+             status = $2, ended_at = $3, duration_ms = $4, failure_reason = $5,
+             final_sha = $6,
+             current_node = CASE WHEN $7 THEN COALESCE($8, current_node) ELSE NULL END,
+             ingest_offset = $9, ingest_line = $10, git_signature = $11,
+             ingest_error = COALESCE(ingest_error, $12), manifest_signature = $13,
+             event_count = event_count + $14, checkpoint_mark = $15,
+             max_cost_usd = CASE WHEN $16 THEN $17 ELSE max_cost_usd END,
+             max_tokens = CASE WHEN $16 THEN $18 ELSE max_tokens END,
+             last_seq = (SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_key = $1),
              input_tokens = (SELECT COALESCE(SUM(input_tokens), 0) FROM stages
-                             WHERE run_key = ?1 AND (input_tokens IS NOT NULL
+                             WHERE run_key = $1 AND (input_tokens IS NOT NULL
                                    OR output_tokens IS NOT NULL OR cost_usd IS NOT NULL)),
              output_tokens = (SELECT COALESCE(SUM(output_tokens), 0) FROM stages
-                              WHERE run_key = ?1 AND (input_tokens IS NOT NULL
+                              WHERE run_key = $1 AND (input_tokens IS NOT NULL
                                     OR output_tokens IS NOT NULL OR cost_usd IS NOT NULL)),
              cost_usd = (SELECT SUM(cost_usd) FROM stages
-                         WHERE run_key = ?1 AND (input_tokens IS NOT NULL
+                         WHERE run_key = $1 AND (input_tokens IS NOT NULL
                                OR output_tokens IS NOT NULL OR cost_usd IS NOT NULL))
-         WHERE key = ?1",
-        update.run_key,
-        status,
-        ended_at,
-        duration_ms,
-        failure_reason,
-        final_sha,
-        running,
-        update.current_node,
-        offset,
-        lines,
-        update.git_signature,
-        update.ingest_error,
-        update.manifest_signature,
-        update.new_events,
-        update.checkpoint_mark,
-        started,
-        max_cost_usd,
-        max_tokens,
+         WHERE key = $1"
     )
-    .execute(&mut *conn)
+    .bind(update.run_key)
+    .bind(status)
+    .bind(ended_at)
+    .bind(duration_ms)
+    .bind(failure_reason)
+    .bind(final_sha)
+    .bind(running)
+    .bind(update.current_node)
+    .bind(offset)
+    .bind(lines)
+    .bind(update.git_signature)
+    .bind(update.ingest_error)
+    .bind(update.manifest_signature)
+    .bind(update.new_events)
+    .bind(update.checkpoint_mark)
+    .bind(started)
+    .bind(max_cost_usd)
+    .bind(max_tokens)
+    .execute(conn)
     .await
+    .map(|_| ()))
     .map_err(|e| db.err(e))?;
     Ok(())
 }

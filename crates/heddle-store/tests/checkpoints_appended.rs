@@ -133,7 +133,9 @@ async fn a_live_run_appends_its_checkpoints_and_equals_a_rebuilt_index() {
         checkpoints: recording.clone(),
         artifacts: Arc::new(heddle_artifacts::ArtifactManifests),
     };
-    let store = Store::open(&home.db("heddle.db"), readers).await.unwrap();
+    let store = Store::open(home.index("heddle.db").await, readers)
+        .await
+        .unwrap();
 
     // Three rounds of work and review: the first ingest lists the history, the others
     // append what each round added.

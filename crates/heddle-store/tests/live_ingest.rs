@@ -122,7 +122,9 @@ async fn a_batch_reads_only_the_artifact_folders_of_its_stages() {
         checkpoints: Arc::new(heddle_checkpoint::GitHistory),
         artifacts: recording.clone(),
     };
-    let store = Store::open(&home.db("heddle.db"), readers).await.unwrap();
+    let store = Store::open(home.index("heddle.db").await, readers)
+        .await
+        .unwrap();
 
     // The first batch: a new run is read whole.
     capture(&folder, "test", &["junit.xml"]);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use heddle_checkpoint::{GitState, Mode, integrity, shadow};
 use heddle_engine::RunDir;
 use heddle_llm::config::{CONFIG_FILE, LlmConfig};
-use heddle_store::{PageRequest, RunFilter, Store};
+use heddle_store::{IndexLocation, PageRequest, RunFilter, Store};
 
 use super::{Check, DoctorSetup};
 use crate::runs::HeddleHome;
@@ -93,22 +93,37 @@ pub fn providers(setup: &DoctorSetup) -> Check {
 /// The run index opens (migrated to this version's schema) and answers a query. A missing
 /// index is fine: the first command that needs it creates it.
 pub async fn index(home: &HeddleHome) -> Check {
-    let path = home.index();
-    if !path.exists() {
-        return Check::ok(
-            "index",
+    let location = match home.index() {
+        Ok(location) => location,
+        Err(e) => {
+            return Check::fail(
+                "index",
+                e.to_string(),
+                "fix HEDDLE_DATABASE_URL, or unset it to use $HEDDLE_HOME/heddle.db",
+            );
+        }
+    };
+    let name = location.describe();
+    let rebuild = match &location {
+        IndexLocation::File(path) => {
+            if !path.exists() {
+                return Check::ok(
+                    "index",
+                    format!("{name} does not exist yet; the first run creates it"),
+                );
+            }
             format!(
-                "{} does not exist yet; the first run creates it",
+                "move it aside (`mv {0} {0}.broken`) and run `heddle reindex`, which rebuilds \
+                 it from the run folders",
                 path.display()
-            ),
-        );
-    }
-    let rebuild = format!(
-        "move it aside (`mv {0} {0}.broken`) and run `heddle reindex`, which rebuilds it from \
-         the run folders",
-        path.display()
-    );
-    let store = match Store::open(&path, crate::run_readers()).await {
+            )
+        }
+        IndexLocation::Postgres(_) => "check that the PostgreSQL server runs and the URL's \
+             user may use the database (HEDDLE_DATABASE_URL); `heddle reindex` rebuilds what \
+             this machine's run folders hold"
+            .to_string(),
+    };
+    let store = match Store::open(&location, crate::run_readers()).await {
         Ok(store) => store,
         Err(e) => {
             let newer = e.to_string().contains("previously applied but is missing");
@@ -125,7 +140,7 @@ pub async fn index(home: &HeddleHome) -> Check {
         after: None,
     };
     match store.list_runs(&RunFilter::default(), &page).await {
-        Ok(_) => Check::ok("index", format!("{}: schema current", path.display())),
+        Ok(_) => Check::ok("index", format!("{name}: schema current")),
         Err(e) => Check::fail("index", e.to_string(), rebuild),
     }
 }

@@ -61,6 +61,7 @@ impl Sandbox {
             .env_remove("GEMINI_BASE_URL")
             // Logs and span export as each test asks, not as the caller's shell has them.
             .env_remove("RUST_LOG")
+            .env_remove("HEDDLE_DATABASE_URL")
             .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
             .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
             .env_remove("OTEL_SERVICE_NAME")

@@ -220,7 +220,7 @@ pub struct EventRecord {
 }
 
 /// A workflow file a person opened.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RecentWorkflow {
     /// Path of the workflow file as it was opened.

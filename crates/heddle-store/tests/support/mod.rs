@@ -23,7 +23,7 @@ use heddle_engine::{
     Conclusion, Engine, EngineEnv, Envelope, Event, Manifest, OsEntropy, RunDir, RunRequest,
     Services, SystemClock,
 };
-use heddle_store::{PageRequest, RunFilter, RunReaders, Store};
+use heddle_store::{IndexLocation, PageRequest, RunFilter, RunReaders, Store};
 use serde_json::{Value as Json, json};
 use tokio_util::sync::CancellationToken;
 
@@ -51,10 +51,22 @@ impl Home {
         self.dir.path().join(name)
     }
 
-    /// Opens the index `name` in the home, reading checkpoints and artifacts with the real
+    /// Opens the index `name` of the home, reading checkpoints and artifacts with the real
     /// readers.
     pub async fn store(&self, name: &str) -> Store {
-        Store::open(&self.db(name), readers()).await.unwrap()
+        Store::open(self.index(name).await, readers())
+            .await
+            .unwrap()
+    }
+
+    /// The index `name` of the home: the file `name` in it, or with `HEDDLE_TEST_INDEX=postgres`
+    /// a database of its own on the test PostgreSQL server.
+    pub async fn index(&self, name: &str) -> IndexLocation {
+        if heddle_store::testing::postgres_asked() {
+            heddle_store::testing::postgres_database(&self.db(name).to_string_lossy()).await
+        } else {
+            IndexLocation::File(self.db(name))
+        }
     }
 
     /// A work folder (plain, not a repository).
