@@ -85,6 +85,7 @@ impl From<StoreError> for ApiError {
             StoreError::AmbiguousRun { .. } => ErrorCode::Ambiguous,
             StoreError::InvalidTime { .. } => ErrorCode::InvalidRequest,
             StoreError::Io { .. } | StoreError::Watch { .. } => ErrorCode::Io,
+            StoreError::LeaseLost { .. } => ErrorCode::Busy,
             StoreError::Open { .. }
             | StoreError::Database { .. }
             | StoreError::CorruptEvent { .. }

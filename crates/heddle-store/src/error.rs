@@ -73,6 +73,18 @@ pub enum StoreError {
         /// The value given.
         value: String,
     },
+    /// A worker no longer holds a queue entry it acted on: its lease ran out and another
+    /// worker claimed the entry, or the entry finished. The worker must stop working on it.
+    #[error(
+        "queue entry {entry} is no longer held by worker {worker} (its lease ran out and \
+         another worker took it over, or it finished)"
+    )]
+    LeaseLost {
+        /// The queue entry.
+        entry: String,
+        /// The worker that acted on it.
+        worker: String,
+    },
     /// The filesystem watcher could not start.
     #[error("cannot watch {path}: {message}")]
     Watch {

@@ -27,6 +27,7 @@ mod ingest;
 mod location;
 mod progress;
 mod queries;
+mod queue;
 mod readers;
 mod reindex;
 mod scan;
@@ -50,8 +51,8 @@ pub use location::IndexLocation;
 pub use readers::RunReaders;
 pub use types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, IngestFailure, IngestReport,
-    PageRequest, RecentWorkflow, ReindexReport, RunChange, RunCursor, RunFilter, RunPage,
-    RunRecord, RunStatus, StageState, Timeline, TimelineStage, WaitOutcome,
+    PageRequest, QueueEntry, QueueState, RecentWorkflow, ReindexReport, RunChange, RunCursor,
+    RunFilter, RunPage, RunRecord, RunStatus, StageState, Timeline, TimelineStage, WaitOutcome,
 };
 pub use watch::WatchHandle;
 

@@ -3,6 +3,7 @@
 //! remove only together with the UI.
 
 mod detail;
+mod queue;
 mod reports;
 mod runs;
 
@@ -10,5 +11,6 @@ pub use detail::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, RecentWorkflow, StageState, Timeline,
     TimelineStage, WaitOutcome,
 };
+pub use queue::{QueueEntry, QueueState};
 pub use reports::{IngestFailure, IngestReport, ReindexReport, RunChange};
 pub use runs::{PageRequest, RunCursor, RunFilter, RunPage, RunRecord, RunStatus};
