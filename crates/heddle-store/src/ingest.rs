@@ -145,7 +145,8 @@ impl Store {
             self.announce(RunChange {
                 run_id: previous.id.clone(),
                 status: None,
-            });
+            })
+            .await;
         }
         Ok(IngestReport {
             changed: previous.is_some(),
@@ -314,7 +315,8 @@ impl Store {
             self.announce(RunChange {
                 run_id: manifest.run_id.clone(),
                 status: Some(status),
-            });
+            })
+            .await;
         }
         if let Some(corrupt) = tail.corrupt {
             deferred = Some(StoreError::CorruptEvent {

@@ -31,6 +31,7 @@ mod queue;
 mod readers;
 mod reindex;
 mod scan;
+mod shared_changes;
 mod stage_rows;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -68,6 +69,10 @@ pub struct Store {
 #[derive(Debug)]
 struct Inner {
     db: db::Db,
+    /// Tells this store's change notices from other stores' on a shared database.
+    origin: String,
+    /// On PostgreSQL: announces the changes other processes make (aborted with the store).
+    listener: Option<tokio::task::JoinHandle<()>>,
     /// Reads checkpoints and artifacts from run folders.
     readers: RunReaders,
     /// One ingest at a time in this process (a second process is detected by position).
@@ -82,9 +87,23 @@ impl Store {
     pub async fn open(location: impl Into<IndexLocation>, readers: RunReaders) -> Result<Store> {
         let db = db::Db::open(&location.into()).await?;
         let (changes, _) = broadcast::channel(CHANGES_CAPACITY);
+        let origin = shared_changes::origin_token();
+        let listener = match &db.pools {
+            db::Pools::Postgres(pool) => Some(
+                shared_changes::listen(pool.clone(), origin.clone(), changes.clone())
+                    .await
+                    .map_err(|e| StoreError::Open {
+                        index: db.name.clone(),
+                        message: format!("cannot listen for other processes' run changes: {e}"),
+                    })?,
+            ),
+            db::Pools::Sqlite { .. } => None,
+        };
         Ok(Store {
             inner: Arc::new(Inner {
                 db,
+                origin,
+                listener,
                 readers,
                 ingest: Mutex::new(()),
                 changes,
@@ -103,14 +122,27 @@ impl Store {
     }
 
     /// Every run whose index changes from now on (by any ingest: the watcher's, a
-    /// reindex, or a direct [`Store::ingest_run`]). A receiver that falls more than 1024
-    /// changes behind gets `RecvError::Lagged` and should list the runs again.
+    /// reindex, or a direct [`Store::ingest_run`]; on a PostgreSQL index, also those other
+    /// processes and machines make). A receiver that falls more than 1024 changes behind gets
+    /// `RecvError::Lagged` and should list the runs again.
     pub fn subscribe(&self) -> broadcast::Receiver<RunChange> {
         self.inner.changes.subscribe()
     }
 
-    fn announce(&self, change: RunChange) {
+    /// Tells this process's subscribers of `change`, and on PostgreSQL the other processes'.
+    async fn announce(&self, change: RunChange) {
+        if let db::Pools::Postgres(pool) = &self.inner.db.pools {
+            shared_changes::notify(pool, &self.inner.origin, &change).await;
+        }
         // No subscriber is fine.
         let _ = self.inner.changes.send(change);
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(listener) = &self.listener {
+            listener.abort();
+        }
     }
 }

@@ -97,7 +97,8 @@ impl Store {
             self.announce(RunChange {
                 run_id: id,
                 status: None,
-            });
+            })
+            .await;
         }
         Ok(removed)
     }
