@@ -1,0 +1,137 @@
+//! Runs kept on a team's git remote: a fresh clone of the remote with every run's refs (a
+//! plain clone leaves out the metadata refs `refs/heddle/*`), for a worker to start a run in
+//! or to take one over from; and pushing a run's branches (`heddle/run/{id}` and its
+//! timelines `{id}-t{n}`) and metadata ref to the remote, which a worker does after each
+//! checkpoint so another one can carry the run on from the remote alone. The remote is a
+//! path or `file://` URL (a folder every worker reaches); this build's libgit2 has no SSH or
+//! HTTPS transport.
+
+use std::path::Path;
+
+use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository};
+
+use crate::error::CheckpointError;
+
+/// What a clone fetches beside the branches: every run's metadata ref.
+const RUN_REFS: &str = "+refs/heddle/*:refs/heddle/*";
+
+/// Clones `remote` into `into` (a folder that does not exist yet) with every run's refs,
+/// and with the runs' branches as local branches.
+pub fn clone_with_runs(remote: &str, into: &Path) -> Result<Repository, CheckpointError> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(into, what, e);
+    let repo = git2::build::RepoBuilder::new()
+        .clone(remote, into)
+        .map_err(|e| git(&format!("cloning {remote}"), &e))?;
+    {
+        let mut origin = repo
+            .find_remote("origin")
+            .map_err(|e| git("the remote origin", &e))?;
+        let mut fetch = FetchOptions::new();
+        origin
+            .fetch(
+                &[RUN_REFS, "+refs/heads/heddle/run/*:refs/heads/heddle/run/*"],
+                Some(&mut fetch),
+                None,
+            )
+            .map_err(|e| git(&format!("fetching the runs' refs from {remote}"), &e))?;
+    }
+    Ok(repo)
+}
+
+/// The refs of run `run_id` in `repo`: its metadata ref and its branches.
+fn run_refs(repo: &Repository, run_id: &str) -> Result<Vec<String>, git2::Error> {
+    let branch = format!("refs/heads/heddle/run/{run_id}");
+    let timelines = format!("{branch}-t");
+    let mut names = Vec::new();
+    for reference in repo.references()? {
+        let reference = reference?;
+        let Ok(name) = reference.name() else {
+            continue;
+        };
+        if name == format!("refs/heddle/{run_id}")
+            || name == branch
+            || name
+                .strip_prefix(&timelines)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        {
+            names.push(name.to_string());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Pushes run `run_id`'s branches and metadata ref from the repository at `repo` to
+/// `remote`, moving them there wherever they are (a rollback moves a branch back).
+pub fn push_run(repo: &Path, remote: &str, run_id: &str) -> Result<Vec<String>, CheckpointError> {
+    let git = |what: &str, e: &git2::Error| CheckpointError::git(repo, what, e);
+    let repository = Repository::open(repo).map_err(|e| git("opening the repository", &e))?;
+    let names = run_refs(&repository, run_id).map_err(|e| git("listing the run's refs", &e))?;
+    if names.is_empty() {
+        return Ok(names);
+    }
+    let specs: Vec<String> = names.iter().map(|n| format!("+{n}:{n}")).collect();
+    let mut target = repository
+        .remote_anonymous(remote)
+        .map_err(|e| git(&format!("the remote {remote}"), &e))?;
+    let mut options = PushOptions::new();
+    let mut callbacks = RemoteCallbacks::new();
+    let rejected = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let noted = rejected.clone();
+    callbacks.push_update_reference(move |name, status| {
+        if let Some(status) = status
+            && let Ok(mut noted) = noted.lock()
+        {
+            noted.push(format!("{name}: {status}"));
+        }
+        Ok(())
+    });
+    options.remote_callbacks(callbacks);
+    target
+        .push(&specs, Some(&mut options))
+        .map_err(|e| git(&format!("pushing run {run_id} to {remote}"), &e))?;
+    let rejected = rejected.lock().map(|r| r.clone()).unwrap_or_default();
+    if !rejected.is_empty() {
+        return Err(CheckpointError::Storage {
+            path: repo.to_path_buf(),
+            message: format!("{remote} refused {}", rejected.join(", ")),
+        });
+    }
+    Ok(names)
+}
+
+/// The path of `file` inside its git repository (from the repository's top folder, with `/`
+/// separators), as a worker's clone of the team's remote will have it.
+pub fn path_in_repository(file: &Path) -> Result<String, CheckpointError> {
+    let absolute = std::path::absolute(file).map_err(|e| CheckpointError::io(file, &e))?;
+    let folder = absolute.parent().unwrap_or(&absolute);
+    let repo = Repository::discover(folder).map_err(|e| CheckpointError::Refused {
+        path: absolute.clone(),
+        reason: format!(
+            "is not in a git repository ({}); a queued run names its workflow by its path in \
+             the repository that workers clone",
+            e.message()
+        ),
+    })?;
+    let top = repo.workdir().ok_or_else(|| CheckpointError::Refused {
+        path: absolute.clone(),
+        reason: "is in a bare repository".into(),
+    })?;
+    let top = top
+        .canonicalize()
+        .map_err(|e| CheckpointError::io(top, &e))?;
+    let canonical = absolute
+        .canonicalize()
+        .map_err(|e| CheckpointError::io(&absolute, &e))?;
+    let inside = canonical
+        .strip_prefix(&top)
+        .map_err(|_| CheckpointError::Refused {
+            path: canonical.clone(),
+            reason: format!("is not inside the repository {}", top.display()),
+        })?;
+    Ok(inside
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/"))
+}
