@@ -31,6 +31,7 @@ pub mod run_inputs;
 mod run_launch;
 mod run_library;
 mod run_parsed;
+pub mod run_queue;
 mod run_trust;
 mod run_types;
 mod run_workflow;
@@ -74,7 +75,7 @@ pub use run_files::{
     percent_decode,
 };
 pub use run_host::{RunHost, blocking};
-pub use run_launch::{Executor, PreparedStart};
+pub use run_launch::{Executor, PreparedStart, TeamRemote};
 pub use run_library::{RunLibrary, run_readers};
 pub use run_parsed::MAX_PATCH_BYTES;
 pub use run_types::*;

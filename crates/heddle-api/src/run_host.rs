@@ -136,6 +136,7 @@ impl RunHost {
         Executor {
             env: self.env.clone(),
             interviewer: Arc::new(NoLocalPrompt),
+            push_to: None,
         }
     }
 

@@ -27,6 +27,17 @@ pub struct Executor {
     pub env: Vec<(String, String)>,
     /// Asks human gates in this process.
     pub interviewer: Arc<dyn Interviewer>,
+    /// A worker's team remote: each checkpoint is pushed there before the next stage.
+    pub push_to: Option<TeamRemote>,
+}
+
+/// Where a worker's runs are pushed: from its clone to the team's remote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamRemote {
+    /// The clone the run works in.
+    pub repository: PathBuf,
+    /// The team's remote (a path or `file://` URL).
+    pub remote: String,
 }
 
 /// A new run ready to execute, and what the person should know before it does.
@@ -72,6 +83,7 @@ impl RunLibrary {
             request.dry_run,
             executor.interviewer.clone(),
             executor.env.clone(),
+            executor.push_to.clone(),
             checkpoints,
         );
         let run = RunRequest {
@@ -177,6 +189,7 @@ impl RunLibrary {
             dry_run,
             executor.interviewer.clone(),
             executor.env.clone(),
+            executor.push_to.clone(),
             ModeChoice::Auto,
         );
         let run = blocking(move || engine.resume(&run_dir).map_err(ApiError::from)).await?;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use heddle_checkpoint::pushing_hook::PushingCheckpoints;
 use heddle_checkpoint::{GitCheckpoints, ModeChoice};
 use heddle_engine::interviewer::Interviewer;
 use heddle_engine::llm::{LlmBackend, SimulatedBackend};
@@ -69,12 +70,14 @@ impl HeddleHome {
 /// (else the providers this build has), the given interviewer, test-artifact capture around
 /// command stages, large context values offloaded to `home`'s blob store, and git
 /// checkpoints in the modes `checkpoints` allows (shadow repositories under `home`; the
-/// `HOME` in `env` is refused as a workspace).
+/// `HOME` in `env` is refused as a workspace), pushed to a team's remote after each one when
+/// `push_to` names it.
 pub fn engine(
     home: &HeddleHome,
     dry_run: bool,
     interviewer: Arc<dyn Interviewer>,
     env: Vec<(String, String)>,
+    push_to: Option<crate::run_launch::TeamRemote>,
     checkpoints: ModeChoice,
 ) -> Engine {
     let clock = Arc::new(SystemClock::new());
@@ -106,7 +109,10 @@ pub fn engine(
         Services {
             llm,
             interviewer,
-            checkpoints: Arc::new(git),
+            checkpoints: match push_to {
+                Some(team) => Arc::new(PushingCheckpoints::new(git, team.repository, team.remote)),
+                None => Arc::new(git),
+            },
             artifacts: Arc::new(heddle_artifacts::CaptureHook::default()),
             blobs: Arc::new(heddle_artifacts::BlobStore::new(home.blobs())),
         },

@@ -122,6 +122,10 @@ pub enum Command {
         /// does the same for scripts and CI.
         #[arg(long, visible_alias = "yes")]
         trust: bool,
+        /// Queue the run for a worker (`heddle worker`) instead of running it here: the
+        /// workflow is named by its path in its git repository, which workers clone.
+        #[arg(long, conflicts_with_all = ["run_dir", "work_dir", "json", "auto_approve"])]
+        queue: bool,
     },
     /// Continue a run that crashed, failed or was cancelled, from its checkpoint.
     Resume {
@@ -152,6 +156,25 @@ pub enum Command {
         /// does the same for scripts and CI.
         #[arg(long, visible_alias = "yes")]
         trust: bool,
+    },
+    /// Take queued runs (`heddle run --queue`) from the run index and run each in a fresh
+    /// clone of the team's git remote, pushing its checkpoints there as it goes.
+    Worker {
+        /// The team's git remote (URL or path) to clone and push to.
+        #[arg(long)]
+        remote: String,
+        /// The worker's name in the queue (default: host and process id).
+        #[arg(long)]
+        name: Option<String>,
+        /// Where to make the clones (default: $HEDDLE_HOME/worker).
+        #[arg(long)]
+        clones: Option<PathBuf>,
+        /// Seconds a claim lasts without a heartbeat (renewed every third of it).
+        #[arg(long, default_value_t = 30)]
+        lease: u64,
+        /// Stop once the queue is empty instead of waiting for more.
+        #[arg(long)]
+        once: bool,
     },
     /// Rebuild the run index ($HEDDLE_HOME/heddle.db) from the run folders.
     Reindex {

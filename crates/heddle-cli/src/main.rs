@@ -16,10 +16,12 @@ mod logging;
 mod man_pages;
 mod reindex;
 mod run;
+mod run_enqueue;
 mod runs;
 mod serve;
 mod trust;
 mod validate;
+mod worker;
 
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
@@ -122,6 +124,7 @@ fn main() -> ExitCode {
             max_cost,
             max_tokens,
             trust,
+            queue,
         } => {
             let options = run::RunOptions {
                 file,
@@ -137,6 +140,7 @@ fn main() -> ExitCode {
                 trust,
                 max_cost_usd: max_cost,
                 max_tokens,
+                queue,
             };
             with_runtime(&mut err, |env, err| {
                 Box::pin(async move { run::run(options, env, &mut std::io::stdout(), err).await })
@@ -215,6 +219,27 @@ fn main() -> ExitCode {
                     max_tokens: None,
                 };
                 run::fork(&id, &from, flags, env, &mut std::io::stdout(), err).await
+            })
+        }),
+        Command::Worker {
+            remote,
+            name,
+            clones,
+            lease,
+            once,
+        } => with_runtime(&mut err, |env, err| {
+            Box::pin(async move {
+                let options = worker::WorkerOptions {
+                    remote,
+                    name,
+                    clones,
+                    lease: std::time::Duration::from_secs(lease.max(3)),
+                    once,
+                };
+                exit_status(
+                    worker::work(options, env, &mut std::io::stdout()).await,
+                    err,
+                )
             })
         }),
         Command::Reindex { json } => with_library_status(&mut err, |library| {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use heddle_api::run_inputs::{parse_inputs, resolve_run};
+use heddle_api::run_queue::QueuedRun;
 use heddle_api::runs::HeddleHome;
 use heddle_api::trust::{TRUST_ENV, env_trusts};
 use heddle_api::{
@@ -69,6 +70,8 @@ pub struct RunOptions {
     pub max_cost_usd: Option<f64>,
     /// `--max-tokens`: the run's token limit, over the config's and the graph's.
     pub max_tokens: Option<u64>,
+    /// `--queue`: queue the run for a worker instead of running it here.
+    pub queue: bool,
 }
 
 /// Exit codes.
@@ -123,6 +126,25 @@ pub async fn run(
     };
     if let Err(message) = consent_to(&env, &verdict, options.trust, err) {
         return fail(err, &message);
+    }
+    if options.queue {
+        let run = QueuedRun {
+            workflow: String::new(),
+            goal: options.goal,
+            inputs,
+            labels,
+            dry_run: options.dry_run,
+            max_cost_usd: options.max_cost_usd,
+            max_tokens: options.max_tokens,
+        };
+        return match crate::run_enqueue::enqueue(&library, &workflow, run).await {
+            Ok(entry) => {
+                let _ = writeln!(out, "{}", entry.id);
+                let _ = writeln!(err, "queued as {} for a worker (`heddle worker`)", entry.id);
+                0
+            }
+            Err(message) => fail(err, &message),
+        };
     }
     let request = StartRunRequest {
         workflow_path: options.file.display().to_string(),
@@ -180,6 +202,7 @@ fn executor(env: &Environment, auto_approve: bool) -> Executor {
     Executor {
         env: env.vars.clone(),
         interviewer,
+        push_to: None,
     }
 }
 

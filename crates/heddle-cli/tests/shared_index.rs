@@ -4,11 +4,9 @@
 //! made, and a URL Heddle cannot use is refused with a message that hides its password.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use heddle_store::IndexLocation;
-
 mod sandbox;
 
-use sandbox::{Sandbox, describe, run_id, text};
+use sandbox::{Sandbox, describe, postgres_database, run_id, text};
 
 const FLOW: &str = r#"digraph Shared {
     start [shape=Mdiamond];
@@ -18,25 +16,11 @@ const FLOW: &str = r#"digraph Shared {
 }
 "#;
 
-/// A database of its own on the test server, for the test that owns `sandbox`.
-fn shared_database(sandbox: &Sandbox) -> String {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let key = sandbox
-        .path()
-        .join("shared-index")
-        .to_string_lossy()
-        .into_owned();
-    match runtime.block_on(heddle_store::testing::postgres_database(&key)) {
-        IndexLocation::Postgres(url) => url,
-        IndexLocation::File(path) => panic!("a file, not a database: {}", path.display()),
-    }
-}
-
 #[test]
 fn a_run_on_one_home_is_listed_by_another_sharing_the_database() {
     let laptop = Sandbox::new();
     let server = Sandbox::new();
-    let url = shared_database(&laptop);
+    let url = postgres_database(&laptop);
     let flow = laptop.write_flow("shared.dot", FLOW);
 
     let out = laptop

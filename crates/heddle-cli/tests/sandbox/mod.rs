@@ -164,6 +164,23 @@ impl Sandbox {
     }
 }
 
+/// A database of its own on the test PostgreSQL server (its URL), for the test that owns
+/// `sandbox`: the shared run index of a team.
+pub fn postgres_database(sandbox: &Sandbox) -> String {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let key = sandbox
+        .path()
+        .join("shared-index")
+        .to_string_lossy()
+        .into_owned();
+    match runtime.block_on(heddle_store::testing::postgres_database(&key)) {
+        heddle_store::IndexLocation::Postgres(url) => url,
+        heddle_store::IndexLocation::File(path) => {
+            panic!("a file, not a database: {}", path.display())
+        }
+    }
+}
+
 /// The run folders under `heddle_home`/runs, sorted.
 pub fn run_folders(heddle_home: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(heddle_home.join("runs")) else {

@@ -1,0 +1,228 @@
+//! Runs through the index's run queue: enqueuing a run of a workflow in the team's repository,
+//! and a worker that claims queued runs and executes each in a fresh clone of the team's git
+//! remote, pushing the run's branches and metadata ref there after every checkpoint, before
+//! the next stage starts (`PushingCheckpoints`). While it runs, the worker renews its lease;
+//! a worker that loses it (it was too slow, and another took the run over) cancels its run. A
+//! worker that claims a run whose previous worker died rebuilds it from the remote
+//! (`refs/heddle/{id}`) and resumes it from its last checkpoint, so no stage that finished
+//! there runs again.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use heddle_engine::control::NoLocalPrompt;
+use heddle_engine::{Clock, Conclusion, PreparedRun};
+use heddle_store::{QueueEntry, StoreError};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::run_host::blocking;
+use crate::run_launch::{Executor, TeamRemote};
+use crate::run_library::RunLibrary;
+use crate::run_types::StartRunRequest;
+
+/// What a queued run asks for: a workflow of the team's repository and how to run it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+pub struct QueuedRun {
+    /// The `.dot` file, relative to the repository's top folder.
+    pub workflow: String,
+    /// Overrides the graph's `goal`.
+    #[serde(default)]
+    pub goal: Option<String>,
+    /// `inputs.NAME` values for the workflow's templates.
+    #[serde(default)]
+    pub inputs: std::collections::BTreeMap<String, String>,
+    /// Labels to find the run by.
+    #[serde(default)]
+    pub labels: std::collections::BTreeMap<String, String>,
+    /// Simulate LLM stages.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// The most the run may cost, in US dollars.
+    #[serde(default)]
+    pub max_cost_usd: Option<f64>,
+    /// The most input plus output tokens the run may use.
+    #[serde(default)]
+    pub max_tokens: Option<u64>,
+}
+
+/// A worker's settings.
+pub struct Worker {
+    /// Names the worker in the queue (for example `host-pid`).
+    pub name: String,
+    /// The team's git remote (URL or path) runs are cloned from and pushed to.
+    pub remote: String,
+    /// Where the worker makes its clones, one per claimed entry.
+    pub clones: PathBuf,
+    /// How long a claim lasts without a heartbeat; the worker renews it every third of it.
+    pub lease: Duration,
+    /// The environment passed to commands and providers.
+    pub env: Vec<(String, String)>,
+    /// The time.
+    pub clock: Arc<dyn Clock>,
+}
+
+/// What a worker did with one entry.
+#[derive(Debug)]
+pub struct Worked {
+    /// The entry, as claimed.
+    pub entry: QueueEntry,
+    /// The run it executed.
+    pub run_id: String,
+    /// How the run ended here.
+    pub conclusion: Conclusion,
+    /// The worker lost its lease while the run executed (another worker took it over).
+    pub lease_lost: bool,
+}
+
+fn millis(time: SystemTime) -> i64 {
+    time.duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+impl RunLibrary {
+    /// Queues a run of the workflow file `workflow` (named in the entry by its path in its
+    /// git repository, which workers clone) as entry `id` at `now`; `run.workflow` is set.
+    pub async fn enqueue_workflow(
+        &self,
+        workflow: &std::path::Path,
+        id: &str,
+        mut run: QueuedRun,
+        now: SystemTime,
+    ) -> Result<QueueEntry, ApiError> {
+        let file = workflow.to_path_buf();
+        run.workflow =
+            blocking(move || Ok(heddle_checkpoint::team_remote::path_in_repository(&file)?))
+                .await?;
+        self.enqueue_run(id, &run, now).await
+    }
+
+    /// Queues `run` as entry `id` at `now` (the worker that claims it runs it).
+    pub async fn enqueue_run(
+        &self,
+        id: &str,
+        run: &QueuedRun,
+        now: SystemTime,
+    ) -> Result<QueueEntry, ApiError> {
+        let request = serde_json::to_string(run)
+            .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, e.to_string()))?;
+        Ok(self.index().enqueue(id, &request, millis(now)).await?)
+    }
+
+    /// Claims the oldest entry of the queue no live worker holds and executes its run to
+    /// the end; `None` when there is none.
+    pub async fn work_one(&self, worker: &Worker) -> Result<Option<Worked>, ApiError> {
+        let index = self.index();
+        let now = millis(worker.clock.now());
+        let Some(entry) = index.claim(&worker.name, now, worker.lease).await? else {
+            return Ok(None);
+        };
+        let run: QueuedRun = serde_json::from_str(&entry.request).map_err(|e| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!("queue entry {} does not say what to run: {e}", entry.id),
+            )
+        })?;
+        let clone = worker.clones.join(format!("{}-{}", entry.id, entry.claims));
+        let (remote, into) = (worker.remote.clone(), clone.clone());
+        blocking(move || {
+            heddle_checkpoint::team_remote::clone_with_runs(&remote, &into)?;
+            Ok(())
+        })
+        .await?;
+        let executor = Executor {
+            env: worker.env.clone(),
+            interviewer: Arc::new(NoLocalPrompt),
+            push_to: Some(TeamRemote {
+                repository: clone.clone(),
+                remote: worker.remote.clone(),
+            }),
+        };
+        let prepared = match &entry.run_id {
+            Some(run_id) => {
+                self.prepare_from_ref(
+                    &clone,
+                    &format!("refs/heddle/{run_id}"),
+                    run.max_cost_usd,
+                    run.max_tokens,
+                    &executor,
+                )
+                .await?
+            }
+            None => {
+                let request = StartRunRequest {
+                    workflow_path: clone.join(&run.workflow).display().to_string(),
+                    goal: run.goal.clone(),
+                    labels: run.labels.clone(),
+                    inputs: run.inputs.clone(),
+                    dry_run: run.dry_run,
+                    work_dir: Some(clone.display().to_string()),
+                    checkpoints: Some("worktree".into()),
+                    // Whoever queued it was asked (`heddle run --queue` checks trust).
+                    trust: true,
+                    trust_digest: None,
+                    max_cost_usd: run.max_cost_usd,
+                    max_tokens: run.max_tokens,
+                };
+                self.prepare_start(request, None, &executor).await?.run
+            }
+        };
+        let run_id = prepared.run_id().to_string();
+        index.attach_run(&entry.id, &worker.name, &run_id).await?;
+        let (conclusion, lease_lost) = self.execute_leased(worker, &entry, prepared).await?;
+        if !lease_lost {
+            let now = millis(worker.clock.now());
+            index
+                .finish(&entry.id, &worker.name, conclusion.status.as_str(), now)
+                .await?;
+        }
+        Ok(Some(Worked {
+            entry,
+            run_id,
+            conclusion,
+            lease_lost,
+        }))
+    }
+
+    /// Executes `prepared`, renewing the lease; the conclusion, and whether the lease was lost
+    /// (the run is then cancelled).
+    async fn execute_leased(
+        &self,
+        worker: &Worker,
+        entry: &QueueEntry,
+        prepared: PreparedRun,
+    ) -> Result<(Conclusion, bool), ApiError> {
+        let run_id = prepared.run_id().to_string();
+        let cancel = prepared.cancel_handle();
+        let executing = self.clone();
+        let mut task = tokio::spawn(async move { executing.execute(prepared).await });
+        let renew_every = worker.lease / 3;
+        let mut lease_lost = false;
+        let mut heartbeat = worker.clock.sleep(renew_every);
+        loop {
+            tokio::select! {
+                ended = &mut task => {
+                    let conclusion = ended.map_err(|e| {
+                        ApiError::new(ErrorCode::Io, format!("run {run_id} stopped unexpectedly: {e}"))
+                    })?;
+                    return Ok((conclusion, lease_lost));
+                }
+                () = &mut heartbeat, if !lease_lost => {
+                    let now = millis(worker.clock.now());
+                    match self.index().heartbeat(&entry.id, &worker.name, now, worker.lease).await {
+                        Err(StoreError::LeaseLost { .. }) => {
+                            lease_lost = true;
+                            cancel.cancel("another worker took the run over (this one lost its lease)");
+                        }
+                        Err(error) => tracing::warn!(entry = %entry.id, %error, "cannot renew the lease"),
+                        Ok(()) => {}
+                    }
+                    heartbeat = worker.clock.sleep(renew_every);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! `heddle worker`: claims queued runs from the run index's queue and executes each in a
+//! fresh clone of the team's git remote (heddle-api's `RunLibrary::work_one`), one at a time,
+//! until stopped; with `--once`, until the queue is empty.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use heddle_api::RunLibrary;
+use heddle_api::run_queue::Worker;
+use heddle_engine::SystemClock;
+
+use crate::run::Environment;
+
+/// How long an idle worker waits before looking at the queue again.
+const IDLE: Duration = Duration::from_secs(1);
+
+/// Options of `heddle worker`.
+pub struct WorkerOptions {
+    pub remote: String,
+    pub name: Option<String>,
+    pub clones: Option<PathBuf>,
+    pub lease: Duration,
+    pub once: bool,
+}
+
+/// `heddle worker`.
+pub async fn work(
+    options: WorkerOptions,
+    env: Environment,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let library = RunLibrary::open(env.home.clone())
+        .await
+        .map_err(|e| e.message)?;
+    let host = env
+        .vars
+        .iter()
+        .find(|(k, _)| k == "HOSTNAME")
+        .map_or("worker", |(_, v)| v.as_str());
+    let worker = Worker {
+        name: options
+            .name
+            .unwrap_or_else(|| format!("{host}-{}", std::process::id())),
+        remote: options.remote,
+        clones: options
+            .clones
+            .unwrap_or_else(|| env.home.root().join("worker")),
+        lease: options.lease,
+        env: env.vars.clone(),
+        clock: Arc::new(SystemClock::new()),
+    };
+    let _ = writeln!(
+        out,
+        "worker {} takes runs for {}",
+        worker.name, worker.remote
+    );
+    loop {
+        match library.work_one(&worker).await.map_err(|e| e.message)? {
+            Some(worked) => {
+                let _ = writeln!(
+                    out,
+                    "entry {}: run {} {}{}",
+                    worked.entry.id,
+                    worked.run_id,
+                    worked.conclusion.status.as_str(),
+                    if worked.lease_lost {
+                        " (lost its lease; another worker took it over)"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            None if options.once => return Ok(()),
+            None => tokio::time::sleep(IDLE).await,
+        }
+    }
+}
