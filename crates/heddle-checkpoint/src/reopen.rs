@@ -49,7 +49,7 @@ fn follow_run_branch(state: &GitState) -> Result<Option<String>> {
 }
 
 /// Removes the lock files a killed process left on the run's refs (timelines, metadata,
-/// recovery snapshots) and its index; a warning for each. Only for a caller holding the
+/// recovery snapshots), its index and its worktree's HEAD; a warning for each. Only for a caller holding the
 /// run's lock, so that no other Heddle process is writing them.
 pub fn remove_stale_locks(state: &GitState) -> Vec<String> {
     let mut locks: Vec<PathBuf> = state
@@ -59,6 +59,14 @@ pub fn remove_stale_locks(state: &GitState) -> Vec<String> {
         .map(|r| state.git_dir.join(format!("{r}.lock")))
         .collect();
     locks.push(PathBuf::from(format!("{}.lock", state.index.display())));
+    // A worktree run's own HEAD (a rollback killed while switching the worktree's branch).
+    if state.mode == Mode::Worktree {
+        let name = state
+            .worktree_name
+            .clone()
+            .unwrap_or_else(|| worktree_name(&state.run_id));
+        locks.push(state.git_dir.join("worktrees").join(name).join("HEAD.lock"));
+    }
     // Recovery refs are numbered; a lock may sit beside any of them.
     let recovery = state.git_dir.join(state.recovery_ref(0));
     if let Some(Ok(entries)) = recovery.parent().map(std::fs::read_dir) {

@@ -30,6 +30,23 @@ fn a_recovery_ref_lock_left_by_a_killed_rollback_does_not_block_the_next() {
 }
 
 #[test]
+fn a_worktree_head_lock_left_by_a_killed_rollback_does_not_block_the_next() {
+    let (mut run, first) = Run::a_txt_edited_once("two\n");
+    // What a rollback killed while switching the worktree's branch leaves behind.
+    let state = GitState::load(&run.run_dir).unwrap().unwrap();
+    let worktrees: Vec<_> = std::fs::read_dir(state.git_dir.join("worktrees"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(worktrees.len(), 1, "{worktrees:?}");
+    let lock = worktrees[0].join("HEAD.lock");
+    write(&lock, "");
+    run.rollback(&first, false);
+    assert!(!lock.exists());
+    assert_eq!(read(&run.work.join("a.txt")), "one\n");
+}
+
+#[test]
 fn an_interrupted_rollback_is_finished_over_a_ref_lock_a_killed_checkpoint_left() {
     let (mut run, first) = Run::a_txt_edited_once("two\n");
     run.session = None;
