@@ -69,12 +69,30 @@ pub struct Worker {
 pub struct Worked {
     /// The entry, as claimed.
     pub entry: QueueEntry,
-    /// The run it executed.
-    pub run_id: String,
-    /// How the run ended here.
-    pub conclusion: Conclusion,
-    /// The worker lost its lease while the run executed (another worker took it over).
-    pub lease_lost: bool,
+    /// What became of it.
+    pub done: WorkDone,
+}
+
+/// What became of a claimed entry.
+#[derive(Debug)]
+pub enum WorkDone {
+    /// Its run executed here, to its end or until the worker lost its lease.
+    Ran {
+        /// The run.
+        run_id: String,
+        /// How it ended here.
+        conclusion: Conclusion,
+        /// The worker lost its lease while the run executed (another worker took it over,
+        /// and this one cancelled its run).
+        lease_lost: bool,
+    },
+    /// Its run could not start here (the remote could not be cloned, the workflow is not
+    /// in it, the run to resume is not on it, ...). The entry is finished with the reason
+    /// (`not started: ...`), so no other worker tries it again; queue it again once fixed.
+    NotStarted {
+        /// Why, naming what to fix.
+        reason: String,
+    },
 }
 
 fn millis(time: SystemTime) -> i64 {
@@ -120,6 +138,51 @@ impl RunLibrary {
         let Some(entry) = index.claim(&worker.name, now, worker.lease).await? else {
             return Ok(None);
         };
+        let prepared = match self.prepare_entry(worker, &entry).await {
+            Ok(prepared) => prepared,
+            Err(error) => {
+                let reason = error.message;
+                let now = millis(worker.clock.now());
+                index
+                    .finish(
+                        &entry.id,
+                        &worker.name,
+                        &format!("not started: {reason}"),
+                        now,
+                    )
+                    .await?;
+                return Ok(Some(Worked {
+                    entry,
+                    done: WorkDone::NotStarted { reason },
+                }));
+            }
+        };
+        let run_id = prepared.run_id().to_string();
+        index.attach_run(&entry.id, &worker.name, &run_id).await?;
+        let (conclusion, lease_lost) = self.execute_leased(worker, &entry, prepared).await?;
+        if !lease_lost {
+            let now = millis(worker.clock.now());
+            index
+                .finish(&entry.id, &worker.name, conclusion.status.as_str(), now)
+                .await?;
+        }
+        Ok(Some(Worked {
+            entry,
+            done: WorkDone::Ran {
+                run_id,
+                conclusion,
+                lease_lost,
+            },
+        }))
+    }
+
+    /// The run of `entry`, set up in a fresh clone of the remote: started, or rebuilt from
+    /// the remote when an earlier worker started it.
+    async fn prepare_entry(
+        &self,
+        worker: &Worker,
+        entry: &QueueEntry,
+    ) -> Result<PreparedRun, ApiError> {
         let run: QueuedRun = serde_json::from_str(&entry.request).map_err(|e| {
             ApiError::new(
                 ErrorCode::InvalidRequest,
@@ -141,50 +204,32 @@ impl RunLibrary {
                 remote: worker.remote.clone(),
             }),
         };
-        let prepared = match &entry.run_id {
-            Some(run_id) => {
-                self.prepare_from_ref(
+        if let Some(run_id) = &entry.run_id {
+            return self
+                .prepare_from_ref(
                     &clone,
                     &format!("refs/heddle/{run_id}"),
                     run.max_cost_usd,
                     run.max_tokens,
                     &executor,
                 )
-                .await?
-            }
-            None => {
-                let request = StartRunRequest {
-                    workflow_path: clone.join(&run.workflow).display().to_string(),
-                    goal: run.goal.clone(),
-                    labels: run.labels.clone(),
-                    inputs: run.inputs.clone(),
-                    dry_run: run.dry_run,
-                    work_dir: Some(clone.display().to_string()),
-                    checkpoints: Some("worktree".into()),
-                    // Whoever queued it was asked (`heddle run --queue` checks trust).
-                    trust: true,
-                    trust_digest: None,
-                    max_cost_usd: run.max_cost_usd,
-                    max_tokens: run.max_tokens,
-                };
-                self.prepare_start(request, None, &executor).await?.run
-            }
-        };
-        let run_id = prepared.run_id().to_string();
-        index.attach_run(&entry.id, &worker.name, &run_id).await?;
-        let (conclusion, lease_lost) = self.execute_leased(worker, &entry, prepared).await?;
-        if !lease_lost {
-            let now = millis(worker.clock.now());
-            index
-                .finish(&entry.id, &worker.name, conclusion.status.as_str(), now)
-                .await?;
+                .await;
         }
-        Ok(Some(Worked {
-            entry,
-            run_id,
-            conclusion,
-            lease_lost,
-        }))
+        let request = StartRunRequest {
+            workflow_path: clone.join(&run.workflow).display().to_string(),
+            goal: run.goal,
+            labels: run.labels,
+            inputs: run.inputs,
+            dry_run: run.dry_run,
+            work_dir: Some(clone.display().to_string()),
+            checkpoints: Some("worktree".into()),
+            // Whoever queued it was asked (`heddle run --queue` checks trust).
+            trust: true,
+            trust_digest: None,
+            max_cost_usd: run.max_cost_usd,
+            max_tokens: run.max_tokens,
+        };
+        Ok(self.prepare_start(request, None, &executor).await?.run)
     }
 
     /// Executes `prepared`, renewing the lease; the conclusion, and whether the lease was lost

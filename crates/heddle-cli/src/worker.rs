@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use heddle_api::RunLibrary;
-use heddle_api::run_queue::Worker;
+use heddle_api::run_queue::{WorkDone, Worked, Worker};
 use heddle_engine::SystemClock;
 
 use crate::run::Environment;
@@ -58,19 +58,32 @@ pub async fn work(
     );
     loop {
         match library.work_one(&worker).await.map_err(|e| e.message)? {
-            Some(worked) => {
+            Some(Worked {
+                entry,
+                done:
+                    WorkDone::Ran {
+                        run_id,
+                        conclusion,
+                        lease_lost,
+                    },
+            }) => {
                 let _ = writeln!(
                     out,
-                    "entry {}: run {} {}{}",
-                    worked.entry.id,
-                    worked.run_id,
-                    worked.conclusion.status.as_str(),
-                    if worked.lease_lost {
+                    "entry {}: run {run_id} {}{}",
+                    entry.id,
+                    conclusion.status.as_str(),
+                    if lease_lost {
                         " (lost its lease; another worker took it over)"
                     } else {
                         ""
                     }
                 );
+            }
+            Some(Worked {
+                entry,
+                done: WorkDone::NotStarted { reason },
+            }) => {
+                let _ = writeln!(out, "entry {}: not started: {reason}", entry.id);
             }
             None if options.once => return Ok(()),
             None => tokio::time::sleep(IDLE).await,

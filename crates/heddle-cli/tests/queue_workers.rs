@@ -236,3 +236,87 @@ fn a_worker_killed_mid_stage_is_replaced_and_no_finished_stage_runs_twice() {
     let rows: Vec<&str> = listing.lines().filter(|l| l.starts_with(&run_id)).collect();
     assert!(rows.len() == 1 && rows[0].contains("success"), "{listing}");
 }
+
+#[test]
+fn a_run_that_cannot_start_finishes_its_entry_with_the_reason() {
+    let laptop = Sandbox::new();
+    let url = postgres_database(&laptop);
+    laptop.clean_repo();
+    let work = laptop.work();
+    let remote = laptop.path().join("team.git");
+    git(
+        laptop.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            work.to_str().unwrap(),
+            remote.to_str().unwrap(),
+        ],
+    );
+    // Committed here but never pushed: workers' clones of the remote do not have it.
+    std::fs::write(work.join("unpushed.dot"), FLOW).unwrap();
+    git(&work, &["add", "-A"]);
+    git(&work, &["commit", "-qm", "not pushed"]);
+    let queued = laptop
+        .command(&["run", "--queue", "unpushed.dot"])
+        .current_dir(&work)
+        .env("HEDDLE_DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    assert!(queued.status.success(), "{}", describe(&queued));
+    let entry = text(&queued.stdout).trim().to_string();
+
+    let machine = Sandbox::new();
+    let worker = |name: &str| {
+        machine
+            .command(&[
+                "worker",
+                "--remote",
+                remote.to_str().unwrap(),
+                "--once",
+                "--name",
+                name,
+            ])
+            .env("HEDDLE_DATABASE_URL", &url)
+            .output()
+            .unwrap()
+    };
+    let first = worker("w1");
+    assert!(first.status.success(), "{}", describe(&first));
+    let report = text(&first.stdout);
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("entry {entry}: not started: ")))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(
+        line.contains("unpushed.dot"),
+        "names the missing workflow: {line}"
+    );
+    // The entry is finished: no other worker tries it again.
+    let second = worker("w2");
+    assert!(second.status.success(), "{}", describe(&second));
+    assert!(
+        !text(&second.stdout).contains("entry "),
+        "{}",
+        text(&second.stdout)
+    );
+}
+
+#[test]
+fn queueing_a_workflow_outside_a_repository_is_refused() {
+    let sandbox = Sandbox::new();
+    let url = postgres_database(&sandbox);
+    let flow = sandbox.write_flow("loose.dot", FLOW);
+    let out = sandbox
+        .command(&["run", "--queue", flow.to_str().unwrap()])
+        .env("HEDDLE_DATABASE_URL", &url)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{}", describe(&out));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("loose.dot") && stderr.contains("not in a git repository"),
+        "{stderr}"
+    );
+}
