@@ -1,12 +1,17 @@
 //! The run queue end to end, through the real binary, with a PostgreSQL index and a bare git
 //! repository as the team's remote: `heddle run --queue` on one machine, `heddle worker` on
-//! another runs it in a fresh clone of the remote, pushes the run's branch and metadata ref
-//! there, and the first machine lists the run as finished.
+//! another runs it in a fresh clone of the remote and pushes the run there; a worker killed
+//! inside a stage is replaced without any finished stage running again; a run that cannot
+//! start finishes its entry with the reason.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod sandbox;
 
+use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use sandbox::{Sandbox, describe, git, postgres_database, text};
 
@@ -17,100 +22,6 @@ const FLOW: &str = r#"digraph Queued {
     start -> write -> exit;
 }
 "#;
-
-#[test]
-fn a_queued_run_is_run_by_a_worker_and_pushed_to_the_remote() {
-    let laptop = Sandbox::new();
-    let url = postgres_database(&laptop);
-    laptop.clean_repo();
-    let work = laptop.work();
-    std::fs::create_dir_all(work.join("flows")).unwrap();
-    std::fs::write(work.join("flows/queued.dot"), FLOW).unwrap();
-    git(&work, &["add", "-A"]);
-    git(&work, &["commit", "-qm", "a workflow"]);
-    let remote = laptop.path().join("team.git");
-    git(
-        laptop.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            work.to_str().unwrap(),
-            remote.to_str().unwrap(),
-        ],
-    );
-
-    let queued = laptop
-        .command(&["run", "--queue", "flows/queued.dot"])
-        .current_dir(&work)
-        .env("HEDDLE_DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(queued.status.success(), "{}", describe(&queued));
-    let entry = text(&queued.stdout).trim().to_string();
-    assert_eq!(entry.len(), 26, "a ULID: {}", describe(&queued));
-    assert!(laptop.runs().is_empty(), "nothing runs on the laptop");
-
-    let machine = Sandbox::new();
-    let worked = machine
-        .command(&[
-            "worker",
-            "--remote",
-            remote.to_str().unwrap(),
-            "--once",
-            "--name",
-            "w1",
-        ])
-        .env("HEDDLE_DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(worked.status.success(), "{}", describe(&worked));
-    let report = text(&worked.stdout);
-    let line = report
-        .lines()
-        .find(|l| l.starts_with(&format!("entry {entry}: run ")))
-        .unwrap_or_else(|| panic!("{report}"));
-    assert!(line.ends_with(" success"), "{report}");
-    let run_id = line.split_whitespace().nth(3).unwrap().to_string();
-
-    // The remote holds the run: its branch (with what the stage wrote) and metadata ref.
-    let refs = git(&remote, &["show-ref"]);
-    assert!(refs.contains(&format!("refs/heddle/{run_id}")), "{refs}");
-    assert!(
-        refs.contains(&format!("refs/heads/heddle/run/{run_id}")),
-        "{refs}"
-    );
-    let made = git(&remote, &["show", &format!("heddle/run/{run_id}:made.txt")]);
-    assert_eq!(made, "made by a worker\n");
-
-    // Both machines list it, finished.
-    for sandbox in [&laptop, &machine] {
-        let ps = sandbox
-            .command(&["ps", "-a"])
-            .env("HEDDLE_DATABASE_URL", &url)
-            .output()
-            .unwrap();
-        let listing = text(&ps.stdout);
-        let row = listing.lines().find(|l| l.starts_with(&run_id));
-        assert!(
-            row.is_some_and(|r| r.contains("Queued") && r.contains("success")),
-            "{listing}"
-        );
-    }
-
-    // Nothing is left for another worker.
-    let idle = machine
-        .command(&["worker", "--remote", remote.to_str().unwrap(), "--once"])
-        .env("HEDDLE_DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(idle.status.success(), "{}", describe(&idle));
-    assert!(
-        !text(&idle.stdout).contains("entry "),
-        "{}",
-        text(&idle.stdout)
-    );
-}
 
 const TAKEOVER: &str = r#"digraph Takeover {
     start [shape=Mdiamond];
@@ -123,8 +34,124 @@ const TAKEOVER: &str = r#"digraph Takeover {
 }
 "#;
 
-/// The lines of `ledger` (missing: none).
-fn ledger_lines(ledger: &std::path::Path) -> Vec<String> {
+/// A team: the laptop's repository (its sandbox's `work/`), a bare clone of it as the
+/// remote, and a run index on the test PostgreSQL that every machine shares.
+struct Team {
+    laptop: Sandbox,
+    url: String,
+    remote: PathBuf,
+}
+
+impl Team {
+    /// `flows` (path, source) committed in the laptop's repository, which the remote clones.
+    fn with(flows: &[(&str, &str)]) -> Team {
+        let laptop = Sandbox::new();
+        let url = postgres_database(&laptop);
+        laptop.clean_repo();
+        let team = Team {
+            remote: laptop.path().join("team.git"),
+            laptop,
+            url,
+        };
+        if !flows.is_empty() {
+            team.commit(flows);
+        }
+        git(
+            team.laptop.path(),
+            &[
+                "clone",
+                "-q",
+                "--bare",
+                team.work().to_str().unwrap(),
+                team.remote(),
+            ],
+        );
+        team
+    }
+
+    fn work(&self) -> PathBuf {
+        self.laptop.work()
+    }
+
+    fn remote(&self) -> &str {
+        self.remote.to_str().unwrap()
+    }
+
+    /// Commits `flows` in the laptop's repository (not pushed to the remote).
+    fn commit(&self, flows: &[(&str, &str)]) {
+        let work = self.work();
+        for (path, source) in flows {
+            let file = work.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, source).unwrap();
+        }
+        git(&work, &["add", "-A"]);
+        git(&work, &["commit", "-qm", "workflows"]);
+    }
+
+    /// `heddle ARGS` on `machine`, sharing the team's index.
+    fn heddle(&self, machine: &Sandbox, args: &[&str]) -> Command {
+        let mut command = machine.command(args);
+        command.env("HEDDLE_DATABASE_URL", &self.url);
+        command
+    }
+
+    /// `heddle run --queue FLOW` in the laptop's repository: the entry's id.
+    fn queue(&self, flow: &str) -> String {
+        let queued = self
+            .heddle(&self.laptop, &["run", "--queue", flow])
+            .current_dir(self.work())
+            .output()
+            .unwrap();
+        assert!(queued.status.success(), "{}", describe(&queued));
+        let entry = text(&queued.stdout).trim().to_string();
+        assert_eq!(entry.len(), 26, "a ULID: {}", describe(&queued));
+        entry
+    }
+
+    /// `heddle worker --once --name NAME` on `machine`, with `env`; it must succeed.
+    fn work_once(&self, machine: &Sandbox, name: &str, env: &[(&str, &OsStr)]) -> String {
+        let args = [
+            "worker",
+            "--remote",
+            self.remote(),
+            "--once",
+            "--name",
+            name,
+        ];
+        let out: Output = self
+            .heddle(machine, &args)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+        text(&out.stdout)
+    }
+
+    /// The rows of `heddle ps -a` on `machine` that list run `run_id`.
+    fn listed(&self, machine: &Sandbox, run_id: &str) -> Vec<String> {
+        let ps = self.heddle(machine, &["ps", "-a"]).output().unwrap();
+        assert!(ps.status.success(), "{}", describe(&ps));
+        text(&ps.stdout)
+            .lines()
+            .filter(|l| l.starts_with(run_id))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// The run a worker's report says it ran for `entry` with `status`.
+fn ran(report: &str, entry: &str, status: &str) -> String {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("entry {entry}: run ")))
+        .unwrap_or_else(|| panic!("no run for {entry}: {report}"));
+    assert!(line.ends_with(&format!(" {status}")), "{report}");
+    line.split_whitespace().nth(3).unwrap().to_string()
+}
+
+/// The lines of `ledger` (none while it is missing).
+fn ledger_lines(ledger: &Path) -> Vec<String> {
     std::fs::read_to_string(ledger)
         .unwrap_or_default()
         .lines()
@@ -133,158 +160,107 @@ fn ledger_lines(ledger: &std::path::Path) -> Vec<String> {
 }
 
 #[test]
-fn a_worker_killed_mid_stage_is_replaced_and_no_finished_stage_runs_twice() {
-    let laptop = Sandbox::new();
-    let url = postgres_database(&laptop);
-    laptop.clean_repo();
-    let work = laptop.work();
-    std::fs::write(work.join("takeover.dot"), TAKEOVER).unwrap();
-    git(&work, &["add", "-A"]);
-    git(&work, &["commit", "-qm", "a slow workflow"]);
-    let remote = laptop.path().join("team.git");
-    git(
-        laptop.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            work.to_str().unwrap(),
-            remote.to_str().unwrap(),
-        ],
+fn a_queued_run_is_run_by_a_worker_and_pushed_to_the_remote() {
+    let team = Team::with(&[("flows/queued.dot", FLOW)]);
+    let entry = team.queue("flows/queued.dot");
+    assert!(team.laptop.runs().is_empty(), "nothing runs on the laptop");
+
+    let machine = Sandbox::new();
+    let run_id = ran(&team.work_once(&machine, "w1", &[]), &entry, "success");
+
+    // The remote holds the run: its branch (with what the stage wrote) and metadata ref.
+    let refs = git(&team.remote, &["show-ref"]);
+    assert!(refs.contains(&format!("refs/heddle/{run_id}")), "{refs}");
+    assert!(
+        refs.contains(&format!("refs/heads/heddle/run/{run_id}")),
+        "{refs}"
     );
-    let ledger = laptop.path().join("ledger.txt");
-    let queued = laptop
-        .command(&["run", "--queue", "takeover.dot"])
-        .current_dir(&work)
-        .env("HEDDLE_DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(queued.status.success(), "{}", describe(&queued));
-    let entry = text(&queued.stdout).trim().to_string();
+    let made = git(
+        &team.remote,
+        &["show", &format!("heddle/run/{run_id}:made.txt")],
+    );
+    assert_eq!(made, "made by a worker\n");
+
+    // Both machines list it, finished.
+    for listing in [&team.laptop, &machine].map(|m| team.listed(m, &run_id)) {
+        assert!(
+            listing.len() == 1 && listing[0].contains("Queued") && listing[0].contains("success"),
+            "{listing:?}"
+        );
+    }
+    // Nothing is left for another worker.
+    let idle = team.work_once(&machine, "w2", &[]);
+    assert!(!idle.contains("entry "), "{idle}");
+}
+
+#[test]
+fn a_worker_killed_mid_stage_is_replaced_and_no_finished_stage_runs_twice() {
+    let team = Team::with(&[("takeover.dot", TAKEOVER)]);
+    let ledger = team.laptop.path().join("ledger.txt");
+    let entry = team.queue("takeover.dot");
 
     // The first worker takes the run and is killed (with the stage it runs) inside `slow`.
     let dies = Sandbox::new();
-    let mut first_worker = dies
-        .command(&[
-            "worker",
-            "--remote",
-            remote.to_str().unwrap(),
-            "--name",
-            "dies",
-            "--lease",
-            "3",
-        ])
-        .env("HEDDLE_DATABASE_URL", &url)
+    let args = [
+        "worker",
+        "--remote",
+        team.remote(),
+        "--name",
+        "dies",
+        "--lease",
+        "3",
+    ];
+    let mut first_worker = team
+        .heddle(&dies, &args)
         .env("LEDGER", &ledger)
         .process_group(0)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_secs(60);
     while !ledger_lines(&ledger).contains(&"slow".to_string()) {
-        assert!(std::time::Instant::now() < deadline, "slow never started");
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(Instant::now() < deadline, "slow never started");
+        std::thread::sleep(Duration::from_millis(50));
     }
     let group = format!("-{}", first_worker.id());
-    let killed = std::process::Command::new("kill")
+    let killed = Command::new("kill")
         .args(["-KILL", "--", &group])
         .status()
         .unwrap();
     assert!(killed.success());
     let _ = first_worker.wait();
     // Its lease (3 s, renewed every second) runs out.
-    std::thread::sleep(std::time::Duration::from_secs(4));
+    std::thread::sleep(Duration::from_secs(4));
 
     let takes_over = Sandbox::new();
-    let worked = takes_over
-        .command(&[
-            "worker",
-            "--remote",
-            remote.to_str().unwrap(),
-            "--once",
-            "--name",
-            "next",
-        ])
-        .env("HEDDLE_DATABASE_URL", &url)
-        .env("LEDGER", &ledger)
-        .output()
-        .unwrap();
-    assert!(worked.status.success(), "{}", describe(&worked));
-    let report = text(&worked.stdout);
-    let line = report
-        .lines()
-        .find(|l| l.starts_with(&format!("entry {entry}: run ")))
-        .unwrap_or_else(|| panic!("{report}"));
-    assert!(line.ends_with(" success"), "{report}");
-    let run_id = line.split_whitespace().nth(3).unwrap().to_string();
+    let report = team.work_once(&takes_over, "next", &[("LEDGER", ledger.as_os_str())]);
+    let run_id = ran(&report, &entry, "success");
 
     // `first` finished on the dead worker and is not run again; `slow` was cut off there and
     // runs again from the checkpoint before it.
     assert_eq!(ledger_lines(&ledger), ["first", "slow", "slow", "last"]);
     let branch = format!("heddle/run/{run_id}");
     for (file, content) in [("first.txt", "one\n"), ("slow.txt", "two\n")] {
-        let shown = git(&remote, &["show", &format!("{branch}:{file}")]);
+        let shown = git(&team.remote, &["show", &format!("{branch}:{file}")]);
         assert_eq!(shown, content, "{file} on the remote's run branch");
     }
-    let ps = takes_over
-        .command(&["ps", "-a"])
-        .env("HEDDLE_DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    let listing = text(&ps.stdout);
-    let rows: Vec<&str> = listing.lines().filter(|l| l.starts_with(&run_id)).collect();
-    assert!(rows.len() == 1 && rows[0].contains("success"), "{listing}");
+    let listing = team.listed(&takes_over, &run_id);
+    assert!(
+        listing.len() == 1 && listing[0].contains("success"),
+        "{listing:?}"
+    );
 }
 
 #[test]
 fn a_run_that_cannot_start_finishes_its_entry_with_the_reason() {
-    let laptop = Sandbox::new();
-    let url = postgres_database(&laptop);
-    laptop.clean_repo();
-    let work = laptop.work();
-    let remote = laptop.path().join("team.git");
-    git(
-        laptop.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            work.to_str().unwrap(),
-            remote.to_str().unwrap(),
-        ],
-    );
-    // Committed here but never pushed: workers' clones of the remote do not have it.
-    std::fs::write(work.join("unpushed.dot"), FLOW).unwrap();
-    git(&work, &["add", "-A"]);
-    git(&work, &["commit", "-qm", "not pushed"]);
-    let queued = laptop
-        .command(&["run", "--queue", "unpushed.dot"])
-        .current_dir(&work)
-        .env("HEDDLE_DATABASE_URL", &url)
-        .output()
-        .unwrap();
-    assert!(queued.status.success(), "{}", describe(&queued));
-    let entry = text(&queued.stdout).trim().to_string();
+    let team = Team::with(&[]);
+    // Committed on the laptop but never pushed: workers' clones of the remote lack it.
+    team.commit(&[("unpushed.dot", FLOW)]);
+    let entry = team.queue("unpushed.dot");
 
     let machine = Sandbox::new();
-    let worker = |name: &str| {
-        machine
-            .command(&[
-                "worker",
-                "--remote",
-                remote.to_str().unwrap(),
-                "--once",
-                "--name",
-                name,
-            ])
-            .env("HEDDLE_DATABASE_URL", &url)
-            .output()
-            .unwrap()
-    };
-    let first = worker("w1");
-    assert!(first.status.success(), "{}", describe(&first));
-    let report = text(&first.stdout);
+    let report = team.work_once(&machine, "w1", &[]);
     let line = report
         .lines()
         .find(|l| l.starts_with(&format!("entry {entry}: not started: ")))
@@ -294,13 +270,8 @@ fn a_run_that_cannot_start_finishes_its_entry_with_the_reason() {
         "names the missing workflow: {line}"
     );
     // The entry is finished: no other worker tries it again.
-    let second = worker("w2");
-    assert!(second.status.success(), "{}", describe(&second));
-    assert!(
-        !text(&second.stdout).contains("entry "),
-        "{}",
-        text(&second.stdout)
-    );
+    let second = team.work_once(&machine, "w2", &[]);
+    assert!(!second.contains("entry "), "{second}");
 }
 
 #[test]
