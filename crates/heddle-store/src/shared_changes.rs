@@ -15,7 +15,7 @@ use sqlx::postgres::{PgListener, PgPool};
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 
-use crate::types::{RunChange, RunStatus};
+use crate::types::RunChange;
 
 /// The channel the notices travel on.
 const CHANNEL: &str = "heddle_run_changes";
@@ -28,8 +28,8 @@ const RECONNECT_AFTER: Duration = Duration::from_secs(1);
 struct Notice {
     /// The token of the store that made the change.
     origin: String,
-    run_id: String,
-    status: Option<RunStatus>,
+    #[serde(flatten)]
+    change: RunChange,
 }
 
 /// A token telling this store's notices from other stores' (random: it only has to differ
@@ -44,8 +44,7 @@ pub(crate) fn origin_token() -> String {
 pub(crate) async fn notify(pool: &PgPool, origin: &str, change: &RunChange) {
     let notice = Notice {
         origin: origin.to_string(),
-        run_id: change.run_id.clone(),
-        status: change.status,
+        change: change.clone(),
     };
     let Ok(payload) = serde_json::to_string(&notice) else {
         return;
@@ -108,10 +107,7 @@ async fn relay(
         };
         if notice.origin != origin {
             // No subscriber is fine.
-            let _ = changes.send(RunChange {
-                run_id: notice.run_id,
-                status: notice.status,
-            });
+            let _ = changes.send(notice.change);
         }
     }
 }
