@@ -9,8 +9,9 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
+use heddle_engine::clock::epoch_millis;
 use heddle_engine::control::NoLocalPrompt;
 use heddle_engine::{Clock, Conclusion, PreparedRun};
 use heddle_store::{QueueEntry, StoreError};
@@ -95,10 +96,9 @@ pub enum WorkDone {
     },
 }
 
+/// `time` in milliseconds since the Unix epoch, as the queue keeps times.
 fn millis(time: SystemTime) -> i64 {
-    time.duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
+    i64::try_from(epoch_millis(time)).unwrap_or(i64::MAX)
 }
 
 impl RunLibrary {

@@ -49,7 +49,8 @@ fn follow_run_branch(state: &GitState) -> Result<Option<String>> {
 }
 
 /// Removes the lock files a killed process left on the run's refs (timelines, metadata,
-/// recovery snapshots), its index and its worktree's HEAD; a warning for each. Only for a caller holding the
+/// recovery snapshots), its index and its worktree's HEAD; a warning for each. Only for a
+/// caller holding the
 /// run's lock, so that no other Heddle process is writing them.
 pub fn remove_stale_locks(state: &GitState) -> Vec<String> {
     let mut locks: Vec<PathBuf> = state
@@ -61,11 +62,13 @@ pub fn remove_stale_locks(state: &GitState) -> Vec<String> {
     locks.push(PathBuf::from(format!("{}.lock", state.index.display())));
     // A worktree run's own HEAD (a rollback killed while switching the worktree's branch).
     if state.mode == Mode::Worktree {
-        let name = state
-            .worktree_name
-            .clone()
-            .unwrap_or_else(|| worktree_name(&state.run_id));
-        locks.push(state.git_dir.join("worktrees").join(name).join("HEAD.lock"));
+        locks.push(
+            state
+                .git_dir
+                .join("worktrees")
+                .join(run_worktree(state))
+                .join("HEAD.lock"),
+        );
     }
     // Recovery refs are numbered; a lock may sit beside any of them.
     let recovery = state.git_dir.join(state.recovery_ref(0));
@@ -89,14 +92,20 @@ pub fn remove_stale_locks(state: &GitState) -> Vec<String> {
     warnings
 }
 
+/// The name git knows the run's worktree by (runs set up before names were recorded use
+/// the default one).
+fn run_worktree(state: &GitState) -> String {
+    state
+        .worktree_name
+        .clone()
+        .unwrap_or_else(|| worktree_name(&state.run_id))
+}
+
 /// Adds the run's worktree again, on its current branch; its index file.
 pub fn attach_worktree(state: &GitState) -> Result<PathBuf> {
     let repo =
         Repository::open(&state.git_dir).map_err(|e| crate::repo::damaged(&state.git_dir, &e))?;
-    let name = state
-        .worktree_name
-        .clone()
-        .unwrap_or_else(|| worktree_name(&state.run_id));
+    let name = run_worktree(state);
     if let Ok(old) = repo.find_worktree(&name) {
         old.prune(Some(
             WorktreePruneOptions::new().valid(true).working_tree(false),

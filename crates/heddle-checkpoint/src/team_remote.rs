@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use git2::{FetchOptions, PushOptions, RemoteCallbacks, Repository};
+use git2::{PushOptions, RemoteCallbacks, Repository};
 
 use crate::error::CheckpointError;
 
@@ -26,11 +26,10 @@ pub fn clone_with_runs(remote: &str, into: &Path) -> Result<Repository, Checkpoi
         let mut origin = repo
             .find_remote("origin")
             .map_err(|e| git("the remote origin", &e))?;
-        let mut fetch = FetchOptions::new();
         origin
             .fetch(
                 &[RUN_REFS, "+refs/heads/heddle/run/*:refs/heads/heddle/run/*"],
-                Some(&mut fetch),
+                None,
                 None,
             )
             .map_err(|e| git(&format!("fetching the runs' refs from {remote}"), &e))?;
