@@ -30,6 +30,7 @@ mod queries;
 mod queue;
 mod readers;
 mod reindex;
+mod run_control;
 mod scan;
 mod shared_changes;
 mod stage_rows;
@@ -53,7 +54,8 @@ pub use readers::RunReaders;
 pub use types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, IngestFailure, IngestReport,
     PageRequest, QueueEntry, QueueState, RecentWorkflow, ReindexReport, RunChange, RunCursor,
-    RunFilter, RunPage, RunRecord, RunStatus, StageState, Timeline, TimelineStage, WaitOutcome,
+    RunFilter, RunPage, RunRecord, RunRequest, RunStatus, StageState, Timeline, TimelineStage,
+    WaitOutcome, WorkerRecord,
 };
 pub use watch::WatchHandle;
 

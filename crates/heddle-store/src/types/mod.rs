@@ -6,6 +6,7 @@ mod detail;
 mod queue;
 mod reports;
 mod runs;
+mod workers;
 
 pub use detail::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, RecentWorkflow, StageState, Timeline,
@@ -14,3 +15,4 @@ pub use detail::{
 pub use queue::{QueueEntry, QueueState};
 pub use reports::{IngestFailure, IngestReport, ReindexReport, RunChange};
 pub use runs::{PageRequest, RunCursor, RunFilter, RunPage, RunRecord, RunStatus};
+pub use workers::{RunRequest, WorkerRecord};
