@@ -39,7 +39,8 @@ pub async fn follow_events(
     req: EventsRequest,
     on_event: Channel<serde_json::Value>,
 ) -> Result<(), ApiError> {
-    host.events(&req.run_id, req.after_seq)?
+    host.events(&req.run_id, req.after_seq)
+        .await?
         .forward(|event| on_event.send(event).is_ok())
         .await
 }

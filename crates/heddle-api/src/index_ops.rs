@@ -51,20 +51,7 @@ impl RunLibrary {
         };
         let events = records
             .into_iter()
-            .map(|record| {
-                let mut envelope = serde_json::json!({
-                    "id": record.id,
-                    "ts": record.ts,
-                    "run_id": run_id,
-                    "seq": record.seq,
-                    "event": record.event,
-                    "properties": record.properties,
-                });
-                if let Some(node) = record.node_id {
-                    envelope["node_id"] = serde_json::Value::String(node);
-                }
-                envelope
-            })
+            .map(|record| crate::index_feed::envelope_of(&run_id, record))
             .collect();
         Ok(RunEventPage { events, more })
     }

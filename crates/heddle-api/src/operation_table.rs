@@ -89,11 +89,12 @@ macro_rules! for_each_operation {
             /// Starts a new run from a checkpoint of another.
             fork_run($crate::ForkRequest) -> $crate::RunStarted: host_async(fork);
             /// Cancels a running run, whichever process executes it.
-            cancel_run($crate::RunRef) -> (): host(cancel);
+            cancel_run($crate::RunRef) -> (): host_async(cancel);
             /// The human gates of a run waiting for an answer.
-            pending_gates($crate::RunRef) -> Vec<$crate::PendingGate>: host(pending_gates);
+            pending_gates($crate::RunRef) -> Vec<$crate::PendingGate>:
+                host_async(pending_gates);
             /// Answers a waiting gate.
-            answer_gate($crate::AnswerGateRequest) -> (): host(answer_gate);
+            answer_gate($crate::AnswerGateRequest) -> (): host_async(answer_gate);
             /// Runs from the index, newest first, filtered and paged.
             list_runs($crate::ListRunsRequest) -> $crate::index::RunPage: host_async(list_runs);
             /// One run from the index.

@@ -39,7 +39,7 @@ impl RunLibrary {
     /// recorded them (no limits for a run that has not started, or was recorded before
     /// Heddle wrote them).
     pub async fn recorded_budget(&self, run: &RunRef) -> Result<Budget, ApiError> {
-        let mut feed = self.events(&run.run_id, 0)?.until_now();
+        let mut feed = self.events(&run.run_id, 0).await?.until_now();
         let mut budget = Budget::default();
         while let Some(batch) = feed.next_batch().await {
             for event in batch? {

@@ -15,7 +15,9 @@ use tokio::sync::{broadcast, watch};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::event_feed::EventFeed;
+use crate::progress_feed::ProgressFeed;
 use crate::run_control::{answer_of, pending_gate};
+use crate::run_elsewhere::Located;
 use crate::run_launch::Executor;
 use crate::run_library::RunLibrary;
 use crate::run_types::{
@@ -195,55 +197,60 @@ impl RunHost {
     }
 
     /// Cancels a run: directly when it executes here, else through its control channel.
-    pub fn cancel(&self, request: &RunRef) -> Result<(), ApiError> {
-        match self.active_by_ref(&request.run_id)? {
-            Some(active) => {
+    pub async fn cancel(&self, request: RunRef) -> Result<(), ApiError> {
+        match self.active_by_ref(&request.run_id).await? {
+            Some((_, active)) => {
                 active.cancel.cancel("cancelled through the API");
                 Ok(())
             }
-            None => self.library.cancel(request),
+            None => self.library.cancel(&request).await,
         }
     }
 
     /// The human gates of a run waiting for an answer, whichever process executes it.
-    pub fn pending_gates(&self, request: &RunRef) -> Result<Vec<PendingGate>, ApiError> {
-        let run_dir = self.find(&request.run_id)?;
-        let run_id = run_dir.read_manifest()?.run_id;
-        match self.active(&run_id) {
-            Some(active) => Ok(active
+    pub async fn pending_gates(&self, request: RunRef) -> Result<Vec<PendingGate>, ApiError> {
+        match self.active_by_ref(&request.run_id).await? {
+            Some((run_id, active)) => Ok(active
                 .gates
                 .waiting()
                 .into_iter()
                 .map(|question| pending_gate(&run_id, question))
                 .collect()),
-            None => self.library.pending_gates(request),
+            None => self.library.pending_gates(&request).await,
         }
     }
 
     /// Answers a waiting gate: directly when the run executes here, else through its control
     /// channel.
-    pub fn answer_gate(&self, request: &AnswerGateRequest) -> Result<(), ApiError> {
-        match self.active_by_ref(&request.run_id)? {
-            Some(active) => active
+    pub async fn answer_gate(&self, request: AnswerGateRequest) -> Result<(), ApiError> {
+        match self.active_by_ref(&request.run_id).await? {
+            Some((_, active)) => active
                 .gates
-                .answer(&request.question_id, answer_of(request))
+                .answer(&request.question_id, answer_of(&request))
                 .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message)),
-            None => self.library.answer_gate(request),
+            None => self.library.answer_gate(&request).await,
         }
     }
 
-    /// The run `run` names, when it executes in this process.
-    fn active_by_ref(&self, run: &str) -> Result<Option<ActiveRun>, ApiError> {
-        let run_id = self.find(run)?.read_manifest()?.run_id;
-        Ok(self.active(&run_id))
+    /// The run `run` names, with its id, when it executes in this process.
+    async fn active_by_ref(&self, run: &str) -> Result<Option<(String, ActiveRun)>, ApiError> {
+        let Located::Here(run_dir) = self.locate(run).await? else {
+            return Ok(None);
+        };
+        let run_id = run_dir.read_manifest()?.run_id;
+        Ok(self.active(&run_id).map(|active| (run_id, active)))
     }
 
     /// The events of a run after `after_seq`, then new ones as they come, until it ends.
-    pub fn events(&self, run: &str, after_seq: u64) -> Result<EventFeed, ApiError> {
-        let run_dir = self.find(run)?;
+    pub async fn events(&self, run: &str, after_seq: u64) -> Result<EventFeed, ApiError> {
+        let Located::Here(run_dir) = self.locate(run).await? else {
+            return self.library.events(run, after_seq).await;
+        };
         let run_id = run_dir.read_manifest()?.run_id;
         let live = self.active(&run_id).map(|a| a.seq);
-        Ok(EventFeed::new(run_dir, after_seq, live))
+        Ok(EventFeed::from_progress(ProgressFeed::new(
+            run_dir, after_seq, live,
+        )))
     }
 }
 

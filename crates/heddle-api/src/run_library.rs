@@ -14,6 +14,9 @@ use heddle_store::{RunReaders, Store};
 
 use crate::error::ApiError;
 use crate::event_feed::EventFeed;
+use crate::index_feed::IndexFeed;
+use crate::progress_feed::ProgressFeed;
+use crate::run_elsewhere::Located;
 use crate::runs::HeddleHome;
 
 /// The readers the index uses for run folders: git checkpoint histories and artifact
@@ -79,8 +82,16 @@ impl RunLibrary {
     }
 
     /// The events of a run after `after_seq`, then new ones as its process writes them,
-    /// until it ends.
-    pub fn events(&self, run: &str, after_seq: u64) -> Result<EventFeed, ApiError> {
-        Ok(EventFeed::new(self.find(run)?, after_seq, None))
+    /// until it ends: from its folder, or from the index when a worker executes it on
+    /// another machine.
+    pub async fn events(&self, run: &str, after_seq: u64) -> Result<EventFeed, ApiError> {
+        Ok(match self.locate(run).await? {
+            Located::Here(run_dir) => {
+                EventFeed::from_progress(ProgressFeed::new(run_dir, after_seq, None))
+            }
+            Located::Elsewhere(record) => {
+                EventFeed::from_index(IndexFeed::new(self.index.clone(), record.id, after_seq))
+            }
+        })
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime};
 use heddle_engine::clock::epoch_millis;
 use heddle_engine::control::NoLocalPrompt;
 use heddle_engine::{Clock, Conclusion, PreparedRun};
-use heddle_store::{QueueEntry, StoreError};
+use heddle_store::{QueueEntry, StoreError, WorkerRecord};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -22,6 +22,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::run_host::blocking;
 use crate::run_launch::{Executor, TeamRemote};
 use crate::run_library::RunLibrary;
+use crate::run_relay::{Relay, TICK};
 use crate::run_types::StartRunRequest;
 
 /// What a queued run asks for: a workflow of the team's repository and how to run it.
@@ -63,6 +64,8 @@ pub struct Worker {
     pub env: Vec<(String, String)>,
     /// The time.
     pub clock: Arc<dyn Clock>,
+    /// When the worker started.
+    pub started: SystemTime,
 }
 
 /// What a worker did with one entry.
@@ -97,7 +100,7 @@ pub enum WorkDone {
 }
 
 /// `time` in milliseconds since the Unix epoch, as the queue keeps times.
-fn millis(time: SystemTime) -> i64 {
+pub(crate) fn millis(time: SystemTime) -> i64 {
     i64::try_from(epoch_millis(time)).unwrap_or(i64::MAX)
 }
 
@@ -130,14 +133,36 @@ impl RunLibrary {
         Ok(self.index().enqueue(id, &request, millis(now)).await?)
     }
 
+    /// Records in the index that `worker` is alive now, working on queue entry `entry` if
+    /// any (the workers list shows it). A failure is logged: the worker goes on.
+    pub async fn worker_seen(&self, worker: &Worker, entry: Option<&str>) {
+        let record = WorkerRecord {
+            name: worker.name.clone(),
+            remote: worker.remote.clone(),
+            started_ms: millis(worker.started),
+            seen_ms: millis(worker.clock.now()),
+            entry: entry.map(str::to_string),
+        };
+        if let Err(error) = self.index().worker_seen(&record).await {
+            tracing::warn!(worker = %worker.name, %error, "cannot report the worker as alive");
+        }
+    }
+
+    /// Takes `worker` off the workers list (it stops).
+    pub async fn worker_stopped(&self, worker: &Worker) -> Result<(), ApiError> {
+        Ok(self.index().worker_stopped(&worker.name).await?)
+    }
+
     /// Claims the oldest entry of the queue no live worker holds and executes its run to
     /// the end; `None` when there is none.
     pub async fn work_one(&self, worker: &Worker) -> Result<Option<Worked>, ApiError> {
         let index = self.index();
         let now = millis(worker.clock.now());
         let Some(entry) = index.claim(&worker.name, now, worker.lease).await? else {
+            self.worker_seen(worker, None).await;
             return Ok(None);
         };
+        self.worker_seen(worker, Some(&entry.id)).await;
         let prepared = match self.prepare_entry(worker, &entry).await {
             Ok(prepared) => prepared,
             Err(error) => {
@@ -242,18 +267,25 @@ impl RunLibrary {
     ) -> Result<(Conclusion, bool), ApiError> {
         let run_id = prepared.run_id().to_string();
         let cancel = prepared.cancel_handle();
+        let mut relay = Relay::start(self.index().clone(), &worker.name, &prepared).await;
         let executing = self.clone();
         let mut task = tokio::spawn(async move { executing.execute(prepared).await });
         let renew_every = worker.lease / 3;
         let mut lease_lost = false;
         let mut heartbeat = worker.clock.sleep(renew_every);
+        let mut tick = worker.clock.sleep(TICK);
         loop {
             tokio::select! {
                 ended = &mut task => {
+                    relay.finish().await;
                     let conclusion = ended.map_err(|e| {
                         ApiError::new(ErrorCode::Io, format!("run {run_id} stopped unexpectedly: {e}"))
                     })?;
                     return Ok((conclusion, lease_lost));
+                }
+                () = &mut tick => {
+                    relay.tick().await;
+                    tick = worker.clock.sleep(TICK);
                 }
                 () = &mut heartbeat, if !lease_lost => {
                     let now = millis(worker.clock.now());
@@ -265,6 +297,7 @@ impl RunLibrary {
                         Err(error) => tracing::warn!(entry = %entry.id, %error, "cannot renew the lease"),
                         Ok(()) => {}
                     }
+                    self.worker_seen(worker, Some(&entry.id)).await;
                     heartbeat = worker.clock.sleep(renew_every);
                 }
             }

@@ -32,13 +32,16 @@ pub async fn answer(
     let run = RunRef {
         run_id: args.run.clone(),
     };
-    let waiting = library.pending_gates(&run).map_err(|e| e.message)?;
+    let waiting = library.pending_gates(&run).await.map_err(|e| e.message)?;
     let (answer, freeform) = match (args.choice, args.text) {
         (Some(choice), _) => (choice, false),
         (None, Some(text)) => (text, true),
         (None, None) => return list(&waiting, &args.run, args.json, out),
     };
-    library.ensure_executing(&args.run).map_err(|e| e.message)?;
+    library
+        .ensure_executing(&args.run)
+        .await
+        .map_err(|e| e.message)?;
     let gate = pick(&waiting, args.question.as_deref(), &args.run)?;
     let question_id = gate.question_id.clone();
     library
@@ -48,6 +51,7 @@ pub async fn answer(
             answer,
             freeform,
         })
+        .await
         .map_err(|e| e.message)?;
     let taken = wait_until_taken(&library, &run, &question_id).await;
     let message = if taken {
@@ -70,6 +74,7 @@ pub async fn cancel(run: &str, env: &Environment, out: &mut dyn Write) -> Result
         .cancel(&RunRef {
             run_id: run.to_string(),
         })
+        .await
         .map_err(|e| e.message)?;
     writeln!(
         out,
@@ -106,7 +111,7 @@ fn pick<'a>(
 async fn wait_until_taken(library: &RunLibrary, run: &RunRef, question_id: &str) -> bool {
     let started = tokio::time::Instant::now();
     while started.elapsed() < TAKEN_WITHIN {
-        match library.pending_gates(run) {
+        match library.pending_gates(run).await {
             Ok(gates) if gates.iter().any(|g| g.question_id == question_id) => {}
             _ => return true,
         }

@@ -143,7 +143,7 @@ pub async fn events(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let feed = library.events(run, 0).map_err(|e| e.message)?;
+    let feed = library.events(run, 0).await.map_err(|e| e.message)?;
     let mut feed = if follow { feed } else { feed.until_now() };
     while let Some(batch) = feed.next_batch().await {
         for event in batch.map_err(|e| e.message)? {

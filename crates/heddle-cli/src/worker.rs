@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use heddle_api::RunLibrary;
 use heddle_api::run_queue::{WorkDone, Worked, Worker};
-use heddle_engine::SystemClock;
+use heddle_engine::{Clock, SystemClock};
 
 use crate::run::Environment;
 
@@ -39,6 +39,7 @@ pub async fn work(
         .iter()
         .find(|(k, _)| k == "HOSTNAME")
         .map_or("worker", |(_, v)| v.as_str());
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock::new());
     let worker = Worker {
         name: options
             .name
@@ -49,7 +50,8 @@ pub async fn work(
             .unwrap_or_else(|| env.home.root().join("worker")),
         lease: options.lease,
         env: env.vars.clone(),
-        clock: Arc::new(SystemClock::new()),
+        clock: clock.clone(),
+        started: clock.now(),
     };
     let _ = writeln!(
         out,
@@ -85,7 +87,9 @@ pub async fn work(
             }) => {
                 let _ = writeln!(out, "entry {}: not started: {reason}", entry.id);
             }
-            None if options.once => return Ok(()),
+            None if options.once => {
+                return library.worker_stopped(&worker).await.map_err(|e| e.message);
+            }
             None => tokio::time::sleep(IDLE).await,
         }
     }

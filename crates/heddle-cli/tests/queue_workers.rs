@@ -7,12 +7,12 @@
 
 mod sandbox;
 
-use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use sandbox::team::{Team, ran};
 use sandbox::{Sandbox, describe, git, postgres_database, text};
 
 const FLOW: &str = r#"digraph Queued {
@@ -33,122 +33,6 @@ const TAKEOVER: &str = r#"digraph Takeover {
     start -> first -> slow -> last -> exit;
 }
 "#;
-
-/// A team: the laptop's repository (its sandbox's `work/`), a bare clone of it as the
-/// remote, and a run index on the test PostgreSQL that every machine shares.
-struct Team {
-    laptop: Sandbox,
-    url: String,
-    remote: PathBuf,
-}
-
-impl Team {
-    /// `flows` (path, source) committed in the laptop's repository, which the remote clones.
-    fn with(flows: &[(&str, &str)]) -> Team {
-        let laptop = Sandbox::new();
-        let url = postgres_database(&laptop);
-        laptop.clean_repo();
-        let team = Team {
-            remote: laptop.path().join("team.git"),
-            laptop,
-            url,
-        };
-        if !flows.is_empty() {
-            team.commit(flows);
-        }
-        git(
-            team.laptop.path(),
-            &[
-                "clone",
-                "-q",
-                "--bare",
-                team.work().to_str().unwrap(),
-                team.remote(),
-            ],
-        );
-        team
-    }
-
-    fn work(&self) -> PathBuf {
-        self.laptop.work()
-    }
-
-    fn remote(&self) -> &str {
-        self.remote.to_str().unwrap()
-    }
-
-    /// Commits `flows` in the laptop's repository (not pushed to the remote).
-    fn commit(&self, flows: &[(&str, &str)]) {
-        let work = self.work();
-        for (path, source) in flows {
-            let file = work.join(path);
-            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-            std::fs::write(file, source).unwrap();
-        }
-        git(&work, &["add", "-A"]);
-        git(&work, &["commit", "-qm", "workflows"]);
-    }
-
-    /// `heddle ARGS` on `machine`, sharing the team's index.
-    fn heddle(&self, machine: &Sandbox, args: &[&str]) -> Command {
-        let mut command = machine.command(args);
-        command.env("HEDDLE_DATABASE_URL", &self.url);
-        command
-    }
-
-    /// `heddle run --queue FLOW` in the laptop's repository: the entry's id.
-    fn queue(&self, flow: &str) -> String {
-        let queued = self
-            .heddle(&self.laptop, &["run", "--queue", flow])
-            .current_dir(self.work())
-            .output()
-            .unwrap();
-        assert!(queued.status.success(), "{}", describe(&queued));
-        let entry = text(&queued.stdout).trim().to_string();
-        assert_eq!(entry.len(), 26, "a ULID: {}", describe(&queued));
-        entry
-    }
-
-    /// `heddle worker --once --name NAME` on `machine`, with `env`; it must succeed.
-    fn work_once(&self, machine: &Sandbox, name: &str, env: &[(&str, &OsStr)]) -> String {
-        let args = [
-            "worker",
-            "--remote",
-            self.remote(),
-            "--once",
-            "--name",
-            name,
-        ];
-        let out: Output = self
-            .heddle(machine, &args)
-            .envs(env.iter().copied())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", describe(&out));
-        text(&out.stdout)
-    }
-
-    /// The rows of `heddle ps -a` on `machine` that list run `run_id`.
-    fn listed(&self, machine: &Sandbox, run_id: &str) -> Vec<String> {
-        let ps = self.heddle(machine, &["ps", "-a"]).output().unwrap();
-        assert!(ps.status.success(), "{}", describe(&ps));
-        text(&ps.stdout)
-            .lines()
-            .filter(|l| l.starts_with(run_id))
-            .map(str::to_string)
-            .collect()
-    }
-}
-
-/// The run a worker's report says it ran for `entry` with `status`.
-fn ran(report: &str, entry: &str, status: &str) -> String {
-    let line = report
-        .lines()
-        .find(|l| l.starts_with(&format!("entry {entry}: run ")))
-        .unwrap_or_else(|| panic!("no run for {entry}: {report}"));
-    assert!(line.ends_with(&format!(" {status}")), "{report}");
-    line.split_whitespace().nth(3).unwrap().to_string()
-}
 
 /// The lines of `ledger` (none while it is missing).
 fn ledger_lines(ledger: &Path) -> Vec<String> {

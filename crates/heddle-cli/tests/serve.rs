@@ -6,118 +6,12 @@
 
 mod sandbox;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::process::Child;
 use std::time::Duration;
 
-use sandbox::{Sandbox, describe, serve_banner, text, wait_for};
-use serde_json::{Value, json};
-
-/// A `heddle serve` process: its address and token.
-struct Served {
-    child: Child,
-    addr: String,
-    token: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(sandbox: &Sandbox, n: u32) -> Served {
-    let out = sandbox.path().join(format!("serve-{n}.out"));
-    let child = sandbox
-        .command(&["serve", "--port", "0"])
-        .stdout(std::fs::File::create(&out).unwrap())
-        .stderr(std::fs::File::create(sandbox.path().join(format!("serve-{n}.err"))).unwrap())
-        .spawn()
-        .unwrap();
-    let banner = serve_banner(&out);
-    assert_eq!(banner.token.len(), 32, "token {}", banner.token);
-    assert!(!banner.launch.is_empty(), "the URL has no launch key");
-    assert_ne!(
-        banner.launch, banner.token,
-        "the URL must not carry the access token"
-    );
-    Served {
-        child,
-        addr: banner.addr,
-        token: banner.token,
-    }
-}
-
-impl Served {
-    /// `POST /api/{op}` with the token; the status and JSON body.
-    fn call(&self, op: &str, body: &Value) -> (u16, Value) {
-        let body = body.to_string();
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        write!(
-            stream,
-            "POST /api/{op} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
-             Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.addr,
-            self.token,
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let status: u16 = response[9..12].parse().unwrap();
-        let (_, payload) = response.split_once("\r\n\r\n").unwrap();
-        (status, serde_json::from_str(payload).unwrap_or(Value::Null))
-    }
-
-    /// Starts `flow` through the server, trusted, in the sandbox's work folder without git
-    /// checkpoints; the `RunStarted` answer.
-    fn start(&self, sandbox: &Sandbox, flow: &std::path::Path) -> Value {
-        self.ok(
-            "start_run",
-            &json!({ "trust": true,
-                     "workflow_path": flow.display().to_string(),
-                     "work_dir": sandbox.work().display().to_string(),
-                     "checkpoints": "none" }),
-        )
-    }
-
-    fn ok(&self, op: &str, body: &Value) -> Value {
-        let (status, value) = self.call(op, body);
-        assert_eq!(status, 200, "{op}: {value}");
-        value
-    }
-
-    /// The SSE stream of `run`'s events, read until the server closes it (which it must do
-    /// before a 10 s silence; the server's keep-alives come every 15 s).
-    fn events(&self, run: &str) -> String {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        write!(
-            stream,
-            "GET /api/events?run={run} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
-             Connection: close\r\n\r\n",
-            self.addr, self.token
-        )
-        .unwrap();
-        let mut response = Vec::new();
-        stream
-            .read_to_end(&mut response)
-            .unwrap_or_else(|e| panic!("the event stream of {run} did not end: {e}"));
-        String::from_utf8_lossy(&response).into_owned()
-    }
-
-    fn status_of(&self, run: &str) -> String {
-        let (status, record) = self.call("get_run", &json!({ "run_id": run }));
-        if status != 200 {
-            return String::new();
-        }
-        record["status"].as_str().unwrap().to_string()
-    }
-}
+use sandbox::served::{pending_through, serve};
+use sandbox::{Sandbox, describe, text, wait_for};
+use serde_json::json;
 
 #[test]
 fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
@@ -175,17 +69,6 @@ fn a_run_the_killed_server_was_executing_resumes_through_a_new_one() {
         std::fs::read_to_string(sandbox.work().join("log.txt")).unwrap(),
         "first\nwait\n"
     );
-}
-
-/// The gates `server` lists for `run`, once it lists one.
-fn pending_through(server: &Served, run: &str) -> Value {
-    let mut gates = Value::Null;
-    let listed = wait_for(Duration::from_secs(20), || {
-        gates = server.ok("pending_gates", &json!({ "run_id": run }));
-        gates.as_array().is_some_and(|g| !g.is_empty())
-    });
-    assert!(listed, "the server lists no gate of {run}: {gates}");
-    gates
 }
 
 #[test]

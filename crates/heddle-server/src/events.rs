@@ -40,7 +40,7 @@ pub async fn follow_events(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok())
         .unwrap_or(query.after);
-    match state.host.events(&query.run, after) {
+    match state.host.events(&query.run, after).await {
         Ok(feed) => Sse::new(sse_stream(feed))
             .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
             .into_response(),

@@ -195,6 +195,24 @@ impl Store {
         held(db, rows, id, worker)
     }
 
+    /// The entry a worker holds now (claimed, whether or not its lease ran out) for run
+    /// `run_id`, if any: the run executes under the queue, and requests for it reach the
+    /// worker holding it, or the next one to claim it.
+    pub async fn entry_of_run(&self, run_id: &str) -> Result<Option<QueueEntry>> {
+        let db = &self.inner.db;
+        let row = on_reader!(db, |pool| sqlx::query_as::<_, EntryRow>(concat!(
+            "SELECT ",
+            entry_columns!(),
+            " FROM run_queue WHERE run_id = $1 AND state = 'claimed'
+             ORDER BY enqueued_ms DESC, id DESC LIMIT 1"
+        ))
+        .bind(run_id)
+        .fetch_optional(pool)
+        .await)
+        .map_err(|e| db.err(e))?;
+        Ok(row.map(EntryRow::into_entry))
+    }
+
     /// The queue's entries, oldest first: those not finished, then the `finished` most
     /// recently finished.
     pub async fn queue(&self, finished: u32) -> Result<Vec<QueueEntry>> {

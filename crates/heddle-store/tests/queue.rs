@@ -196,3 +196,38 @@ async fn workers_claiming_at_once_never_share_an_entry() {
         assert_eq!(entry.worker.as_ref(), holder.get(&entry.id));
     }
 }
+
+#[tokio::test]
+async fn the_entry_holding_a_run_is_found_until_it_finishes() {
+    let home = Home::new();
+    let store = home.store("heddle.db").await;
+    store.enqueue("01A", "{}", T0).await.unwrap();
+    store.claim("w1", T0 + 1, LEASE).await.unwrap().unwrap();
+    assert!(store.entry_of_run("01RUN").await.unwrap().is_none());
+    store.attach_run("01A", "w1", "01RUN").await.unwrap();
+    let held = store.entry_of_run("01RUN").await.unwrap().unwrap();
+    assert_eq!(
+        (held.id.as_str(), held.worker.as_deref()),
+        ("01A", Some("w1"))
+    );
+    // Its lease ran out: still held (the next worker to claim it resumes the run).
+    let later = T0 + 60_000;
+    assert!(store.entry_of_run("01RUN").await.unwrap().is_some());
+    let taken = store.claim("w2", later, LEASE).await.unwrap().unwrap();
+    assert_eq!(taken.run_id.as_deref(), Some("01RUN"));
+    assert_eq!(
+        store
+            .entry_of_run("01RUN")
+            .await
+            .unwrap()
+            .unwrap()
+            .worker
+            .as_deref(),
+        Some("w2")
+    );
+    store
+        .finish("01A", "w2", "success", later + 1)
+        .await
+        .unwrap();
+    assert!(store.entry_of_run("01RUN").await.unwrap().is_none());
+}

@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+pub mod served;
+pub mod team;
+
 /// A temp dir holding `home/` (HEDDLE_HOME) and `work/` (where stages run).
 pub struct Sandbox {
     dir: tempfile::TempDir,

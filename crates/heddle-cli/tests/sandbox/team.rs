@@ -1,0 +1,124 @@
+//! A team for the run queue's tests: the laptop's git repository, a bare clone of it as the
+//! team's remote, and a run index on the test PostgreSQL that every machine (sandbox) shares.
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use super::{Sandbox, describe, git, postgres_database, text};
+
+/// A team: the laptop's repository (its sandbox's `work/`), a bare clone of it as the
+/// remote, and a run index on the test PostgreSQL that every machine shares.
+pub struct Team {
+    pub laptop: Sandbox,
+    pub url: String,
+    pub remote: PathBuf,
+}
+
+impl Team {
+    /// `flows` (path, source) committed in the laptop's repository, which the remote clones.
+    pub fn with(flows: &[(&str, &str)]) -> Team {
+        let laptop = Sandbox::new();
+        let url = postgres_database(&laptop);
+        laptop.clean_repo();
+        let team = Team {
+            remote: laptop.path().join("team.git"),
+            laptop,
+            url,
+        };
+        if !flows.is_empty() {
+            team.commit(flows);
+        }
+        git(
+            team.laptop.path(),
+            &[
+                "clone",
+                "-q",
+                "--bare",
+                team.work().to_str().unwrap(),
+                team.remote(),
+            ],
+        );
+        team
+    }
+
+    pub fn work(&self) -> PathBuf {
+        self.laptop.work()
+    }
+
+    pub fn remote(&self) -> &str {
+        self.remote.to_str().unwrap()
+    }
+
+    /// Commits `flows` in the laptop's repository (not pushed to the remote).
+    pub fn commit(&self, flows: &[(&str, &str)]) {
+        let work = self.work();
+        for (path, source) in flows {
+            let file = work.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, source).unwrap();
+        }
+        git(&work, &["add", "-A"]);
+        git(&work, &["commit", "-qm", "workflows"]);
+    }
+
+    /// `heddle ARGS` on `machine`, sharing the team's index.
+    pub fn heddle(&self, machine: &Sandbox, args: &[&str]) -> Command {
+        let mut command = machine.command(args);
+        command.env("HEDDLE_DATABASE_URL", &self.url);
+        command
+    }
+
+    /// `heddle run --queue FLOW` in the laptop's repository: the entry's id.
+    pub fn queue(&self, flow: &str) -> String {
+        let queued = self
+            .heddle(&self.laptop, &["run", "--queue", flow])
+            .current_dir(self.work())
+            .output()
+            .unwrap();
+        assert!(queued.status.success(), "{}", describe(&queued));
+        let entry = text(&queued.stdout).trim().to_string();
+        assert_eq!(entry.len(), 26, "a ULID: {}", describe(&queued));
+        entry
+    }
+
+    /// `heddle worker --once --name NAME` on `machine`, with `env`; it must succeed.
+    pub fn work_once(&self, machine: &Sandbox, name: &str, env: &[(&str, &OsStr)]) -> String {
+        let args = [
+            "worker",
+            "--remote",
+            self.remote(),
+            "--once",
+            "--name",
+            name,
+        ];
+        let out: Output = self
+            .heddle(machine, &args)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", describe(&out));
+        text(&out.stdout)
+    }
+
+    /// The rows of `heddle ps -a` on `machine` that list run `run_id`.
+    pub fn listed(&self, machine: &Sandbox, run_id: &str) -> Vec<String> {
+        let ps = self.heddle(machine, &["ps", "-a"]).output().unwrap();
+        assert!(ps.status.success(), "{}", describe(&ps));
+        text(&ps.stdout)
+            .lines()
+            .filter(|l| l.starts_with(run_id))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// The run a worker's report says it ran for `entry` with `status`.
+pub fn ran(report: &str, entry: &str, status: &str) -> String {
+    let line = report
+        .lines()
+        .find(|l| l.starts_with(&format!("entry {entry}: run ")))
+        .unwrap_or_else(|| panic!("no run for {entry}: {report}"));
+    assert!(line.ends_with(&format!(" {status}")), "{report}");
+    line.split_whitespace().nth(3).unwrap().to_string()
+}
