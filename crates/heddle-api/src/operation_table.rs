@@ -95,6 +95,11 @@ macro_rules! for_each_operation {
                 host_async(pending_gates);
             /// Answers a waiting gate.
             answer_gate($crate::AnswerGateRequest) -> (): host_async(answer_gate);
+            /// Queues a run for a worker of the run queue (the request `start_run` takes, for a
+            /// workflow committed in a git repository); the entry.
+            enqueue_run($crate::StartRunRequest) -> $crate::index::QueueEntry: host_async(enqueue);
+            /// The run queue (waiting, held and recently finished entries) and its workers.
+            run_queue($crate::RunQueueRequest) -> $crate::RunQueue: host_async(run_queue);
             /// Runs from the index, newest first, filtered and paged.
             list_runs($crate::ListRunsRequest) -> $crate::index::RunPage: host_async(list_runs);
             /// One run from the index.

@@ -15,40 +15,14 @@ use heddle_engine::clock::epoch_millis;
 use heddle_engine::control::NoLocalPrompt;
 use heddle_engine::{Clock, Conclusion, PreparedRun};
 use heddle_store::{QueueEntry, StoreError, WorkerRecord};
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::queue_ops::QueuedRun;
 use crate::run_host::blocking;
 use crate::run_launch::{Executor, TeamRemote};
 use crate::run_library::RunLibrary;
 use crate::run_relay::{Relay, TICK};
 use crate::run_types::StartRunRequest;
-
-/// What a queued run asks for: a workflow of the team's repository and how to run it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
-pub struct QueuedRun {
-    /// The `.dot` file, relative to the repository's top folder.
-    pub workflow: String,
-    /// Overrides the graph's `goal`.
-    #[serde(default)]
-    pub goal: Option<String>,
-    /// `inputs.NAME` values for the workflow's templates.
-    #[serde(default)]
-    pub inputs: std::collections::BTreeMap<String, String>,
-    /// Labels to find the run by.
-    #[serde(default)]
-    pub labels: std::collections::BTreeMap<String, String>,
-    /// Simulate LLM stages.
-    #[serde(default)]
-    pub dry_run: bool,
-    /// The most the run may cost, in US dollars.
-    #[serde(default)]
-    pub max_cost_usd: Option<f64>,
-    /// The most input plus output tokens the run may use.
-    #[serde(default)]
-    pub max_tokens: Option<u64>,
-}
 
 /// A worker's settings.
 pub struct Worker {
@@ -105,34 +79,6 @@ pub(crate) fn millis(time: SystemTime) -> i64 {
 }
 
 impl RunLibrary {
-    /// Queues a run of the workflow file `workflow` (named in the entry by its path in its
-    /// git repository, which workers clone) as entry `id` at `now`; `run.workflow` is set.
-    pub async fn enqueue_workflow(
-        &self,
-        workflow: &std::path::Path,
-        id: &str,
-        mut run: QueuedRun,
-        now: SystemTime,
-    ) -> Result<QueueEntry, ApiError> {
-        let file = workflow.to_path_buf();
-        run.workflow =
-            blocking(move || Ok(heddle_checkpoint::team_remote::path_in_repository(&file)?))
-                .await?;
-        self.enqueue_run(id, &run, now).await
-    }
-
-    /// Queues `run` as entry `id` at `now` (the worker that claims it runs it).
-    pub async fn enqueue_run(
-        &self,
-        id: &str,
-        run: &QueuedRun,
-        now: SystemTime,
-    ) -> Result<QueueEntry, ApiError> {
-        let request = serde_json::to_string(run)
-            .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, e.to_string()))?;
-        Ok(self.index().enqueue(id, &request, millis(now)).await?)
-    }
-
     /// Records in the index that `worker` is alive now, working on queue entry `entry` if
     /// any (the workers list shows it). A failure is logged: the worker goes on.
     pub async fn worker_seen(&self, worker: &Worker, entry: Option<&str>) {

@@ -56,6 +56,9 @@ fn export_roots(dir: &Path) {
     index::RunPage::export_all(dir).unwrap();
     index::Timeline::export_all(dir).unwrap();
     index::RecentWorkflow::export_all(dir).unwrap();
+    index::QueueEntry::export_all(dir).unwrap();
+    RunQueueRequest::export_all(dir).unwrap();
+    RunQueue::export_all(dir).unwrap();
     WorkflowPathRequest::export_all(dir).unwrap();
     WorkflowLayout::export_all(dir).unwrap();
     SaveLayoutRequest::export_all(dir).unwrap();

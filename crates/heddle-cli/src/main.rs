@@ -16,7 +16,6 @@ mod logging;
 mod man_pages;
 mod reindex;
 mod run;
-mod run_enqueue;
 mod runs;
 mod serve;
 mod trust;

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use heddle_api::run_inputs::{parse_inputs, resolve_run};
-use heddle_api::run_queue::QueuedRun;
 use heddle_api::runs::HeddleHome;
 use heddle_api::trust::{TRUST_ENV, env_trusts};
 use heddle_api::{
@@ -127,25 +126,6 @@ pub async fn run(
     if let Err(message) = consent_to(&env, &verdict, options.trust, err) {
         return fail(err, &message);
     }
-    if options.queue {
-        let run = QueuedRun {
-            workflow: String::new(),
-            goal: options.goal,
-            inputs,
-            labels,
-            dry_run: options.dry_run,
-            max_cost_usd: options.max_cost_usd,
-            max_tokens: options.max_tokens,
-        };
-        return match crate::run_enqueue::enqueue(&library, &workflow, run).await {
-            Ok(entry) => {
-                let _ = writeln!(out, "{}", entry.id);
-                let _ = writeln!(err, "queued as {} for a worker (`heddle worker`)", entry.id);
-                0
-            }
-            Err(message) => fail(err, &message),
-        };
-    }
     let request = StartRunRequest {
         workflow_path: options.file.display().to_string(),
         goal: options.goal,
@@ -160,6 +140,16 @@ pub async fn run(
         max_cost_usd: options.max_cost_usd,
         max_tokens: options.max_tokens,
     };
+    if options.queue {
+        return match library.enqueue(request).await {
+            Ok(entry) => {
+                let _ = writeln!(out, "{}", entry.id);
+                let _ = writeln!(err, "queued as {} for a worker (`heddle worker`)", entry.id);
+                0
+            }
+            Err(error) => fail(err, &error.message),
+        };
+    }
     let executor = executor(&env, options.auto_approve);
     let prepared = match library
         .prepare_start(request, options.run_dir, &executor)

@@ -25,6 +25,7 @@ import type { OpenWorkflowRequest } from './OpenWorkflowRequest';
 import type { OpenedWorkflow } from './OpenedWorkflow';
 import type { PatchFiles } from './PatchFiles';
 import type { PendingGate } from './PendingGate';
+import type { QueueEntry } from './QueueEntry';
 import type { ReadReferenceRequest } from './ReadReferenceRequest';
 import type { RecentWorkflow } from './RecentWorkflow';
 import type { RecentWorkflowsRequest } from './RecentWorkflowsRequest';
@@ -36,6 +37,8 @@ import type { RunEventPage } from './RunEventPage';
 import type { RunEventsRequest } from './RunEventsRequest';
 import type { RunFileRequest } from './RunFileRequest';
 import type { RunPage } from './RunPage';
+import type { RunQueue } from './RunQueue';
+import type { RunQueueRequest } from './RunQueueRequest';
 import type { RunRecord } from './RunRecord';
 import type { RunRef } from './RunRef';
 import type { RunStarted } from './RunStarted';
@@ -92,6 +95,10 @@ export interface RequestOperations {
   pendingGates(req: RunRef): Promise<Array<PendingGate>>;
   /** Answers a waiting gate. */
   answerGate(req: AnswerGateRequest): Promise<null>;
+  /** Queues a run for a worker of the run queue (the request `start_run` takes, for a workflow committed in a git repository); the entry. */
+  enqueueRun(req: StartRunRequest): Promise<QueueEntry>;
+  /** The run queue (waiting, held and recently finished entries) and its workers. */
+  runQueue(req: RunQueueRequest): Promise<RunQueue>;
   /** Runs from the index, newest first, filtered and paged. */
   listRuns(req: ListRunsRequest): Promise<RunPage>;
   /** One run from the index. */
@@ -147,6 +154,8 @@ export const REQUEST_OPERATIONS = [
   { member: 'cancelRun', name: 'cancel_run', path: '/api/cancel_run', takesRequest: true },
   { member: 'pendingGates', name: 'pending_gates', path: '/api/pending_gates', takesRequest: true },
   { member: 'answerGate', name: 'answer_gate', path: '/api/answer_gate', takesRequest: true },
+  { member: 'enqueueRun', name: 'enqueue_run', path: '/api/enqueue_run', takesRequest: true },
+  { member: 'runQueue', name: 'run_queue', path: '/api/run_queue', takesRequest: true },
   { member: 'listRuns', name: 'list_runs', path: '/api/list_runs', takesRequest: true },
   { member: 'getRun', name: 'get_run', path: '/api/get_run', takesRequest: true },
   { member: 'runTimeline', name: 'run_timeline', path: '/api/run_timeline', takesRequest: true },
@@ -195,6 +204,8 @@ export const OPERATIONS = [
   { name: 'cancel_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/cancel_run' }, tauriCommand: true, member: 'cancelRun', request: 'RunRef', response: 'null' },
   { name: 'pending_gates', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/pending_gates' }, tauriCommand: true, member: 'pendingGates', request: 'RunRef', response: 'Array<PendingGate>' },
   { name: 'answer_gate', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/answer_gate' }, tauriCommand: true, member: 'answerGate', request: 'AnswerGateRequest', response: 'null' },
+  { name: 'enqueue_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/enqueue_run' }, tauriCommand: true, member: 'enqueueRun', request: 'StartRunRequest', response: 'QueueEntry' },
+  { name: 'run_queue', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/run_queue' }, tauriCommand: true, member: 'runQueue', request: 'RunQueueRequest', response: 'RunQueue' },
   { name: 'list_runs', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/list_runs' }, tauriCommand: true, member: 'listRuns', request: 'ListRunsRequest', response: 'RunPage' },
   { name: 'get_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/get_run' }, tauriCommand: true, member: 'getRun', request: 'RunRef', response: 'RunRecord' },
   { name: 'run_timeline', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/run_timeline' }, tauriCommand: true, member: 'runTimeline', request: 'RunRef', response: 'Timeline' },
