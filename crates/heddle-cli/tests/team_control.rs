@@ -7,12 +7,10 @@
 
 mod sandbox;
 
-use std::path::PathBuf;
-use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use sandbox::served::{pending_through, serve_with};
-use sandbox::team::{Team, ran};
+use sandbox::team::{Team, Working, ran};
 use sandbox::{GATE_FLOW, Sandbox, describe, git, text, wait_for};
 use serde_json::{Value, json};
 
@@ -24,56 +22,6 @@ const SLOW: &str = r#"digraph Slow {
     start -> first -> wait -> exit;
 }
 "#;
-
-/// A `heddle worker --once` running in the background on its own machine.
-struct Working {
-    child: Child,
-    out: PathBuf,
-    _machine: Sandbox,
-}
-
-impl Working {
-    fn start(team: &Team, name: &str) -> Working {
-        let machine = Sandbox::new();
-        let out = machine.path().join("worker.out");
-        let child = team
-            .heddle(
-                &machine,
-                &[
-                    "worker",
-                    "--remote",
-                    team.remote(),
-                    "--once",
-                    "--name",
-                    name,
-                ],
-            )
-            .stdout(std::fs::File::create(&out).unwrap())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        Working {
-            child,
-            out,
-            _machine: machine,
-        }
-    }
-
-    /// Waits for the worker to run out of entries; what it reported.
-    fn finish(mut self) -> String {
-        let status = self.child.wait().unwrap();
-        let report = std::fs::read_to_string(&self.out).unwrap();
-        assert!(status.success(), "{report}");
-        report
-    }
-}
-
-impl Drop for Working {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The id of the run of workflow `name` that `machine` lists, once it lists one.
 fn run_listed(team: &Team, machine: &Sandbox, name: &str) -> String {

@@ -3,7 +3,7 @@
 
 use std::ffi::OsStr;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 use super::{Sandbox, describe, git, postgres_database, text};
 
@@ -121,4 +121,54 @@ pub fn ran(report: &str, entry: &str, status: &str) -> String {
         .unwrap_or_else(|| panic!("no run for {entry}: {report}"));
     assert!(line.ends_with(&format!(" {status}")), "{report}");
     line.split_whitespace().nth(3).unwrap().to_string()
+}
+
+/// A `heddle worker --once` running in the background on its own machine.
+pub struct Working {
+    child: Child,
+    out: PathBuf,
+    _machine: Sandbox,
+}
+
+impl Working {
+    pub fn start(team: &Team, name: &str) -> Working {
+        let machine = Sandbox::new();
+        let out = machine.path().join("worker.out");
+        let child = team
+            .heddle(
+                &machine,
+                &[
+                    "worker",
+                    "--remote",
+                    team.remote(),
+                    "--once",
+                    "--name",
+                    name,
+                ],
+            )
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        Working {
+            child,
+            out,
+            _machine: machine,
+        }
+    }
+
+    /// Waits for the worker to run out of entries; what it reported.
+    pub fn finish(mut self) -> String {
+        let status = self.child.wait().unwrap();
+        let report = std::fs::read_to_string(&self.out).unwrap();
+        assert!(status.success(), "{report}");
+        report
+    }
+}
+
+impl Drop for Working {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
