@@ -2,8 +2,9 @@
 # Installs what building and testing Heddle needs on Debian 12: system packages (WebKitGTK
 # for the Tauri window, Xvfb and WebKitWebDriver for the desktop test, Chromium for the
 # browser test, Graphviz as the parser's oracle, desktop-file-utils to check and register the
-# .deb's desktop entry, PostgreSQL for the shared run index's tests), cargo tools, and the UI's
-# npm packages (with the Tauri CLI).
+# .deb's desktop entry, PostgreSQL for the shared run index's tests, python3-venv for moto, the
+# S3 server the shared run files' tests use), cargo tools, moto (from PyPI, in a virtualenv),
+# and the UI's npm packages (with the Tauri CLI).
 # Safe to run again: it skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ APT_PACKAGES=(
   build-essential pkg-config curl wget file git ca-certificates
   libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
   xvfb xauth webkit2gtk-driver chromium graphviz desktop-file-utils dbus
-  postgresql
+  postgresql python3-venv
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -38,6 +39,8 @@ if ! command -v tauri-driver >/dev/null 2>&1; then
   echo "==> cargo install tauri-driver"
   cargo install tauri-driver --locked --version '^2'
 fi
+
+scripts/s3-for-tests.sh install
 
 command -v node >/dev/null || { echo "error: Node.js 20+ not found" >&2; exit 1; }
 if [ ! -d ui/node_modules ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then

@@ -38,10 +38,12 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "fuzz targets still compile (running them needs nightly; see crates/heddle-dot/README.md)"
 cargo check --manifest-path fuzz/Cargo.toml --locked --quiet
 
-step "Rust tests (cargo nextest), with a throwaway PostgreSQL server for the shared index"
+step "Rust tests (cargo nextest), with throwaway PostgreSQL and S3 (moto) servers for the team's shared index and run files"
 HEDDLE_TEST_POSTGRES_URL="$(scripts/postgres-for-tests.sh start)"
 export HEDDLE_TEST_POSTGRES_URL
-trap 'scripts/postgres-for-tests.sh stop || true' EXIT
+trap 'scripts/postgres-for-tests.sh stop || true; scripts/s3-for-tests.sh stop || true' EXIT
+HEDDLE_TEST_S3_URL="$(scripts/s3-for-tests.sh start)"
+export HEDDLE_TEST_S3_URL
 cargo nextest run --workspace --locked --no-fail-fast
 
 step "the run index's tests again, on PostgreSQL (HEDDLE_TEST_INDEX=postgres)"

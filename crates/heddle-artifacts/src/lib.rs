@@ -1,7 +1,8 @@
 //! heddle-artifacts owns what runs produce besides their state: the content-addressed blob
 //! store (`blobs/sha256/ab/cdef…`, `blob://sha256/{hex}` refs), the capture of test
 //! artifacts a command leaves in the work tree (screenshots, videos, reports, traces,
-//! JUnit files), and JUnit parsing into a summary a person and a model can read.
+//! JUnit files), JUnit parsing into a summary a person and a model can read, and the copy
+//! of run folders and their blobs in a store a team shares ([`shared`]).
 //!
 //! It knows nothing of the engine's run loop; heddle-api wires it in through the engine's
 //! artifact hook.
@@ -13,6 +14,7 @@ pub mod hook;
 pub mod junit;
 pub mod listing;
 pub mod references;
+pub mod shared;
 
 pub use blob::{
     BlobError, BlobRef, BlobRefError, BlobStore, CorruptBlob, GcEntry, GcReport, UnreadableEntry,
@@ -29,3 +31,4 @@ pub use listing::{
     ArtifactManifests, ListedArtifact, artifact_file, list_artifacts, node_of_stage,
 };
 pub use references::referenced_blobs;
+pub use shared::{SharedFiles, SharedFilesError};

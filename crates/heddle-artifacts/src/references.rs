@@ -31,6 +31,13 @@ pub fn referenced_blobs(runs_root: &Path) -> HashSet<BlobRef> {
     found
 }
 
+/// Every blob named by the run in `run` (its folder) and the child runs in it.
+pub fn run_blobs(run: &Path) -> HashSet<BlobRef> {
+    let mut found = HashSet::new();
+    collect_run(run, &mut found);
+    found
+}
+
 fn collect_run(run: &Path, found: &mut HashSet<BlobRef>) {
     for name in STATE_FILES {
         if let Ok(text) = std::fs::read_to_string(run.join(name)) {
