@@ -22,7 +22,7 @@ fn run_host() -> Result<heddle_api::RunHost, heddle_api::ApiError> {
     )
     .unwrap_or_else(|| heddle_api::runs::HeddleHome::at(".heddle"))
     .with_database_url(std::env::var("HEDDLE_DATABASE_URL").ok());
-    let vars = std::env::vars_os()
+    let vars: Vec<(String, String)> = std::env::vars_os()
         .map(|(k, v)| {
             (
                 k.to_string_lossy().into_owned(),
@@ -30,6 +30,7 @@ fn run_host() -> Result<heddle_api::RunHost, heddle_api::ApiError> {
             )
         })
         .collect();
+    let home = home.with_run_files(std::env::var("HEDDLE_RUN_FILES_URL").ok(), &vars);
     tauri::async_runtime::block_on(heddle_api::RunHost::open(home, vars))
 }
 

@@ -113,9 +113,10 @@ impl RunLibrary {
         Ok(report)
     }
 
-    /// The run's captured artifacts.
-    pub fn artifacts(&self, request: &RunRef) -> Result<Vec<ListedArtifact>, ApiError> {
-        let run_dir = self.find(&request.run_id)?;
-        Ok(heddle_artifacts::list_artifacts(&run_dir))
+    /// The run's captured artifacts; for a run another machine ran, from the copy fetched
+    /// from the shared store (brought up to date first, so its files can be opened next).
+    pub async fn artifacts(&self, request: RunRef) -> Result<Vec<ListedArtifact>, ApiError> {
+        let run_dir = self.readable(&request.run_id).await?;
+        crate::run_host::blocking(move || Ok(heddle_artifacts::list_artifacts(&run_dir))).await
     }
 }

@@ -169,6 +169,19 @@ impl From<heddle_artifacts::DumpError> for ApiError {
     }
 }
 
+impl From<heddle_artifacts::SharedFilesError> for ApiError {
+    fn from(error: heddle_artifacts::SharedFilesError) -> Self {
+        use heddle_artifacts::SharedFilesError as S;
+        let code = match &error {
+            S::Url { .. } => ErrorCode::InvalidRequest,
+            S::Store { .. } => ErrorCode::Storage,
+            S::Io { .. } => ErrorCode::Io,
+            S::Refused { .. } => ErrorCode::InvalidRequest,
+        };
+        ApiError::new(code, error.to_string())
+    }
+}
+
 impl From<heddle_checkpoint::CheckpointError> for ApiError {
     fn from(error: heddle_checkpoint::CheckpointError) -> Self {
         use heddle_checkpoint::CheckpointError as C;

@@ -41,6 +41,7 @@ mod run_trust;
 mod run_types;
 mod run_workflow;
 pub mod runs;
+mod shared_runs;
 mod templates;
 pub mod trust;
 pub mod trust_items;

@@ -129,7 +129,7 @@ macro_rules! for_each_operation {
             rollback_run($crate::RollbackRequest) -> $crate::checkpoint::RollbackReport:
                 host_async(rollback);
             /// A run's captured artifacts.
-            run_artifacts($crate::RunRef) -> Vec<$crate::ListedArtifact>: host(artifacts);
+            run_artifacts($crate::RunRef) -> Vec<$crate::ListedArtifact>: host_async(artifacts);
             /// A JUnit XML file of the run, parsed; refused with `wrong_kind` saying where it is
             /// malformed.
             junit_report($crate::RunFileRequest) -> $crate::JUnitReport: host(junit_report);
@@ -137,7 +137,7 @@ macro_rules! for_each_operation {
             run_patch($crate::RunFileRequest) -> $crate::checkpoint::PatchFiles: host(run_patch);
             /// The workflow the run keeps in its folder (`graph.dot`), as the run parsed it and its
             /// screen draws it: node attributes cut to those a node's card shows, no file text.
-            run_graph($crate::RunRef) -> $crate::RunWorkflow: host(run_graph);
+            run_graph($crate::RunRef) -> $crate::RunWorkflow: host_async(run_graph);
             /// Removes what deleted runs left: their refs in every checkpoint repository, the
             /// objects only they used in shadow repositories (one pack after), unreferenced blobs.
             collect_garbage($crate::GarbageRequest) -> $crate::GarbageReport:

@@ -76,9 +76,10 @@ impl ServedFile {
 }
 
 impl RunLibrary {
-    /// The file `req.path` inside the run's `req.area` folder, checked to stay inside it.
+    /// The file `req.path` inside the run's `req.area` folder, checked to stay inside it
+    /// (for a run another machine ran, in the copy last fetched from the shared store).
     pub fn run_file(&self, req: &RunFileRequest) -> Result<ServedFile, ApiError> {
-        let run = self.find(&req.run_id)?;
+        let run = self.find_readable(&req.run_id)?;
         let root = match req.area {
             RunFileArea::Artifacts => run.artifacts(),
             RunFileArea::Nodes => run.nodes_dir(),

@@ -18,6 +18,7 @@ use crate::index_feed::IndexFeed;
 use crate::progress_feed::ProgressFeed;
 use crate::run_elsewhere::Located;
 use crate::runs::HeddleHome;
+use crate::shared_runs::SharedRuns;
 
 /// The readers the index uses for run folders: git checkpoint histories and artifact
 /// manifests.
@@ -33,13 +34,21 @@ pub fn run_readers() -> RunReaders {
 pub struct RunLibrary {
     home: HeddleHome,
     index: Store,
+    /// The store run files are shared in (`HEDDLE_RUN_FILES_URL`), and what was fetched
+    /// from it so far.
+    shared: Option<SharedRuns>,
 }
 
 impl RunLibrary {
     /// The runs of `home`, with its index opened (created when missing).
     pub async fn open(home: HeddleHome) -> Result<Self, ApiError> {
         let index = Store::open(home.index()?, run_readers()).await?;
-        Ok(RunLibrary { home, index })
+        let shared = home.shared_files()?.map(SharedRuns::new);
+        Ok(RunLibrary {
+            home,
+            index,
+            shared,
+        })
     }
 
     /// The run index.
@@ -50,6 +59,11 @@ impl RunLibrary {
     /// Heddle's data folder.
     pub fn home(&self) -> &HeddleHome {
         &self.home
+    }
+
+    /// The store run files are shared in, when one is configured.
+    pub(crate) fn shared(&self) -> Option<&SharedRuns> {
+        self.shared.as_ref()
     }
 
     /// The folder of run `run`: an id, a unique prefix of one, a folder name, or a path to a

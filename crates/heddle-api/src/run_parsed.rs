@@ -8,6 +8,7 @@ use heddle_checkpoint::patch_text::{PatchFiles, read_patch};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::run_files::RunFileRequest;
+use crate::run_host::blocking;
 use crate::run_library::RunLibrary;
 use crate::run_types::RunRef;
 use crate::run_workflow::RunWorkflow;
@@ -58,11 +59,15 @@ impl RunLibrary {
 
     /// The workflow the run keeps in its folder (`graph.dot`, as the run parsed it), as the
     /// run screen draws it (see [`RunWorkflow`]).
-    pub fn run_graph(&self, req: &RunRef) -> Result<RunWorkflow, ApiError> {
-        let run = self.find(&req.run_id)?;
-        let opened = crate::workflows::open_workflow(&OpenWorkflowRequest {
-            path: run.graph().display().to_string(),
-        })?;
-        Ok(RunWorkflow::of(opened))
+    /// A run another machine ran is read from the copy fetched from the shared store.
+    pub async fn run_graph(&self, req: RunRef) -> Result<RunWorkflow, ApiError> {
+        let run = self.readable(&req.run_id).await?;
+        blocking(move || {
+            let opened = crate::workflows::open_workflow(&OpenWorkflowRequest {
+                path: run.graph().display().to_string(),
+            })?;
+            Ok(RunWorkflow::of(opened))
+        })
+        .await
     }
 }

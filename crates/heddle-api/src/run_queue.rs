@@ -21,8 +21,9 @@ use crate::queue_ops::QueuedRun;
 use crate::run_host::blocking;
 use crate::run_launch::{Executor, TeamRemote};
 use crate::run_library::RunLibrary;
-use crate::run_relay::{Relay, TICK};
+use crate::run_relay::{Relay, Sharing, TICK};
 use crate::run_types::StartRunRequest;
+use heddle_artifacts::BlobStore;
 
 /// A worker's settings.
 pub struct Worker {
@@ -213,7 +214,11 @@ impl RunLibrary {
     ) -> Result<(Conclusion, bool), ApiError> {
         let run_id = prepared.run_id().to_string();
         let cancel = prepared.cancel_handle();
-        let mut relay = Relay::start(self.index().clone(), &worker.name, &prepared).await;
+        let sharing = self.shared().map(|shared| Sharing {
+            files: shared.files().clone(),
+            blobs: BlobStore::new(self.home().blobs()),
+        });
+        let mut relay = Relay::start(self.index().clone(), &worker.name, &prepared, sharing).await;
         let executing = self.clone();
         let mut task = tokio::spawn(async move { executing.execute(prepared).await });
         let renew_every = worker.lease / 3;

@@ -1,7 +1,9 @@
 //! The worker's side of a run it executes for the queue, relayed through the shared run
 //! index every [`TICK`]: the run's new events (and state) are ingested, so any server
 //! streams them; the gates it waits at are published, so any client lists them; and the
-//! requests left for it (gate answers, cancels, see `run_elsewhere`) are taken and applied.
+//! requests left for it (gate answers, cancels, see `run_elsewhere`) are taken and applied;
+//! and, when a store shares run files, its folder's changes are sent there every two
+//! seconds and once it stops.
 //! An answer that arrives before its gate asks again (a worker that took the run over is
 //! still replaying it) is kept for a while rather than refused.
 
@@ -9,6 +11,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use heddle_artifacts::shared::UploadMarks;
+use heddle_artifacts::{BlobStore, SharedFiles};
 use heddle_engine::control::{ControlRequest, GateBoard};
 use heddle_engine::interviewer::Answer;
 use heddle_engine::{CancelHandle, PreparedRun};
@@ -19,6 +23,17 @@ pub(crate) const TICK: Duration = Duration::from_millis(250);
 
 /// How many ticks an answer whose gate is not waiting is kept (half a minute).
 const KEEP_TICKS: u32 = 120;
+
+/// Every how many ticks the run's files are sent to the shared store (two seconds).
+const SHARE_EVERY: u32 = 8;
+
+/// Where the run's files are shared.
+pub(crate) struct Sharing {
+    /// The store.
+    pub files: SharedFiles,
+    /// The blob store the run's blob refs point into.
+    pub blobs: BlobStore,
+}
 
 /// An answer kept until its gate waits.
 struct KeptAnswer {
@@ -38,12 +53,19 @@ pub(crate) struct Relay {
     /// The question ids published as waiting.
     published: BTreeSet<String>,
     kept: Vec<KeptAnswer>,
+    sharing: Option<(Sharing, UploadMarks)>,
+    ticks: u32,
 }
 
 impl Relay {
     /// The relay of `prepared`, executed by `worker`. Gates an earlier worker published
     /// for the run are withdrawn: they wait only if this worker's run asks them again.
-    pub(crate) async fn start(index: Store, worker: &str, prepared: &PreparedRun) -> Relay {
+    pub(crate) async fn start(
+        index: Store,
+        worker: &str,
+        prepared: &PreparedRun,
+        sharing: Option<Sharing>,
+    ) -> Relay {
         let run_id = prepared.run_id().to_string();
         if let Err(error) = index.gates_closed(&run_id).await {
             tracing::warn!(run = %run_id, %error, "cannot withdraw the run's earlier gates");
@@ -57,6 +79,8 @@ impl Relay {
             cancel: prepared.cancel_handle(),
             published: BTreeSet::new(),
             kept: Vec::new(),
+            sharing: sharing.map(|s| (s, UploadMarks::default())),
+            ticks: 0,
         }
     }
 
@@ -68,11 +92,30 @@ impl Relay {
         }
         self.publish_gates().await;
         self.apply_requests().await;
+        self.ticks += 1;
+        if self.ticks.is_multiple_of(SHARE_EVERY) {
+            self.share_files().await;
+        }
     }
 
-    /// Withdraws the run's gates (it stopped executing here); its last events are indexed
-    /// by the caller.
-    pub(crate) async fn finish(self) {
+    /// Sends what changed in the run's folder (and the blobs it names) to the shared store.
+    async fn share_files(&mut self) {
+        let Some((sharing, marks)) = &mut self.sharing else {
+            return;
+        };
+        let sent = sharing
+            .files
+            .upload_run(&self.run_id, &self.folder, &sharing.blobs, marks)
+            .await;
+        if let Err(error) = sent {
+            tracing::warn!(run = %self.run_id, %error, "cannot share the run's files");
+        }
+    }
+
+    /// Withdraws the run's gates (it stopped executing here) and shares its last files; its
+    /// last events are indexed by the caller.
+    pub(crate) async fn finish(mut self) {
+        self.share_files().await;
         if let Err(error) = self.index.gates_closed(&self.run_id).await {
             tracing::warn!(run = %self.run_id, %error, "cannot withdraw the run's gates");
         }

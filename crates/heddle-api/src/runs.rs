@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use heddle_artifacts::{SharedFiles, SharedFilesError};
 use heddle_checkpoint::pushing_hook::PushingCheckpoints;
 use heddle_checkpoint::{GitCheckpoints, ModeChoice};
 use heddle_engine::interviewer::Interviewer;
@@ -13,12 +14,15 @@ use heddle_engine::{Engine, EngineEnv, OsEntropy, Services, SystemClock};
 use heddle_store::{IndexLocation, StoreError};
 
 /// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db` (the run index, unless a
-/// database URL puts it elsewhere).
+/// database URL puts it elsewhere), `shared-runs/` (runs of other machines, when a run files
+/// URL shares them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeddleHome {
     root: PathBuf,
     /// `HEDDLE_DATABASE_URL`: a PostgreSQL index shared by a team, or another SQLite file.
     database_url: Option<String>,
+    /// `HEDDLE_RUN_FILES_URL` and the `AWS_*` settings: a store a team shares run files in.
+    run_files: Option<(String, Vec<(String, String)>)>,
 }
 
 impl HeddleHome {
@@ -35,6 +39,7 @@ impl HeddleHome {
         HeddleHome {
             root: root.into(),
             database_url: None,
+            run_files: None,
         }
     }
 
@@ -43,6 +48,34 @@ impl HeddleHome {
     pub fn with_database_url(mut self, url: Option<String>) -> Self {
         self.database_url = url.filter(|u| !u.trim().is_empty());
         self
+    }
+
+    /// The home sharing run files through the store `url` names (`HEDDLE_RUN_FILES_URL`,
+    /// read by the caller): `file:///folder` or `s3://bucket/prefix`, reached with the
+    /// `AWS_*` settings of `env`; `None` or empty shares none.
+    pub fn with_run_files(mut self, url: Option<String>, env: &[(String, String)]) -> Self {
+        self.run_files = url.filter(|u| !u.trim().is_empty()).map(|url| {
+            let settings = env
+                .iter()
+                .filter(|(key, _)| key.starts_with("AWS_"))
+                .cloned()
+                .collect();
+            (url, settings)
+        });
+        self
+    }
+
+    /// The store run files are shared in, when one was given.
+    pub fn shared_files(&self) -> Result<Option<SharedFiles>, SharedFilesError> {
+        self.run_files
+            .as_ref()
+            .map(|(url, env)| SharedFiles::open(url, env))
+            .transpose()
+    }
+
+    /// `shared-runs/`: copies of runs other machines ran, fetched from the shared store.
+    pub fn shared_runs(&self) -> PathBuf {
+        self.root.join("shared-runs")
     }
 
     /// The folder.

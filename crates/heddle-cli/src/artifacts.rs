@@ -7,7 +7,7 @@ use std::path::Path;
 use heddle_api::{RunFileArea, RunFileRequest, RunLibrary, RunRef};
 
 /// `heddle artifact list`.
-pub fn list(
+pub async fn list(
     library: &RunLibrary,
     run: &str,
     node: Option<&str>,
@@ -15,9 +15,10 @@ pub fn list(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let all = library
-        .artifacts(&RunRef {
+        .artifacts(RunRef {
             run_id: run.to_string(),
         })
+        .await
         .map_err(|e| e.message)?;
     let listed: Vec<_> = all
         .into_iter()

@@ -261,13 +261,16 @@ fn main() -> ExitCode {
         Command::Artifact { action } => with_library(&mut err, |library| {
             Box::pin(async move {
                 match action {
-                    ArtifactAction::List { run, node, json } => artifacts::list(
-                        &library,
-                        &run,
-                        node.as_deref(),
-                        json,
-                        &mut std::io::stdout(),
-                    ),
+                    ArtifactAction::List { run, node, json } => {
+                        artifacts::list(
+                            &library,
+                            &run,
+                            node.as_deref(),
+                            json,
+                            &mut std::io::stdout(),
+                        )
+                        .await
+                    }
                     ArtifactAction::Cp { run, path, dest } => {
                         artifacts::copy(&library, &run, &path, &dest)
                     }
@@ -428,12 +431,14 @@ fn environment() -> Result<run::Environment, String> {
     )
     .ok_or("neither HEDDLE_HOME nor HOME is set; set HEDDLE_HOME to where Heddle keeps runs")?
     .with_database_url(std::env::var("HEDDLE_DATABASE_URL").ok());
+    let vars = process_vars();
+    let home = home.with_run_files(std::env::var("HEDDLE_RUN_FILES_URL").ok(), &vars);
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     Ok(run::Environment {
         home,
         cwd,
-        vars: process_vars(),
+        vars,
         terminal: std::io::stderr().is_terminal(),
         interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
     })

@@ -85,6 +85,24 @@ impl Served {
         )
     }
 
+    /// `GET /api{path}` with the token; the status and body.
+    pub fn get(&self, path: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            stream,
+            "GET /api{path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
+             Connection: close\r\n\r\n",
+            self.addr, self.token
+        )
+        .unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let response = String::from_utf8_lossy(&response).into_owned();
+        let status: u16 = response[9..12].parse().unwrap();
+        let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_string());
+        (status, body.unwrap_or_default())
+    }
+
     pub fn ok(&self, op: &str, body: &Value) -> Value {
         let (status, value) = self.call(op, body);
         assert_eq!(status, 200, "{op}: {value}");

@@ -132,6 +132,11 @@ pub struct Working {
 
 impl Working {
     pub fn start(team: &Team, name: &str) -> Working {
+        Working::start_with(team, name, &[])
+    }
+
+    /// [`Working::start`] with `env` set.
+    pub fn start_with(team: &Team, name: &str, env: &[(&str, &str)]) -> Working {
         let machine = Sandbox::new();
         let out = machine.path().join("worker.out");
         let child = team
@@ -146,6 +151,7 @@ impl Working {
                     name,
                 ],
             )
+            .envs(env.iter().copied())
             .stdout(std::fs::File::create(&out).unwrap())
             .stderr(Stdio::inherit())
             .spawn()
