@@ -130,7 +130,9 @@ impl RunLibrary {
             }
         };
         let run_id = prepared.run_id().to_string();
-        index.attach_run(&entry.id, &worker.name, &run_id).await?;
+        index
+            .attach_run(&entry.id, &worker.name, &run_id, prepared.run_dir().root())
+            .await?;
         let (conclusion, lease_lost) = self.execute_leased(worker, &entry, prepared).await?;
         if !lease_lost {
             let now = millis(worker.clock.now());

@@ -94,6 +94,16 @@ impl Store {
                     changed: false,
                 });
             };
+            if previous.is_none() && self.handed_over(&scanned.manifest.run_id, &name).await? {
+                // A worker died here and another resumed the run in its own folder, which
+                // the index lists: this stale copy must not replace it.
+                return Ok(IngestReport {
+                    run_id: Some(scanned.manifest.run_id),
+                    new_events: 0,
+                    status: None,
+                    changed: false,
+                });
+            }
             if !rebuild
                 && previous
                     .as_ref()

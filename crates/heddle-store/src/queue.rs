@@ -9,11 +9,13 @@
 //! LOCKED`) instead of waiting on them. Times are given by the caller, in milliseconds since
 //! the Unix epoch.
 
+use std::path::Path;
 use std::time::Duration;
 
 use crate::Store;
 use crate::db::{Db, Sql, on_reader, on_writer};
 use crate::error::{Result, StoreError};
+use crate::ingest::folder_key;
 use crate::types::{QueueEntry, QueueState};
 
 /// The columns of [`EntryRow`], in its order.
@@ -158,22 +160,47 @@ impl Store {
         held(db, rows, id, worker)
     }
 
-    /// Records that `worker` runs entry `id` as run `run_id` (a worker that takes the entry
-    /// over resumes that run).
-    pub async fn attach_run(&self, id: &str, worker: &str, run_id: &str) -> Result<()> {
+    /// Records that `worker` runs entry `id` as run `run_id`, in the run folder `folder` (a
+    /// worker that takes the entry over resumes that run, in a folder of its own; an ingest
+    /// of any other folder of the run leaves the index alone from then on).
+    pub async fn attach_run(
+        &self,
+        id: &str,
+        worker: &str,
+        run_id: &str,
+        folder: &Path,
+    ) -> Result<()> {
         let db = &self.inner.db;
+        let folder = folder_key(folder).to_string_lossy().into_owned();
         let rows = on_writer!(db, |pool| sqlx::query(
-            "UPDATE run_queue SET run_id = $3
+            "UPDATE run_queue SET run_id = $3, folder = $4
              WHERE id = $1 AND worker = $2 AND state = 'claimed'"
         )
         .bind(id)
         .bind(worker)
         .bind(run_id)
+        .bind(&folder)
         .execute(pool)
         .await
         .map(|done| done.rows_affected()))
         .map_err(|e| db.err(e))?;
         held(db, rows, id, worker)
+    }
+
+    /// Whether a queue worker executes (or executed) run `run_id` in another folder than
+    /// `folder`: this one was left by a worker that died, and another took the run over.
+    pub(crate) async fn handed_over(&self, run_id: &str, folder: &str) -> Result<bool> {
+        let db = &self.inner.db;
+        let elsewhere = on_writer!(db, |pool| sqlx::query_scalar::<_, String>(
+            "SELECT folder FROM run_queue
+             WHERE run_id = $1 AND folder IS NOT NULL AND folder <> $2 LIMIT 1"
+        )
+        .bind(run_id)
+        .bind(folder)
+        .fetch_optional(pool)
+        .await)
+        .map_err(|e| db.err(e))?;
+        Ok(elsewhere.is_some())
     }
 
     /// Records that entry `id`'s run ended with `outcome` at `now_ms`, as `worker` reports.

@@ -7,9 +7,10 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::time::Duration;
 
-use heddle_store::{QueueState, StoreError};
+use heddle_store::{QueueState, RunStatus, StoreError};
 use support::Home;
 
 const LEASE: Duration = Duration::from_secs(30);
@@ -44,7 +45,10 @@ async fn workers_claim_the_oldest_entries_and_report_their_runs() {
     let second = store.claim("w2", T0 + 11, LEASE).await.unwrap().unwrap();
     assert_eq!(second.id, "01B");
 
-    store.attach_run("01A", "w1", "01RUN").await.unwrap();
+    store
+        .attach_run("01A", "w1", "01RUN", Path::new("/w1/runs/01RUN"))
+        .await
+        .unwrap();
     store
         .heartbeat("01A", "w1", T0 + 20_000, LEASE)
         .await
@@ -102,7 +106,10 @@ async fn an_expired_lease_hands_the_entry_to_another_worker() {
     let store = home.store("heddle.db").await;
     store.enqueue("01A", "{}", T0).await.unwrap();
     store.claim("dies", T0, LEASE).await.unwrap().unwrap();
-    store.attach_run("01A", "dies", "01RUN").await.unwrap();
+    store
+        .attach_run("01A", "dies", "01RUN", Path::new("/dies/runs/01RUN"))
+        .await
+        .unwrap();
     store
         .heartbeat("01A", "dies", T0 + 20_000, LEASE)
         .await
@@ -133,7 +140,9 @@ async fn an_expired_lease_hands_the_entry_to_another_worker() {
     // The worker that lost it is refused from now on, whatever it tries.
     for refused in [
         store.heartbeat("01A", "dies", T0 + 50_002, LEASE).await,
-        store.attach_run("01A", "dies", "01OTHER").await,
+        store
+            .attach_run("01A", "dies", "01OTHER", Path::new("/dies/runs/01OTHER"))
+            .await,
         store.finish("01A", "dies", "fail", T0 + 50_003).await,
     ] {
         let error = refused.unwrap_err();
@@ -204,7 +213,10 @@ async fn the_entry_holding_a_run_is_found_until_it_finishes() {
     store.enqueue("01A", "{}", T0).await.unwrap();
     store.claim("w1", T0 + 1, LEASE).await.unwrap().unwrap();
     assert!(store.entry_of_run("01RUN").await.unwrap().is_none());
-    store.attach_run("01A", "w1", "01RUN").await.unwrap();
+    store
+        .attach_run("01A", "w1", "01RUN", Path::new("/w1/runs/01RUN"))
+        .await
+        .unwrap();
     let held = store.entry_of_run("01RUN").await.unwrap().unwrap();
     assert_eq!(
         (held.id.as_str(), held.worker.as_deref()),
@@ -230,4 +242,43 @@ async fn the_entry_holding_a_run_is_found_until_it_finishes() {
         .await
         .unwrap();
     assert!(store.entry_of_run("01RUN").await.unwrap().is_none());
+}
+
+#[tokio::test]
+async fn the_folder_a_dead_worker_left_does_not_replace_the_run_taken_over() {
+    let home = Home::new();
+    let store = home.store("heddle.db").await;
+    let manifest = support::manifest("01RUN", "flow", "2026-11-28T08:00:00.000Z", &[]);
+    // Two machines' runs folders: the dead worker's, and the one that took over.
+    let dead = support::synthetic_run(&home.root().join("dead/runs"), &manifest);
+    let live = support::synthetic_run(&home.root().join("live/runs"), &manifest);
+
+    store.enqueue("01A", "{}", T0).await.unwrap();
+    store.claim("dies", T0, LEASE).await.unwrap().unwrap();
+    store
+        .attach_run("01A", "dies", "01RUN", &dead)
+        .await
+        .unwrap();
+    store.ingest_run(&dead).await.unwrap();
+    assert_eq!(
+        store.run("01RUN").await.unwrap().folder,
+        dead.display().to_string()
+    );
+
+    let later = T0 + 60_000;
+    store.claim("next", later, LEASE).await.unwrap().unwrap();
+    store
+        .attach_run("01A", "next", "01RUN", &live)
+        .await
+        .unwrap();
+    store.ingest_run(&live).await.unwrap();
+    support::conclude(&live, "01RUN", "success", "2026-11-28T08:01:00.000Z");
+    store.ingest_run(&live).await.unwrap();
+
+    // The dead worker's machine reads its folder again (its next `heddle ps`): left alone.
+    let stale = store.ingest_run(&dead).await.unwrap();
+    assert!(!stale.changed, "{stale:?}");
+    let record = store.run("01RUN").await.unwrap();
+    assert_eq!(record.folder, live.display().to_string());
+    assert_eq!(record.status, RunStatus::Success);
 }
