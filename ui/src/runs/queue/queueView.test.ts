@@ -139,7 +139,8 @@ describe('queue rows', () => {
       queuedAgo: '12 s ago',
       queuedAt: '2026-11-28T11:59:48.000Z',
       worker: null,
-      workerNote: null,
+      heartbeat: null,
+      lostNote: null,
       takeovers: null,
       runId: null,
     });
@@ -151,7 +152,8 @@ describe('queue rows', () => {
       state: 'claimed',
       stateLabel: 'Claimed',
       worker: 'ui-worker',
-      workerNote: 'heartbeat 4 s ago',
+      heartbeat: 'heartbeat 4 s ago',
+      lostNote: null,
       runId: 'RUN1',
     });
   });
@@ -163,7 +165,8 @@ describe('queue rows', () => {
       state: 'lost',
       stateLabel: 'Worker lost',
       worker: 'gone',
-      workerNote: 'worker lost — waiting for another worker (last heartbeat 45 s ago)',
+      heartbeat: 'last heartbeat 45 s ago',
+      lostNote: 'worker lost — waiting for another worker',
       takeovers: 'taken over once',
       runId: 'RUN2',
     });
@@ -199,8 +202,8 @@ describe('worker rows', () => {
     expect(workerRow(worker(), [], NOW)).toEqual({
       name: 'ui-worker',
       remote: '/srv/git/team.git',
-      stale: false,
-      seenAgo: 'seen 3 s ago',
+      health: 'alive',
+      seen: 'seen 3 s ago',
       startedAgo: 'started 5 min ago',
       startedAt: '2026-11-28T11:55:00.000Z',
       work: null,
@@ -208,10 +211,22 @@ describe('worker rows', () => {
   });
 
   it('marks a worker not heard from for three leases as stale', () => {
-    expect(workerRow(worker({ seen_ms: NOW - WORKER_STALE_MS }), [], NOW).stale).toBe(false);
+    expect(workerRow(worker({ seen_ms: NOW - WORKER_STALE_MS }), [], NOW).health).toBe('alive');
     const stale = workerRow(worker({ seen_ms: NOW - WORKER_STALE_MS - 1_000 }), [], NOW);
-    expect(stale.stale).toBe(true);
-    expect(stale.seenAgo).toBe('seen 1 min ago');
+    expect(stale).toMatchObject({ health: 'stale', seen: 'stale, seen 1 min ago' });
+  });
+
+  it('marks a worker whose held entry’s lease ran out as lost, before it goes stale', () => {
+    const entries = [held('ui-worker', 35_000, -5_000, { id: 'E1' })];
+    const lost = workerRow(worker({ entry: 'E1', seen_ms: NOW - 35_000 }), entries, NOW);
+    expect(lost).toMatchObject({ health: 'lost', seen: 'lost its lease, seen 35 s ago' });
+  });
+
+  it('does not mark a worker lost for an entry another worker took over', () => {
+    const entries = [held('next', 1_000, 29_000, { id: 'E1', claims: 2 })];
+    const dead = workerRow(worker({ name: 'gone', entry: 'E1', seen_ms: NOW - 40_000 }), entries, NOW);
+    expect(dead.health).toBe('alive');
+    expect(workerRow(worker({ name: 'gone', entry: 'E1', seen_ms: NOW - 100_000 }), entries, NOW).health).toBe('stale');
   });
 
   it('names the entry a worker works on, with its workflow and run from the queue', () => {

@@ -37,22 +37,29 @@ export interface QueueRow {
   queuedAt: string;
   /** The worker holding it, or that held it when it was lost; null while it waits. */
   worker: string | null;
-  /** About its worker: `heartbeat 4 s ago`, or that the worker is lost. Null while it waits. */
-  workerNote: string | null;
+  /** `heartbeat 4 s ago` (`last heartbeat 45 s ago` when lost); null while it waits. */
+  heartbeat: string | null;
+  /** That its worker is lost and it waits for another, when its lease ran out; else null. */
+  lostNote: string | null;
   /** `taken over once` when a worker died holding it; null when claimed at most once. */
   takeovers: string | null;
   /** The run its worker started, once there is one. */
   runId: string | null;
 }
 
+/**
+ * Whether a worker seems to be working: `alive`; `lost` when the lease of the entry it holds
+ * ran out (it missed its heartbeats); `stale` when not heard from for `WORKER_STALE_MS`.
+ */
+export type WorkerHealth = 'alive' | 'lost' | 'stale';
+
 /** One worker as the workers list shows it. */
 export interface WorkerRow {
   name: string;
   remote: string;
-  /** Not heard from for longer than `WORKER_STALE_MS`. */
-  stale: boolean;
-  /** `seen 3 s ago`. */
-  seenAgo: string;
+  health: WorkerHealth;
+  /** When it was last heard from, and what that means: `seen 3 s ago`, `stale, seen 2 min ago`. */
+  seen: string;
   /** `started 5 min ago`. */
   startedAgo: string;
   /** When it started, exactly (ISO 8601), for a tooltip. */
@@ -103,14 +110,10 @@ const STATE_LABEL: Record<QueueRowState, string> = {
   lost: 'Worker lost',
 };
 
-function workerNote(entry: QueuedEntry, state: QueueRowState, nowMs: number): string | null {
-  if (state === 'queued') return null;
-  const heartbeat = entry.heartbeat_ms === null ? null : formatAgo(nowMs - entry.heartbeat_ms);
-  if (state === 'lost') {
-    const last = heartbeat === null ? '' : ` (last heartbeat ${heartbeat})`;
-    return `worker lost — waiting for another worker${last}`;
-  }
-  return heartbeat === null ? null : `heartbeat ${heartbeat}`;
+function heartbeat(entry: QueuedEntry, state: QueueRowState, nowMs: number): string | null {
+  if (state === 'queued' || entry.heartbeat_ms === null) return null;
+  const ago = formatAgo(nowMs - entry.heartbeat_ms);
+  return state === 'lost' ? `last heartbeat ${ago}` : `heartbeat ${ago}`;
 }
 
 /** An entry of the queue as a row of the queue section. */
@@ -128,7 +131,8 @@ export function queueRow(entry: QueuedEntry, nowMs: number): QueueRow {
     queuedAgo: formatAgo(nowMs - entry.enqueued_ms),
     queuedAt: new Date(entry.enqueued_ms).toISOString(),
     worker: state === 'queued' ? null : entry.worker,
-    workerNote: workerNote(entry, state, nowMs),
+    heartbeat: heartbeat(entry, state, nowMs),
+    lostNote: state === 'lost' ? 'worker lost — waiting for another worker' : null,
     takeovers: formatTakeovers(entry.claims),
     runId: entry.run_id,
   };
@@ -139,14 +143,22 @@ export function queueRows(queue: RunQueue): QueueRow[] {
   return queue.entries.filter((entry) => entry.state !== 'finished').map((entry) => queueRow(entry, queue.now_ms));
 }
 
+function workerHealth(worker: WorkerRecord, entry: QueuedEntry | undefined, nowMs: number): WorkerHealth {
+  if (entry !== undefined && entry.worker === worker.name && leaseRanOut(entry, nowMs)) return 'lost';
+  return nowMs - worker.seen_ms > WORKER_STALE_MS ? 'stale' : 'alive';
+}
+
+const HEALTH_PREFIX: Record<WorkerHealth, string> = { alive: '', lost: 'lost its lease, ', stale: 'stale, ' };
+
 /** A worker as a row of the workers list; `entries` are the queue's, to name what it works on. */
 export function workerRow(worker: WorkerRecord, entries: readonly QueuedEntry[], nowMs: number): WorkerRow {
   const entry = worker.entry === null ? undefined : entries.find((e) => e.id === worker.entry);
+  const health = workerHealth(worker, entry, nowMs);
   return {
     name: worker.name,
     remote: worker.remote,
-    stale: nowMs - worker.seen_ms > WORKER_STALE_MS,
-    seenAgo: `seen ${formatAgo(nowMs - worker.seen_ms)}`,
+    health,
+    seen: `${HEALTH_PREFIX[health]}seen ${formatAgo(nowMs - worker.seen_ms)}`,
     startedAgo: `started ${formatAgo(nowMs - worker.started_ms)}`,
     startedAt: new Date(worker.started_ms).toISOString(),
     work:
