@@ -6,6 +6,7 @@ import type { RunRecord } from '../generated/RunRecord';
 import type { RunStatus } from '../generated/RunStatus';
 import { formatBudget } from './runBudget';
 import { RUN_STATUS_LABEL, formatCostOfLimit, formatDuration, formatStarted, formatTokens } from './runFormat';
+import { RunQueuePanel } from './queue/RunQueuePanel';
 import { matchesSearch } from './runSearch';
 import { RunStatusBadge } from './RunStatusBadge';
 
@@ -15,7 +16,6 @@ const POLL_MS = 2000;
 
 const listRuns = (api: Api, request: ListRunsRequest) => api.listRuns(request);
 
-/** Every run, newest first: status, workflow, start, duration, cost, labels; searchable. */
 /** The cost cell's tooltip: the tokens used, and the budget the run ran under when it had one. */
 function costTitle(run: RunRecord): string {
   const tokens = formatTokens(run.input_tokens, run.output_tokens);
@@ -23,6 +23,10 @@ function costTitle(run: RunRecord): string {
   return budget === null ? tokens : `${tokens}; budget ${budget}`;
 }
 
+/**
+ * Every run, newest first: status, workflow, start, duration, cost, labels; searchable. The
+ * run queue and its workers above them when there are any.
+ */
 export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => void; now: number }) {
   const [query, setQuery] = useState('');
   const [status, setStatus] = useState<RunStatus | 'all'>('all');
@@ -59,6 +63,7 @@ export function RunsList({ onOpenRun, now }: { onOpenRun: (runId: string) => voi
 
   return (
     <section className="runs-list" data-testid="runs-list" aria-label="Runs">
+      <RunQueuePanel onOpenRun={onOpenRun} onHeldRunsChange={reload} />
       <header className="runs-list__header">
         <h2>Runs</h2>
         <input
