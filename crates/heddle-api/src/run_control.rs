@@ -59,12 +59,7 @@ impl RunLibrary {
                 question_id: question.id,
                 answer,
             };
-            Ok(send_request(
-                &run_dir,
-                &control,
-                SystemTime::now(),
-                &OsEntropy::new(),
-            )?)
+            leave_request(&run_dir, &control)
         })
         .await
     }
@@ -80,12 +75,7 @@ impl RunLibrary {
             let control = ControlRequest::Cancel {
                 reason: "cancelled from another Heddle process".into(),
             };
-            Ok(send_request(
-                &run_dir,
-                &control,
-                SystemTime::now(),
-                &OsEntropy::new(),
-            )?)
+            leave_request(&run_dir, &control)
         })
         .await
     }
@@ -98,6 +88,16 @@ impl RunLibrary {
             Located::Elsewhere(record) => Err(not_running(&record.id)),
         }
     }
+}
+
+/// Leaves `control` in the control channel of the run in `run_dir`, now.
+fn leave_request(run_dir: &RunDir, control: &ControlRequest) -> Result<(), ApiError> {
+    Ok(send_request(
+        run_dir,
+        control,
+        SystemTime::now(),
+        &OsEntropy::new(),
+    )?)
 }
 
 /// The id of the run in `run_dir`, which some process executes now (else `not_running`).
