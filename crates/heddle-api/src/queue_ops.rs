@@ -110,12 +110,17 @@ impl RunLibrary {
         )
         .map_err(|message| ApiError::new(ErrorCode::InvalidRequest, message))?;
         let file = resolved.workflow_path;
+        // Outside a repository nothing is queued, and nothing is remembered as trusted.
+        let in_repository = file.clone();
+        let workflow = blocking(move || {
+            Ok(heddle_checkpoint::team_remote::path_in_repository(
+                &in_repository,
+            )?)
+        })
+        .await?;
         let work_dir = work_dir_of(&file, request.work_dir.as_deref());
         self.trusted_source(&file, &work_dir, request.trust, request.trust_digest)
             .await?;
-        let workflow =
-            blocking(move || Ok(heddle_checkpoint::team_remote::path_in_repository(&file)?))
-                .await?;
         let run = QueuedRun {
             workflow,
             goal: resolved.goal,

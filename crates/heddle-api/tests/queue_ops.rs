@@ -13,7 +13,9 @@ use std::time::{Duration, SystemTime};
 use heddle_api::index::QueueState;
 use heddle_api::run_queue::Worker;
 use heddle_api::runs::HeddleHome;
-use heddle_api::{ErrorCode, QueuedRun, RunLibrary, RunQueueRequest, StartRunRequest};
+use heddle_api::{
+    ErrorCode, QueuedRun, RunLibrary, RunQueueRequest, StartRunRequest, WorkflowTrustRequest,
+};
 use heddle_engine::SystemClock;
 
 const FLOW: &str = r#"digraph Queued {
@@ -138,4 +140,12 @@ async fn a_workflow_outside_a_repository_is_not_queued() {
     std::fs::write(&loose, FLOW).unwrap();
     let refused = library.enqueue(request(&loose, true)).await.unwrap_err();
     assert!(refused.message.contains("loose.dot"), "{refused:?}");
+    // Refused before trust is asked: the workflow is not remembered as trusted.
+    let verdict = library
+        .workflow_trust(&WorkflowTrustRequest {
+            workflow_path: loose.display().to_string(),
+            work_dir: None,
+        })
+        .unwrap();
+    assert!(!verdict.trusted, "{verdict:?}");
 }
