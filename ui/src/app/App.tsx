@@ -225,6 +225,11 @@ export function App() {
                 setStartingRun(false);
                 openRun(runId);
               }}
+              onQueued={() => {
+                // The runs list shows the queue, with the new entry.
+                setStartingRun(false);
+                setScreen({ kind: 'runs' });
+              }}
               onClose={() => setStartingRun(false)}
             />
           </Suspense>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useApi } from '../api/ApiContext';
 import { toApiError } from '../api/apiError';
 import { useEscapeKey } from '../app/useEscapeKey';
+import type { QueueEntry } from '../generated/QueueEntry';
 import type { WorkflowInput } from '../generated/WorkflowInput';
 import type { WorkflowTrust } from '../generated/WorkflowTrust';
 import { BudgetInputs } from './BudgetInputs';
@@ -9,8 +10,12 @@ import { parseLabels } from './labels';
 import { budgetFields, parseBudget, type Budget } from './runBudget';
 import { initialInputValues, inputsToSend } from './runInputs';
 import { askToNotify } from './runNotice';
+import { notSavedMessage, submitLabel, unsavedNote, workDirFor, type RunPlace } from './runPlace';
+import { RunPlaceChoice } from './RunPlaceChoice';
+import { startRunRequest } from './startRunRequest';
 import { TrustSummary } from './TrustSummary';
 import { needsConsent } from './trustConsent';
+import { useAliveWorkers } from './useAliveWorkers';
 import './start-run.css';
 
 /**
@@ -19,7 +24,9 @@ import './start-run.css';
  * (the run config's, else the graph's, `max_cost_usd` / `max_tokens` by default), and whether LLM stages are simulated
  * (dry run, no API key needed). A workflow not
  * trusted on this machine yet shows what it will do, and starts only once the person ticks
- * "Trust this workflow and run" for exactly that content.
+ * "Trust this workflow and run" for exactly that content. While a worker of the run queue is
+ * alive, the run can be queued for a worker instead (with the same consent); it runs in a
+ * fresh clone of the team's remote, so the work folder does not apply.
  */
 export function StartRunDialog({
   workflowPath,
@@ -29,6 +36,7 @@ export function StartRunDialog({
   unsaved,
   onSave,
   onStarted,
+  onQueued,
   onClose,
 }: {
   workflowPath: string;
@@ -41,6 +49,7 @@ export function StartRunDialog({
   unsaved: boolean;
   onSave: () => Promise<boolean>;
   onStarted: (runId: string) => void;
+  onQueued: (entry: QueueEntry) => void;
   onClose: () => void;
 }) {
   const api = useApi();
@@ -54,11 +63,15 @@ export function StartRunDialog({
   const [error, setError] = useState<string | null>(null);
   const [trust, setTrust] = useState<WorkflowTrust | null>(null);
   const [consented, setConsented] = useState(false);
+  const alive = useAliveWorkers();
+  const [chosenPlace, setPlace] = useState<RunPlace>('here');
+  // Offered only while a worker is alive (the queue is read once, as the dialog opens).
+  const place: RunPlace = alive > 0 ? chosenPlace : 'here';
   useEscapeKey(onClose);
   const parsed = parseLabels(labels);
   const limits = parseBudget(budget);
   const given = inputsToSend(inputs, inputValues);
-  const chosenWorkDir = workDir.trim() === '' ? null : workDir.trim();
+  const chosenWorkDir = workDirFor(place, workDir);
   const consentedDigest = consented && trust !== null ? trust.digest : null;
   const blocked = trust !== null && needsConsent(trust, consentedDigest);
 
@@ -87,12 +100,12 @@ export function StartRunDialog({
 
   const start = async () => {
     if (!parsed.ok || !limits.ok || given.missing.length > 0) return;
-    askToNotify();
+    if (place === 'here') askToNotify();
     setBusy(true);
     setError(null);
     try {
       if (unsaved && !(await onSave())) {
-        setError('The workflow could not be saved, so the run was not started.');
+        setError(notSavedMessage(place));
         setBusy(false);
         return;
       }
@@ -107,19 +120,22 @@ export function StartRunDialog({
         );
         return;
       }
-      const started = await api.startRun({
-        workflow_path: workflowPath,
-        goal: goal.trim() === '' || goal === defaultGoal ? null : goal,
-        labels: parsed.labels,
-        inputs: given.values,
-        dry_run: dryRun,
-        work_dir: chosenWorkDir,
-        checkpoints: null,
-        trust: !fresh.trusted,
-        trust_digest: fresh.trusted ? null : consentedDigest,
-        ...limits.budget,
-      });
-      onStarted(started.run_id);
+      const request = startRunRequest(
+        {
+          workflowPath,
+          goal,
+          defaultGoal,
+          labels: parsed.labels,
+          inputs: given.values,
+          dryRun,
+          workDir: chosenWorkDir,
+          budget: limits.budget,
+        },
+        fresh,
+        consentedDigest,
+      );
+      if (place === 'worker') onQueued(await api.enqueueRun(request));
+      else onStarted((await api.startRun(request)).run_id);
     } catch (reason) {
       const failure = toApiError(reason);
       setError(failure.message);
@@ -186,6 +202,7 @@ export function StartRunDialog({
           </fieldset>
         ) : null}
         <div className="start-run__grid">
+          {alive > 0 ? <RunPlaceChoice place={place} alive={alive} onChoose={setPlace} /> : null}
           <div className="start-run__row">
             <label htmlFor="run-labels">Labels</label>
             <input
@@ -212,7 +229,14 @@ export function StartRunDialog({
               onChange={(e) => setWorkDir(e.target.value)}
               placeholder="The workflow's folder"
               spellCheck={false}
+              disabled={place === 'worker'}
+              aria-describedby={place === 'worker' ? 'run-work-dir-note' : undefined}
             />
+            {place === 'worker' ? (
+              <p id="run-work-dir-note" className="start-run__hint muted">
+                A worker runs it in a fresh clone of the team’s remote.
+              </p>
+            ) : null}
           </div>
           <BudgetInputs idPrefix="run" fields={budget} parsed={limits} fallback={defaultBudget} onChange={setBudget} />
           <div className="start-run__row">
@@ -226,7 +250,7 @@ export function StartRunDialog({
           </div>
         </div>
         {trust !== null && !trust.trusted ? <TrustSummary trust={trust} consented={consented} onConsent={setConsented} /> : null}
-        {unsaved ? <p className="banner is-warning">The editor has unsaved changes; they are saved before the run starts.</p> : null}
+        {unsaved ? <p className="banner is-warning">{unsavedNote(place)}</p> : null}
         {error !== null ? (
           <p className="banner is-error" role="alert">
             {error}
@@ -237,7 +261,7 @@ export function StartRunDialog({
             Cancel
           </button>
           <button type="submit" className="button is-primary" disabled={busy || !parsed.ok || !limits.ok || blocked || given.missing.length > 0}>
-            {busy ? 'Starting…' : unsaved ? 'Save and start' : 'Start run'}
+            {submitLabel(place, { busy, unsaved })}
           </button>
         </div>
       </form>
