@@ -4,14 +4,12 @@
 // the held entry opens its run, and once the worker is killed its lease runs out and the
 // entry is shown as lost. Before anything is queued the runs list shows no queue at all.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { openPage } from './support/chromium.mjs';
-import { heddleBinary, screenshotDir } from './support/paths.mjs';
+import { screenshotDir } from './support/paths.mjs';
 import { serverAndBrowser } from './support/suite.mjs';
+import { startWorker, teamRepository } from './support/teamQueue.mjs';
 
 const LONG = 60_000;
 /** The worker's lease, in seconds (its default): a killed worker's entry is lost this long after its last heartbeat. */
@@ -28,52 +26,12 @@ const FLOW = `digraph Hold {
 /** Text with its runs of white space (line breaks between flex items included) as one space. */
 const words = (text) => text.replace(/\s+/g, ' ').trim();
 
-function git(cwd, args) {
-  return execFileSync('git', ['-c', 'user.name=Heddle Test', '-c', 'user.email=test@heddle.invalid', '-c', 'commit.gpgsign=false', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-}
-
-/** A repository with `flows/hold.dot` committed, and a bare clone of it as the team's remote. */
-function teamRepository(dir) {
-  const repo = join(dir, 'repo');
-  mkdirSync(join(repo, 'flows'), { recursive: true });
-  writeFileSync(join(repo, 'flows', 'hold.dot'), FLOW);
-  git(repo, ['init', '-q', '-b', 'main']);
-  git(repo, ['add', '-A']);
-  git(repo, ['commit', '-qm', 'a workflow that holds its worker']);
-  const remote = join(dir, 'team.git');
-  git(dir, ['clone', '-q', '--bare', repo, remote]);
-  return { flow: join(repo, 'flows', 'hold.dot'), remote };
-}
-
-/** `heddle worker` on the server's run index, in a process group of its own (its run's `sleep` dies with it). */
-function startWorker(home, remote) {
-  const child = spawn(heddleBinary(), ['worker', '--remote', remote, '--name', 'ui-worker', '--lease', String(LEASE)], {
-    env: { ...process.env, HEDDLE_HOME: home, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk) => (output += chunk.toString()));
-  return {
-    output: () => output,
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      process.kill(-child.pid, 'SIGKILL');
-      await exited;
-    },
-  };
-}
-
 describe('run queue', () => {
   const env = serverAndBrowser('queue');
 
   test('the runs list shows queued runs, the worker holding one, and the workers', { timeout: 300_000 }, async () => {
-    const { flow, remote } = teamRepository(env.tempDir);
+    const { repo, remote } = teamRepository(env.tempDir, { 'flows/hold.dot': FLOW });
+    const flow = join(repo, 'flows', 'hold.dot');
     const { page, pageErrors, context } = await openPage(env.browser);
     let worker = null;
     const shot = (target, name) => target.screenshot({ path: join(screenshotDir, `run-queue-${name}.png`) });
@@ -102,7 +60,7 @@ describe('run queue', () => {
       // Two entries; the worker claims the older one and sleeps in its stage, the other waits.
       const held = await env.server.call('enqueue_run', { workflow_path: flow, trust: true, labels: { suite: 'queue' } });
       const waiting = await env.server.call('enqueue_run', { workflow_path: flow, trust: true, goal: 'Waits its turn' });
-      worker = startWorker(env.server.home, remote);
+      worker = startWorker(env.server.home, remote, { name: 'ui-worker', lease: LEASE });
 
       const queue = page.getByTestId('run-queue');
       const heldRow = queue.locator(`[data-testid="queue-entry"][data-entry-id="${held.id}"]`);
