@@ -76,11 +76,21 @@ impl Store {
     /// Removes runs indexed under `runs_root` whose folder is not in `seen`.
     async fn drop_missing(&self, runs_root: &Path, seen: &BTreeSet<String>) -> Result<usize> {
         let db = &self.inner.db;
-        let rows: Vec<(String, String)> =
-            on_writer!(db, |pool| sqlx::query_as("SELECT id, folder FROM runs")
-                .fetch_all(pool)
-                .await)
-            .map_err(|e| db.err(e))?;
+        // Only runs whose folder lies under `runs_root` (a range of the unique folder index:
+        // `root/` up to `root0`, '0' being the byte after '/'), not every run of a shared
+        // index; `starts_with` below still decides by path components.
+        let key = folder_key(runs_root);
+        let root = key.to_string_lossy();
+        let root = root.trim_end_matches('/');
+        let (from, to) = (format!("{root}/"), format!("{root}0"));
+        let rows: Vec<(String, String)> = on_writer!(db, |pool| sqlx::query_as(
+            "SELECT id, folder FROM runs WHERE folder >= $1 AND folder < $2"
+        )
+        .bind(&from)
+        .bind(&to)
+        .fetch_all(pool)
+        .await)
+        .map_err(|e| db.err(e))?;
         let mut removed = 0;
         for (id, folder_name) in rows {
             let folder = Path::new(&folder_name);
