@@ -182,6 +182,22 @@ async fn what_leads_out_of_the_run_or_lies_about_its_hash_is_refused() {
     );
     assert!(!viewer.path().join("evil/.git").exists());
 
+    // A link planted where the copy's folders go is not written through.
+    let run = store.path().join("runs/01LINKED/nodes");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("response.md"), "text").unwrap();
+    let mirror = viewer.path().join("linked");
+    let outside = viewer.path().join("outside");
+    std::fs::create_dir_all(&mirror).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(&outside, mirror.join("nodes")).unwrap();
+    let refused = shared
+        .download_run("01LINKED", &mirror, &blobs, &mut DownloadMarks::default())
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("symbolic link"), "{refused}");
+    assert!(!outside.join("response.md").exists());
+
     // A blob whose content is not what its name says.
     let named = BlobRef::for_bytes(b"what the run wrote");
     let run = store.path().join("runs/01LIAR");

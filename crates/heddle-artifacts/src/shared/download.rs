@@ -1,7 +1,8 @@
 //! Any machine showing a run copies it back from the store into a folder of its own: the
-//! run's files it lacks or that changed there since it last looked (each path checked to stay inside the
-//! folder, each file written whole before it replaces the old one), then the blobs they
-//! name that its blob store lacks (each checked to hash to its name).
+//! run's files it lacks or that changed there since it last looked (each path checked to
+//! stay inside the folder, each file written by Heddle's one safe writer: whole, never
+//! through a link), then the blobs they name that its blob store lacks (each checked to hash
+//! to its name).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -11,6 +12,8 @@ use object_store::ObjectMeta;
 
 use crate::blob::BlobStore;
 use crate::references::run_blobs;
+
+use heddle_engine::atomic_file::{create_dirs_within, replace_file};
 
 use super::keys::local_path;
 use super::upload::io_error;
@@ -82,7 +85,7 @@ impl SharedFiles {
                 .bytes()
                 .await
                 .map_err(|e| self.store_error(e))?;
-            write_whole(&local, &bytes)?;
+            write_whole(into, &relative, &bytes)?;
             marks.files.insert(key, mark);
             report.files += 1;
             report.bytes += bytes.len() as u64;
@@ -121,16 +124,24 @@ fn version(meta: &ObjectMeta) -> String {
         .unwrap_or_else(|| meta.last_modified.to_rfc3339())
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it, so a reader never sees a
-/// part of it.
-fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.part"));
-    std::fs::write(&temp, bytes).map_err(|e| io_error(&temp, &e))?;
-    std::fs::rename(&temp, path).map_err(|e| io_error(path, &e))
+/// Writes `bytes` as the file `relative` under `into`, with Heddle's one safe writer: the
+/// folders on the way are made without going through a symbolic link, and the file is
+/// replaced whole (a reader never sees a part of it; a link at its place is refused).
+fn write_whole(into: &Path, relative: &str, bytes: &[u8]) -> Result<()> {
+    let relative = Path::new(relative);
+    let parent = relative.parent().unwrap_or(Path::new(""));
+    // The copy's own folder is this machine's (under its Heddle home); below it, links are
+    // refused.
+    std::fs::create_dir_all(into).map_err(|e| io_error(into, &e))?;
+    let dir = create_dirs_within(into, parent).map_err(|e| io_error(&into.join(parent), &e))?;
+    let path = match relative.file_name() {
+        Some(name) => dir.join(name),
+        None => {
+            return Err(io_error(
+                &into.join(relative),
+                &std::io::ErrorKind::InvalidInput.into(),
+            ));
+        }
+    };
+    replace_file(&path, bytes, false).map_err(|e| io_error(&path, &e))
 }
