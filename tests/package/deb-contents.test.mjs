@@ -44,7 +44,7 @@ test('the control file names the package, its version and what it needs', () => 
   assert.equal(fields.Architecture, run('dpkg', ['--print-architecture']).trim());
   assert.equal(fields.Section, 'devel');
   const depends = packageNames(fields.Depends);
-  for (const needed of ['libwebkit2gtk-4.1-0', 'libgtk-3-0', 'git', 'shared-mime-info']) {
+  for (const needed of ['libwebkit2gtk-4.1-0', 'libgtk-3-0', 'git', 'shared-mime-info', 'libssl3']) {
     assert.ok(depends.includes(needed), `Depends lacks ${needed}: ${fields.Depends}`);
   }
   assert.match(fields.Description, /desktop studio/);

@@ -195,7 +195,7 @@ impl From<heddle_checkpoint::CheckpointError> for ApiError {
             C::Busy { .. } | C::RefMoved { .. } => ErrorCode::Busy,
             C::Refused { .. } => ErrorCode::InvalidRequest,
             C::Engine(inner) => engine_code(inner),
-            C::Io { .. } => ErrorCode::Io,
+            C::Io { .. } | C::Remote { .. } => ErrorCode::Io,
         };
         ApiError::new(code, error.to_string())
     }

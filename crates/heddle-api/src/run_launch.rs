@@ -36,7 +36,7 @@ pub struct Executor {
 pub struct TeamRemote {
     /// The clone the run works in.
     pub repository: PathBuf,
-    /// The team's remote (a path or `file://` URL).
+    /// The team's remote (a path, a `file://` URL or a network remote).
     pub remote: String,
 }
 

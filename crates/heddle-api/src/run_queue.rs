@@ -43,6 +43,13 @@ pub struct Worker {
     pub started: SystemTime,
 }
 
+impl Worker {
+    /// The remote as it may be shown and stored: never with a password written in its URL.
+    pub fn shown_remote(&self) -> String {
+        heddle_checkpoint::remote_access::shown_remote(&self.remote)
+    }
+}
+
 /// What a worker did with one entry.
 #[derive(Debug)]
 pub struct Worked {
@@ -85,7 +92,8 @@ impl RunLibrary {
     pub async fn worker_seen(&self, worker: &Worker, entry: Option<&str>) {
         let record = WorkerRecord {
             name: worker.name.clone(),
-            remote: worker.remote.clone(),
+            // Everyone sees the workers list: never a token written in the remote's URL.
+            remote: worker.shown_remote(),
             started_ms: millis(worker.started),
             seen_ms: millis(worker.clock.now()),
             entry: entry.map(str::to_string),
@@ -166,7 +174,8 @@ impl RunLibrary {
         let clone = worker.clones.join(format!("{}-{}", entry.id, entry.claims));
         let (remote, into) = (worker.remote.clone(), clone.clone());
         blocking(move || {
-            heddle_checkpoint::team_remote::clone_with_runs(&remote, &into)?;
+            let access = heddle_checkpoint::remote_access::RemoteAccess::unattended();
+            heddle_checkpoint::team_remote::clone_with_runs(&remote, &into, &access)?;
             Ok(())
         })
         .await?;

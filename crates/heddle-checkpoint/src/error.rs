@@ -97,6 +97,14 @@ pub enum CheckpointError {
         /// The checkpoint mode it ran with, as saved (`none`).
         mode: String,
     },
+    /// The team's remote could not be reached, or refused a clone, fetch or push.
+    #[error("{what} {message}")]
+    Remote {
+        /// What was being done (`cloning`, `pushing run 01J… to`).
+        what: String,
+        /// The remote (its password hidden), what the transport said, and what to do.
+        message: String,
+    },
     /// The run directory could not be read (engine error).
     #[error(transparent)]
     Engine(#[from] heddle_engine::EngineError),
@@ -116,6 +124,14 @@ impl CheckpointError {
                 path,
                 message: format!("{what}: {}", error.message()),
             }
+        }
+    }
+
+    /// A failure reaching `remote` while doing `what`.
+    pub fn remote(what: &str, remote: &str, error: &git2::Error) -> Self {
+        CheckpointError::Remote {
+            what: what.to_string(),
+            message: crate::remote_access::remote_failure(remote, error),
         }
     }
 
@@ -143,7 +159,9 @@ impl From<CheckpointError> for heddle_engine::hooks::HookError {
             | CheckpointError::Ambiguous { .. }
             | CheckpointError::ChangedOutside { .. } => F::Refused,
             CheckpointError::Busy { .. } | CheckpointError::RefMoved { .. } => F::Busy,
-            CheckpointError::Io { .. } | CheckpointError::Engine(_) => F::Io,
+            CheckpointError::Io { .. }
+            | CheckpointError::Remote { .. }
+            | CheckpointError::Engine(_) => F::Io,
         };
         heddle_engine::hooks::HookError::new(kind, error.to_string())
     }

@@ -42,6 +42,7 @@ pub mod patch_text;
 pub mod pending_objects;
 pub mod pushing_hook;
 pub mod recovery;
+pub mod remote_access;
 pub mod reopen;
 pub mod repo;
 pub mod restore;

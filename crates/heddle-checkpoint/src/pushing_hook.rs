@@ -12,10 +12,11 @@ use heddle_engine::hooks::{
 use heddle_engine::{Checkpoint, Manifest, RunDir};
 
 use crate::hook::GitCheckpoints;
+use crate::remote_access::RemoteAccess;
 use crate::team_remote::push_run;
 
 /// [`GitCheckpoints`] that push each run's refs from `repository` to `remote` after every
-/// checkpoint, and at the run's end.
+/// checkpoint, and at the run's end, with the credentials an unattended worker has.
 pub struct PushingCheckpoints {
     inner: GitCheckpoints,
     repository: PathBuf,
@@ -38,15 +39,19 @@ impl PushingCheckpoints {
             self.remote.clone(),
             run_id.to_string(),
         );
-        tokio::task::spawn_blocking(move || push_run(&repository, &remote, &run))
-            .await
-            .map_err(|e| {
-                HookError::new(
-                    HookFailure::Io,
-                    format!("pushing run {run_id} stopped: {e}"),
-                )
-            })?
-            .map_err(HookError::from)?;
+        // The credentials are gathered for each push (the agent, keys and helpers may change
+        // while a run goes on); they are not `Sync`, so they stay on the pushing thread.
+        tokio::task::spawn_blocking(move || {
+            push_run(&repository, &remote, &run, &RemoteAccess::unattended())
+        })
+        .await
+        .map_err(|e| {
+            HookError::new(
+                HookFailure::Io,
+                format!("pushing run {run_id} stopped: {e}"),
+            )
+        })?
+        .map_err(HookError::from)?;
         Ok(())
     }
 }

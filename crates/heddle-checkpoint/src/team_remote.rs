@@ -3,37 +3,50 @@
 //! or to take one over from; and pushing a run's branches (`heddle/run/{id}` and its
 //! timelines `{id}-t{n}`) and metadata ref to the remote, which a worker does after each
 //! checkpoint so another one can carry the run on from the remote alone. The remote is a
-//! path or `file://` URL (a folder every worker reaches); this build's libgit2 has no SSH or
-//! HTTPS transport.
+//! path, a `file://` URL, or a network remote (`ssh://`, `user@host:path`, `https://`,
+//! `git://`) reached with the credentials [`RemoteAccess`] offers.
 
 use std::path::Path;
 
-use git2::{PushOptions, RemoteCallbacks, Repository};
+use git2::{FetchOptions, PushOptions, Repository};
 
 use crate::error::CheckpointError;
+use crate::remote_access::{RemoteAccess, machine_config, shown_remote};
 
 /// What a clone fetches beside the branches: every run's metadata ref.
 const RUN_REFS: &str = "+refs/heddle/*:refs/heddle/*";
 
 /// Clones `remote` into `into` (a folder that does not exist yet) with every run's refs,
-/// and with the runs' branches as local branches.
-pub fn clone_with_runs(remote: &str, into: &Path) -> Result<Repository, CheckpointError> {
-    let git = |what: &str, e: &git2::Error| CheckpointError::git(into, what, e);
+/// and with the runs' branches as local branches, offering `access`'s credentials.
+pub fn clone_with_runs(
+    remote: &str,
+    into: &Path,
+    access: &RemoteAccess,
+) -> Result<Repository, CheckpointError> {
+    let shown = shown_remote(remote);
+    let config =
+        machine_config().map_err(|e| CheckpointError::git(into, "git configuration", &e))?;
+    let mut options = FetchOptions::new();
+    options.remote_callbacks(access.callbacks(&config));
     let repo = git2::build::RepoBuilder::new()
+        .fetch_options(options)
         .clone(remote, into)
-        .map_err(|e| git(&format!("cloning {remote}"), &e))?;
+        .map_err(|e| CheckpointError::remote("cloning", remote, &e))?;
     {
         let mut origin = repo
             .find_remote("origin")
-            .map_err(|e| git("the remote origin", &e))?;
+            .map_err(|e| CheckpointError::git(into, "the remote origin", &e))?;
+        let mut options = FetchOptions::new();
+        options.remote_callbacks(access.callbacks(&config));
         origin
             .fetch(
                 &[RUN_REFS, "+refs/heads/heddle/run/*:refs/heads/heddle/run/*"],
-                None,
+                Some(&mut options),
                 None,
             )
-            .map_err(|e| git(&format!("fetching the runs' refs from {remote}"), &e))?;
+            .map_err(|e| CheckpointError::remote("fetching the runs' refs from", remote, &e))?;
     }
+    tracing::debug!(remote = %shown, into = %into.display(), "cloned the team's remote");
     Ok(repo)
 }
 
@@ -61,8 +74,14 @@ fn run_refs(repo: &Repository, run_id: &str) -> Result<Vec<String>, git2::Error>
 }
 
 /// Pushes run `run_id`'s branches and metadata ref from the repository at `repo` to
-/// `remote`, moving them there wherever they are (a rollback moves a branch back).
-pub fn push_run(repo: &Path, remote: &str, run_id: &str) -> Result<Vec<String>, CheckpointError> {
+/// `remote`, moving them there wherever they are (a rollback moves a branch back), offering
+/// `access`'s credentials.
+pub fn push_run(
+    repo: &Path,
+    remote: &str,
+    run_id: &str,
+    access: &RemoteAccess,
+) -> Result<Vec<String>, CheckpointError> {
     let git = |what: &str, e: &git2::Error| CheckpointError::git(repo, what, e);
     let repository = Repository::open(repo).map_err(|e| git("opening the repository", &e))?;
     let names = run_refs(&repository, run_id).map_err(|e| git("listing the run's refs", &e))?;
@@ -70,11 +89,14 @@ pub fn push_run(repo: &Path, remote: &str, run_id: &str) -> Result<Vec<String>, 
         return Ok(names);
     }
     let specs: Vec<String> = names.iter().map(|n| format!("+{n}:{n}")).collect();
+    let what = format!("pushing run {run_id} to");
     let mut target = repository
         .remote_anonymous(remote)
-        .map_err(|e| git(&format!("the remote {remote}"), &e))?;
-    let mut options = PushOptions::new();
-    let mut callbacks = RemoteCallbacks::new();
+        .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
+    let config = repository
+        .config()
+        .map_err(|e| git("the repository's git configuration", &e))?;
+    let mut callbacks = access.callbacks(&config);
     let rejected = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let noted = rejected.clone();
     callbacks.push_update_reference(move |name, status| {
@@ -85,15 +107,16 @@ pub fn push_run(repo: &Path, remote: &str, run_id: &str) -> Result<Vec<String>, 
         }
         Ok(())
     });
+    let mut options = PushOptions::new();
     options.remote_callbacks(callbacks);
     target
         .push(&specs, Some(&mut options))
-        .map_err(|e| git(&format!("pushing run {run_id} to {remote}"), &e))?;
+        .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
     let rejected = rejected.lock().map(|r| r.clone()).unwrap_or_default();
     if !rejected.is_empty() {
-        return Err(CheckpointError::Storage {
-            path: repo.to_path_buf(),
-            message: format!("{remote} refused {}", rejected.join(", ")),
+        return Err(CheckpointError::Remote {
+            what,
+            message: format!("{}: refused {}", shown_remote(remote), rejected.join(", ")),
         });
     }
     Ok(names)

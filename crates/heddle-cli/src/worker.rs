@@ -56,7 +56,8 @@ pub async fn work(
     let _ = writeln!(
         out,
         "worker {} takes runs for {}",
-        worker.name, worker.remote
+        worker.name,
+        worker.shown_remote()
     );
     loop {
         match library.work_one(&worker).await.map_err(|e| e.message)? {
