@@ -7,7 +7,7 @@
 //! (`refs/heddle/{id}`) and resumes it from its last checkpoint, so no stage that finished
 //! there runs again.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -48,6 +48,18 @@ impl Worker {
     pub fn shown_remote(&self) -> String {
         heddle_checkpoint::remote_access::shown_remote(&self.remote)
     }
+
+    /// Connects to the remote with the credentials the worker has, so a worker that cannot
+    /// reach it says so when it starts rather than at its first claim.
+    pub async fn reach_remote(&self) -> Result<(), ApiError> {
+        let remote = self.remote.clone();
+        blocking(move || {
+            let access = heddle_checkpoint::remote_access::RemoteAccess::unattended();
+            heddle_checkpoint::team_remote::reach(&remote, &access)?;
+            Ok(())
+        })
+        .await
+    }
 }
 
 /// What a worker did with one entry.
@@ -72,8 +84,15 @@ pub enum WorkDone {
         /// and this one cancelled its run).
         lease_lost: bool,
     },
-    /// Its run could not start here (the remote could not be cloned, the workflow is not
-    /// in it, the run to resume is not on it, ...). The entry is finished with the reason
+    /// The worker could not clone the team's remote (unreachable, credentials refused, an
+    /// unknown host key): the entry went back to the queue untouched for a worker that can,
+    /// and this one should not claim again before the remote is reachable.
+    Released {
+        /// What failed, naming the remote (never its password) and what to fix.
+        reason: String,
+    },
+    /// Its run could not start here (the workflow is not in the remote, the run to resume
+    /// is not on it, ...). The entry is finished with the reason
     /// (`not started: ...`), so no other worker tries it again; queue it again once fixed.
     NotStarted {
         /// Why, naming what to fix.
@@ -118,7 +137,23 @@ impl RunLibrary {
             return Ok(None);
         };
         self.worker_seen(worker, Some(&entry.id)).await;
-        let prepared = match self.prepare_entry(worker, &entry).await {
+        let clone = worker.clones.join(format!("{}-{}", entry.id, entry.claims));
+        if let Err(error) = clone_remote(worker, &clone).await {
+            tracing::warn!(
+                worker = %worker.name,
+                entry = %entry.id,
+                reason = %error.message,
+                "cannot clone the team's remote; the entry goes back to the queue"
+            );
+            index.release(&entry.id, &worker.name).await?;
+            return Ok(Some(Worked {
+                entry,
+                done: WorkDone::Released {
+                    reason: error.message,
+                },
+            }));
+        }
+        let prepared = match self.prepare_entry(worker, &entry, &clone).await {
             Ok(prepared) => prepared,
             Err(error) => {
                 let reason = error.message;
@@ -158,12 +193,13 @@ impl RunLibrary {
         }))
     }
 
-    /// The run of `entry`, set up in a fresh clone of the remote: started, or rebuilt from
-    /// the remote when an earlier worker started it.
+    /// The run of `entry`, set up in `clone`, a fresh clone of the remote: started, or
+    /// rebuilt from the remote when an earlier worker started it.
     async fn prepare_entry(
         &self,
         worker: &Worker,
         entry: &QueueEntry,
+        clone: &Path,
     ) -> Result<PreparedRun, ApiError> {
         let run: QueuedRun = serde_json::from_str(&entry.request).map_err(|e| {
             ApiError::new(
@@ -171,14 +207,7 @@ impl RunLibrary {
                 format!("queue entry {} does not say what to run: {e}", entry.id),
             )
         })?;
-        let clone = worker.clones.join(format!("{}-{}", entry.id, entry.claims));
-        let (remote, into) = (worker.remote.clone(), clone.clone());
-        blocking(move || {
-            let access = heddle_checkpoint::remote_access::RemoteAccess::unattended();
-            heddle_checkpoint::team_remote::clone_with_runs(&remote, &into, &access)?;
-            Ok(())
-        })
-        .await?;
+        let clone = clone.to_path_buf();
         let executor = Executor {
             env: worker.env.clone(),
             interviewer: Arc::new(NoLocalPrompt),
@@ -265,4 +294,25 @@ impl RunLibrary {
             }
         }
     }
+}
+
+/// Clones the worker's remote into `into`, with every run's refs; a clone cut short is
+/// removed so the folder never looks like a usable one.
+async fn clone_remote(worker: &Worker, into: &Path) -> Result<(), ApiError> {
+    let (remote, into) = (worker.remote.clone(), into.to_path_buf());
+    blocking(move || {
+        let access = heddle_checkpoint::remote_access::RemoteAccess::unattended();
+        match heddle_checkpoint::team_remote::clone_with_runs(&remote, &into, &access) {
+            Ok(_) => Ok(()),
+            Err(error) => {
+                if into.exists()
+                    && let Err(e) = std::fs::remove_dir_all(&into)
+                {
+                    tracing::warn!(folder = %into.display(), error = %e, "cannot remove a failed clone");
+                }
+                Err(error.into())
+            }
+        }
+    })
+    .await
 }

@@ -12,8 +12,7 @@ use heddle_engine::hooks::{
 use heddle_engine::{Checkpoint, Manifest, RunDir};
 
 use crate::hook::GitCheckpoints;
-use crate::remote_access::RemoteAccess;
-use crate::team_remote::push_run;
+use crate::team_remote::push_with_retries;
 
 /// [`GitCheckpoints`] that push each run's refs from `repository` to `remote` after every
 /// checkpoint, and at the run's end, with the credentials an unattended worker has.
@@ -39,19 +38,15 @@ impl PushingCheckpoints {
             self.remote.clone(),
             run_id.to_string(),
         );
-        // The credentials are gathered for each push (the agent, keys and helpers may change
-        // while a run goes on); they are not `Sync`, so they stay on the pushing thread.
-        tokio::task::spawn_blocking(move || {
-            push_run(&repository, &remote, &run, &RemoteAccess::unattended())
-        })
-        .await
-        .map_err(|e| {
-            HookError::new(
-                HookFailure::Io,
-                format!("pushing run {run_id} stopped: {e}"),
-            )
-        })?
-        .map_err(HookError::from)?;
+        tokio::task::spawn_blocking(move || push_with_retries(&repository, &remote, &run))
+            .await
+            .map_err(|e| {
+                HookError::new(
+                    HookFailure::Io,
+                    format!("pushing run {run_id} stopped: {e}"),
+                )
+            })?
+            .map_err(HookError::from)?;
         Ok(())
     }
 }

@@ -77,6 +77,10 @@ pub fn remote_failure(remote: &str, error: &git2::Error) -> String {
             "the server's TLS certificate is not trusted; add its CA to the system's \
              certificates or point SSL_CERT_FILE at it",
         ),
+        _ if said.contains("unsupported URL protocol") => Some(
+            "no repository at that path, or a scheme Heddle cannot reach; a remote is a path \
+             every worker reaches, or an ssh://, user@host:path, https:// or git:// URL",
+        ),
         (ErrorClass::Http, _) if said.contains("401") || said.contains("403") => {
             Some("the server refused the credentials the worker offered")
         }
@@ -124,6 +128,18 @@ mod tests {
             told.starts_with("https://ci:***@git.example.com/team.git: "),
             "{told}"
         );
+    }
+
+    #[test]
+    fn a_path_with_no_repository_says_what_a_remote_can_be() {
+        let error = git2::Error::new(
+            ErrorCode::GenericError,
+            ErrorClass::Net,
+            "unsupported URL protocol",
+        );
+        let told = remote_failure("/srv/git/typo.git", &error);
+        assert!(told.starts_with("/srv/git/typo.git: "), "{told}");
+        assert!(told.contains("no repository at that path"), "{told}");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! `git://`) reached with the credentials [`RemoteAccess`] offers.
 
 use std::path::Path;
+use std::time::Duration;
 
 use git2::{FetchOptions, PushOptions, Repository};
 
@@ -48,6 +49,28 @@ pub fn clone_with_runs(
     }
     tracing::debug!(remote = %shown, into = %into.display(), "cloned the team's remote");
     Ok(repo)
+}
+
+/// Connects to `remote` with `access`'s credentials and lists its refs, as a worker does
+/// when it starts: a remote it cannot reach is reported then, not at its first claim.
+/// Returns how many refs the remote has.
+pub fn reach(remote: &str, access: &RemoteAccess) -> Result<usize, CheckpointError> {
+    let what = "reaching";
+    let config = machine_config().map_err(|e| CheckpointError::remote(what, remote, &e))?;
+    let mut target = git2::Remote::create_detached(remote)
+        .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+    let connection = target
+        .connect_auth(
+            git2::Direction::Fetch,
+            Some(access.callbacks(&config)),
+            None,
+        )
+        .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+    let refs = connection
+        .list()
+        .map_err(|e| CheckpointError::remote(what, remote, &e))?
+        .len();
+    Ok(refs)
 }
 
 /// The refs of run `run_id` in `repo`: its metadata ref and its branches.
@@ -120,6 +143,35 @@ pub fn push_run(
         });
     }
     Ok(names)
+}
+
+/// How long a push that could not reach the remote waits before each new try.
+const PUSH_RETRY_WAITS: [Duration; 2] = [Duration::from_secs(1), Duration::from_secs(4)];
+
+/// [`push_run`], tried again after [`PUSH_RETRY_WAITS`] while the remote cannot be reached
+/// (a network blip must not end a run that is otherwise fine). The credentials are gathered
+/// for each try (the agent, keys and helpers may change while a run goes on); they are not
+/// `Sync`, so they stay on the pushing thread.
+pub fn push_with_retries(
+    repository: &Path,
+    remote: &str,
+    run_id: &str,
+) -> Result<Vec<String>, CheckpointError> {
+    let mut waits = PUSH_RETRY_WAITS.iter();
+    loop {
+        let pushed = push_run(repository, remote, run_id, &RemoteAccess::unattended());
+        let wait = match &pushed {
+            Err(CheckpointError::Remote { .. }) => waits.next(),
+            _ => None,
+        };
+        match (pushed, wait) {
+            (Err(error), Some(wait)) => {
+                tracing::warn!(run = run_id, %error, wait_ms = wait.as_millis(), "push failed; trying again");
+                std::thread::sleep(*wait);
+            }
+            (pushed, _) => return pushed,
+        }
+    }
 }
 
 /// The path of `file` inside its git repository (from the repository's top folder, with `/`

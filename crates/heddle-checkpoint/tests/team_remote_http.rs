@@ -10,7 +10,7 @@ use std::path::Path;
 
 use heddle_checkpoint::CheckpointError;
 use heddle_checkpoint::remote_access::RemoteAccess;
-use heddle_checkpoint::team_remote::{clone_with_runs, push_run};
+use heddle_checkpoint::team_remote::{clone_with_runs, push_run, push_with_retries};
 use heddle_git_http::GitHttp;
 use support::{git, write};
 
@@ -127,4 +127,34 @@ fn a_remote_that_is_not_there_names_the_remote() {
     let told = error.to_string();
     assert!(told.contains("/missing.git"), "{told}");
     assert!(!told.contains("s3cret"), "{told}");
+}
+
+#[test]
+fn a_push_tries_again_while_the_remote_cannot_be_reached() {
+    let root = tempfile::tempdir().unwrap();
+    team_remote(root.path());
+    let work = root.path().join("work");
+    // The remote is not there at the first try; it appears before the retry a second later.
+    let later = root.path().join("later.git");
+    let appears = {
+        let (root, later) = (root.path().to_path_buf(), later.clone());
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            git(&root, &["init", "-q", "--bare", later.to_str().unwrap()]);
+        })
+    };
+    let pushed = push_with_retries(&work, later.to_str().unwrap(), RUN).unwrap();
+    appears.join().unwrap();
+    assert_eq!(pushed.len(), 2, "{pushed:?}");
+    let tip = git(&work, &["rev-parse", "HEAD"]);
+    assert_eq!(
+        git(&later, &["rev-parse", &format!("refs/heddle/{RUN}")]),
+        tip
+    );
+
+    // A remote that never comes back fails after the retries, naming it.
+    let never = root.path().join("never.git");
+    let error = push_with_retries(&work, never.to_str().unwrap(), RUN).unwrap_err();
+    assert!(matches!(error, CheckpointError::Remote { .. }), "{error:?}");
+    assert!(error.to_string().contains("never.git"), "{error}");
 }

@@ -15,6 +15,10 @@ use crate::run::Environment;
 
 /// How long an idle worker waits before looking at the queue again.
 const IDLE: Duration = Duration::from_secs(1);
+/// How long a worker that could not reach the remote first waits before claiming again;
+/// each failure in a row doubles it, up to [`UNREACHABLE_MAX`].
+const UNREACHABLE_FIRST: Duration = Duration::from_secs(2);
+const UNREACHABLE_MAX: Duration = Duration::from_secs(60);
 
 /// Options of `heddle worker`.
 pub struct WorkerOptions {
@@ -53,14 +57,26 @@ pub async fn work(
         clock: clock.clone(),
         started: clock.now(),
     };
+    worker.reach_remote().await.map_err(|e| e.message)?;
     let _ = writeln!(
         out,
         "worker {} takes runs for {}",
         worker.name,
         worker.shown_remote()
     );
+    let mut unreachable_wait = UNREACHABLE_FIRST;
     loop {
-        match library.work_one(&worker).await.map_err(|e| e.message)? {
+        let worked = library.work_one(&worker).await.map_err(|e| e.message)?;
+        if !matches!(
+            worked,
+            Some(Worked {
+                done: WorkDone::Released { .. },
+                ..
+            })
+        ) {
+            unreachable_wait = UNREACHABLE_FIRST;
+        }
+        match worked {
             Some(Worked {
                 entry,
                 done:
@@ -87,6 +103,21 @@ pub async fn work(
                 done: WorkDone::NotStarted { reason },
             }) => {
                 let _ = writeln!(out, "entry {}: not started: {reason}", entry.id);
+            }
+            Some(Worked {
+                entry,
+                done: WorkDone::Released { reason },
+            }) => {
+                let _ = writeln!(out, "entry {}: back in the queue: {reason}", entry.id);
+                if options.once {
+                    library
+                        .worker_stopped(&worker)
+                        .await
+                        .map_err(|e| e.message)?;
+                    return Err(format!("cannot reach the team's remote: {reason}"));
+                }
+                tokio::time::sleep(unreachable_wait).await;
+                unreachable_wait = (unreachable_wait * 2).min(UNREACHABLE_MAX);
             }
             None if options.once => {
                 return library.worker_stopped(&worker).await.map_err(|e| e.message);

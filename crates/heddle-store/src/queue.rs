@@ -222,6 +222,25 @@ impl Store {
         held(db, rows, id, worker)
     }
 
+    /// Puts entry `id`, which `worker` holds, back in the queue for any worker (the next
+    /// claim takes it first again, with the run it may have): `worker` could not do its part
+    /// (it cannot reach the team's remote), which says nothing about the entry.
+    pub async fn release(&self, id: &str, worker: &str) -> Result<()> {
+        let db = &self.inner.db;
+        let rows = on_writer!(db, |pool| sqlx::query(
+            "UPDATE run_queue SET state = 'queued', worker = NULL, lease_until_ms = NULL,
+                                  heartbeat_ms = NULL
+             WHERE id = $1 AND worker = $2 AND state = 'claimed'"
+        )
+        .bind(id)
+        .bind(worker)
+        .execute(pool)
+        .await
+        .map(|done| done.rows_affected()))
+        .map_err(|e| db.err(e))?;
+        held(db, rows, id, worker)
+    }
+
     /// The entry a worker holds now (claimed, whether or not its lease ran out) for run
     /// `run_id`, if any: the run executes under the queue, and requests for it reach the
     /// worker holding it, or the next one to claim it.

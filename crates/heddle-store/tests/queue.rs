@@ -1,6 +1,7 @@
 //! The run queue, on whichever index the tests run against (SQLite, or PostgreSQL with
 //! `HEDDLE_TEST_INDEX=postgres`): workers claim the oldest entry, a lease that runs out hands
-//! the entry to another worker and the first one's hold is refused from then on, and workers
+//! the entry to another worker and the first one's hold is refused from then on, a released
+//! entry goes back to the front of the queue, and workers
 //! claiming at once through their own connections never get the same entry.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -158,6 +159,36 @@ async fn an_expired_lease_hands_the_entry_to_another_worker() {
         (entry.outcome.as_deref(), entry.run_id.as_deref()),
         (Some("success"), Some("01RUN"))
     );
+}
+
+#[tokio::test]
+async fn a_released_entry_is_claimed_again_first_with_its_run() {
+    let home = Home::new();
+    let store = home.store("heddle.db").await;
+    store.enqueue("01A", "{}", T0).await.unwrap();
+    store.enqueue("01B", "{}", T0 + 1).await.unwrap();
+    store.claim("offline", T0, LEASE).await.unwrap().unwrap();
+    store
+        .attach_run("01A", "offline", "01RUN", Path::new("/offline/runs/01RUN"))
+        .await
+        .unwrap();
+    store.release("01A", "offline").await.unwrap();
+
+    let entry = &store.queue(0).await.unwrap()[0];
+    assert_eq!(entry.state, QueueState::Queued);
+    assert_eq!(
+        (entry.worker.as_deref(), entry.lease_until_ms),
+        (None, None)
+    );
+    // Within what was the first worker's lease, another takes it, oldest first, run kept.
+    let again = store.claim("online", T0 + 5, LEASE).await.unwrap().unwrap();
+    assert_eq!(
+        (again.id.as_str(), again.run_id.as_deref(), again.claims),
+        ("01A", Some("01RUN"), 2)
+    );
+    // The worker that let go holds nothing any more.
+    let error = store.release("01A", "offline").await.unwrap_err();
+    assert!(matches!(error, StoreError::LeaseLost { .. }), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
