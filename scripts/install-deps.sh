@@ -3,7 +3,8 @@
 # for the Tauri window, Xvfb and WebKitWebDriver for the desktop test, Chromium for the
 # browser test, Graphviz as the parser's oracle, desktop-file-utils to check and register the
 # .deb's desktop entry, PostgreSQL for the shared run index's tests, python3-venv for moto, the
-# S3 server the shared run files' tests use), cargo tools, moto (from PyPI, in a virtualenv),
+# S3 server the shared run files' tests use, ssh-keygen/ssh-agent and openssl for the keys and
+# certificate of the network remote tests), cargo tools, moto (from PyPI, in a virtualenv),
 # and the UI's npm packages (with the Tauri CLI).
 # Safe to run again: it skips what is already there.
 set -euo pipefail
@@ -16,7 +17,7 @@ APT_PACKAGES=(
   build-essential pkg-config curl wget file git ca-certificates
   libwebkit2gtk-4.1-dev libxdo-dev libssl-dev libayatana-appindicator3-dev librsvg2-dev
   xvfb xauth webkit2gtk-driver chromium graphviz desktop-file-utils dbus
-  postgresql python3-venv
+  postgresql python3-venv openssh-client openssl
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -63,8 +63,11 @@ pub fn shown_remote(remote: &str) -> String {
 pub fn remote_failure(remote: &str, error: &git2::Error) -> String {
     let shown = shown_remote(remote);
     let said = error.message().replace(remote, &shown);
+    // The credentials callback gives up with a plain error; libgit2's own refusals are `Auth`.
+    let refused =
+        error.code() == ErrorCode::Auth || said.to_ascii_lowercase().contains("authentication");
     let hint = match (error.class(), error.code()) {
-        (_, ErrorCode::Auth) => Some(
+        _ if refused => Some(
             "the worker offers its ssh-agent, its default SSH keys (~/.ssh/id_*) and git's \
              credential helpers (credential.helper), or a token in the URL \
              (https://user:TOKEN@host/repo.git); none was accepted",
@@ -140,6 +143,13 @@ mod tests {
         let told = remote_failure("/srv/git/typo.git", &error);
         assert!(told.starts_with("/srv/git/typo.git: "), "{told}");
         assert!(told.contains("no repository at that path"), "{told}");
+    }
+
+    #[test]
+    fn credentials_that_ran_out_say_what_was_offered() {
+        let error = git2::Error::from_str("all authentication attempts failed");
+        let told = remote_failure("ssh://git@example.com/team.git", &error);
+        assert!(told.contains("ssh-agent"), "{told}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! A team remote over the network: `clone_with_runs` and `push_run` against git's own
-//! `http-backend` on loopback behind Basic authentication (heddle-git-http). The clone
+//! `http-backend` on loopback behind Basic authentication (heddle-git-host). The clone
 //! brings every run's refs, a push moves a run's branch and metadata ref there, and a wrong
 //! password fails at once with the reason and without the password in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -11,7 +11,7 @@ use std::path::Path;
 use heddle_checkpoint::CheckpointError;
 use heddle_checkpoint::remote_access::RemoteAccess;
 use heddle_checkpoint::team_remote::{clone_with_runs, push_run, push_with_retries};
-use heddle_git_http::GitHttp;
+use heddle_git_host::GitHttp;
 use support::{git, write};
 
 const RUN: &str = "01JTEAMHTTP0000000000000000";

@@ -101,6 +101,20 @@ impl Team {
         text(&out.stdout)
     }
 
+    /// `heddle worker --remote REMOTE --once` on `machine` with `env` (and without the
+    /// caller's trusted certificates): what it did, succeeding or not.
+    pub fn work_once_from(&self, machine: &Sandbox, remote: &str, env: &[(&str, &str)]) -> Output {
+        self.heddle(
+            machine,
+            &["worker", "--remote", remote, "--once", "--name", "net"],
+        )
+        .env_remove("SSL_CERT_FILE")
+        .env_remove("SSL_CERT_DIR")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+    }
+
     /// The rows of `heddle ps -a` on `machine` that list run `run_id`.
     pub fn listed(&self, machine: &Sandbox, run_id: &str) -> Vec<String> {
         let ps = self.heddle(machine, &["ps", "-a"]).output().unwrap();

@@ -1,26 +1,25 @@
-//! A team remote over the network, through the real binaries: the bare remote served over
-//! HTTPS by git's own http-backend behind Basic authentication (heddle-git-http, a
-//! certificate of the test's own). A worker that trusts the certificate and finds the
-//! password through git's credential helper runs a queued run and pushes it there; a worker
-//! that cannot reach the remote (an untrusted certificate) stops when it starts, saying why,
-//! and never shows the token written in the remote's URL; a worker whose remote goes away
-//! after it started puts the entry it claimed back in the queue and runs it once the remote
-//! is back.
+//! A team remote over HTTPS, through the real binaries: the bare remote served by git's own
+//! http-backend behind Basic authentication (heddle-git-host, with a certificate of the
+//! test's own). A worker that trusts the certificate and finds the password through git's
+//! credential helper runs a queued run and pushes it there; a worker that cannot reach the
+//! remote (an untrusted certificate) stops when it starts, saying why, and never shows the
+//! token written in the remote's URL; a worker whose remote goes away after it started puts
+//! the entry it claimed back in the queue and runs it once the remote is back.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod sandbox;
 
-use std::process::{Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use heddle_git_http::{GitHttp, TlsFiles};
+use heddle_git_host::{GitHttp, TlsFiles};
 use sandbox::team::{Team, ran};
 use sandbox::{Sandbox, describe, git, text};
 
 const FLOW: &str = r#"digraph Networked {
     start [shape=Mdiamond];
     exit  [shape=Msquare];
-    write [shape=parallelogram, script="echo pushed over https > made.txt"];
+    write [shape=parallelogram, script="echo pushed by a worker > made.txt"];
     start -> write -> exit;
 }
 "#;
@@ -33,19 +32,6 @@ fn served_over_https(team: &Team) -> (GitHttp, TlsFiles) {
     let tls = TlsFiles::make(team.laptop.path()).unwrap();
     let server = GitHttp::start_tls(team.laptop.path(), USER, TOKEN, &tls).unwrap();
     (server, tls)
-}
-
-/// `heddle worker --remote REMOTE --once` on `machine` with `env`.
-fn work_once(team: &Team, machine: &Sandbox, remote: &str, env: &[(&str, &str)]) -> Output {
-    team.heddle(
-        machine,
-        &["worker", "--remote", remote, "--once", "--name", "net"],
-    )
-    .env_remove("SSL_CERT_FILE")
-    .env_remove("SSL_CERT_DIR")
-    .envs(env.iter().copied())
-    .output()
-    .unwrap()
 }
 
 #[test]
@@ -71,13 +57,13 @@ fn a_worker_runs_a_queued_run_from_an_https_remote_with_git_s_credential_helper(
     .unwrap();
 
     let cert = tls.certificate.to_str().unwrap();
-    let out = work_once(&team, &machine, &remote, &[("SSL_CERT_FILE", cert)]);
+    let out = team.work_once_from(&machine, &remote, &[("SSL_CERT_FILE", cert)]);
     assert!(out.status.success(), "{}", describe(&out));
     let run_id = ran(&text(&out.stdout), &entry, "success");
 
     let bare = team.remote.clone();
     let made = git(&bare, &["show", &format!("heddle/run/{run_id}:made.txt")]);
-    assert_eq!(made, "pushed over https\n");
+    assert_eq!(made, "pushed by a worker\n");
     let refs = git(&bare, &["show-ref"]);
     assert!(refs.contains(&format!("refs/heddle/{run_id}")), "{refs}");
     // Through the server, authenticated: its receive-pack took the run's pushes.
@@ -98,7 +84,7 @@ fn a_worker_that_cannot_reach_the_remote_stops_at_start_and_hides_the_token() {
 
     // No trust for the test's certificate: the TLS handshake fails.
     let machine = Sandbox::new();
-    let refused = work_once(&team, &machine, &remote, &[]);
+    let refused = team.work_once_from(&machine, &remote, &[]);
     assert!(!refused.status.success(), "{}", describe(&refused));
     let said = format!("{}{}", text(&refused.stdout), text(&refused.stderr));
     assert!(!said.contains(TOKEN), "{said}");
@@ -111,7 +97,7 @@ fn a_worker_that_cannot_reach_the_remote_stops_at_start_and_hides_the_token() {
 
     // A worker that trusts the certificate runs it, with the token from the URL.
     let cert = tls.certificate.to_str().unwrap();
-    let out = work_once(&team, &Sandbox::new(), &remote, &[("SSL_CERT_FILE", cert)]);
+    let out = team.work_once_from(&Sandbox::new(), &remote, &[("SSL_CERT_FILE", cert)]);
     assert!(out.status.success(), "{}", describe(&out));
     let report = text(&out.stdout);
     assert!(!report.contains(TOKEN), "{report}");
