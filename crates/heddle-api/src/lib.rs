@@ -74,7 +74,7 @@ pub use expressions::check_expression;
 pub use file_watch::{WorkflowWatch, WorkflowWatches};
 pub use garbage_ops::{GarbageReport, GarbageRequest};
 pub use maintenance_ops::{DumpReport, GcReport, VerifyReport};
-pub use queue_ops::{QueuedEntry, QueuedRun, RunQueue, RunQueueRequest};
+pub use queue_ops::{QueueEntryRef, QueuedEntry, QueuedRun, RunQueue, RunQueueRequest};
 pub use run_file_policy::{INERT_FILE_POLICY, run_file_policy, sandboxed_page_policy};
 pub use run_file_save::SavedRunFile;
 pub use run_files::{

@@ -98,6 +98,9 @@ macro_rules! for_each_operation {
             /// Queues a run for a worker of the run queue (the request `start_run` takes, for a
             /// workflow committed in a git repository); the entry.
             enqueue_run($crate::StartRunRequest) -> $crate::index::QueueEntry: host_async(enqueue);
+            /// Cancels a queue entry: a waiting one never runs; a held one's run is cancelled.
+            cancel_queued($crate::QueueEntryRef) -> $crate::index::QueueEntry:
+                host_async(cancel_queued);
             /// The run queue (waiting, held and recently finished entries) and its workers.
             run_queue($crate::RunQueueRequest) -> $crate::RunQueue: host_async(run_queue);
             /// Runs from the index, newest first, filtered and paged.

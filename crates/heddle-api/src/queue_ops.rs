@@ -1,6 +1,6 @@
 //! The run queue as the API's doors show it: queuing a run for a worker (`enqueue_run`,
-//! which takes the same request as `start_run` and checks trust the same way), and the
-//! queue with the workers taking from it (`run_queue`). The workers themselves are in
+//! which takes the same request as `start_run` and checks trust the same way), cancelling an
+//! entry (`cancel_queued`), and the queue with the workers taking from it (`run_queue`). The workers themselves are in
 //! [`crate::run_queue`].
 
 use std::collections::BTreeMap;
@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use heddle_engine::OsEntropy;
 use heddle_engine::entropy::new_ulid;
-use heddle_store::{QueueEntry, WorkerRecord};
+use heddle_store::{QueueCancel, QueueEntry, QueueState, WorkerRecord};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -18,7 +18,7 @@ use crate::run_host::blocking;
 use crate::run_library::RunLibrary;
 use crate::run_queue::millis;
 use crate::run_trust::work_dir_of;
-use crate::run_types::StartRunRequest;
+use crate::run_types::{RunRef, StartRunRequest};
 
 /// What a queued run asks for: a workflow of the team's repository and how to run it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
@@ -56,6 +56,13 @@ pub struct RunQueueRequest {
 
 fn default_finished() -> u32 {
     20
+}
+
+/// A queue entry, by its id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct QueueEntryRef {
+    /// The entry's id (what `enqueue_run` and `heddle run --queue` answered).
+    pub entry: String,
 }
 
 /// The run queue and the workers taking from it, as the index has them now.
@@ -133,6 +140,53 @@ impl RunLibrary {
         let text = serde_json::to_string(&run)
             .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, e.to_string()))?;
         Ok(self.index().enqueue(id, &text, millis(now)).await?)
+    }
+
+    /// Cancels a queue entry: one that waits for a worker is finished as `cancelled` and
+    /// never runs; one whose run a worker executes has that run cancelled (the worker then
+    /// finishes the entry with the run's end). The entry as it is after the call. Refused
+    /// with `busy` while a worker is setting the run up (cancel it once it shows), with
+    /// `invalid_request` once the entry finished, with `not_found` for an unknown id.
+    pub async fn cancel_queued(&self, request: QueueEntryRef) -> Result<QueueEntry, ApiError> {
+        let id = request.entry.trim();
+        let entry = match self
+            .index()
+            .cancel_queued(id, millis(SystemTime::now()))
+            .await?
+        {
+            QueueCancel::Cancelled(entry) => return Ok(entry),
+            QueueCancel::Unchanged(entry) => entry,
+            QueueCancel::Missing => {
+                return Err(ApiError::new(
+                    ErrorCode::NotFound,
+                    format!("there is no queue entry {id}"),
+                ));
+            }
+        };
+        match (entry.state, &entry.run_id) {
+            (QueueState::Claimed, Some(run_id)) => {
+                self.cancel(&RunRef {
+                    run_id: run_id.clone(),
+                })
+                .await?;
+                Ok(entry)
+            }
+            (QueueState::Claimed, None) => Err(ApiError::new(
+                ErrorCode::Busy,
+                format!(
+                    "worker {} is setting up the run of queue entry {id}; cancel the run once \
+                     it shows",
+                    entry.worker.as_deref().unwrap_or("?")
+                ),
+            )),
+            _ => Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "queue entry {id} already finished ({})",
+                    entry.outcome.as_deref().unwrap_or("no outcome")
+                ),
+            )),
+        }
     }
 
     /// The queue's entries and the workers, as the index has them now.

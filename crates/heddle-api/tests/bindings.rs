@@ -58,6 +58,7 @@ fn export_roots(dir: &Path) {
     index::RecentWorkflow::export_all(dir).unwrap();
     index::QueueEntry::export_all(dir).unwrap();
     RunQueueRequest::export_all(dir).unwrap();
+    QueueEntryRef::export_all(dir).unwrap();
     RunQueue::export_all(dir).unwrap();
     WorkflowPathRequest::export_all(dir).unwrap();
     WorkflowLayout::export_all(dir).unwrap();

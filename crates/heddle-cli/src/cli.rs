@@ -326,10 +326,14 @@ pub enum Command {
         json: bool,
     },
     /// Cancel a running run cleanly, whichever process executes it: the running stage is
-    /// stopped and a checkpoint written; `heddle resume` continues it later.
+    /// stopped and a checkpoint written; `heddle resume` continues it later. With
+    /// `--queued`, cancel a queue entry: one still waiting never runs.
     Cancel {
-        /// Run id, unique prefix, or run folder.
+        /// Run id, unique prefix, or run folder; with `--queued`, a queue entry's id.
         run: String,
+        /// RUN is a queue entry (what `heddle run --queue` printed).
+        #[arg(long)]
+        queued: bool,
     },
     /// Show a run: manifest, stages, outcome and where its files are.
     Inspect {

@@ -4,7 +4,8 @@
 use std::io::Write;
 use std::time::Duration;
 
-use heddle_api::{AnswerGateRequest, PendingGate, RunLibrary, RunRef};
+use heddle_api::index::QueueState;
+use heddle_api::{AnswerGateRequest, PendingGate, QueueEntryRef, RunLibrary, RunRef};
 
 use crate::run::Environment;
 
@@ -66,10 +67,31 @@ pub async fn answer(
 }
 
 /// `heddle cancel`.
-pub async fn cancel(run: &str, env: &Environment, out: &mut dyn Write) -> Result<(), String> {
+pub async fn cancel(
+    run: &str,
+    queued: bool,
+    env: &Environment,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let library = RunLibrary::open(env.home.clone())
         .await
         .map_err(|e| e.message)?;
+    if queued {
+        let entry = library
+            .cancel_queued(QueueEntryRef {
+                entry: run.to_string(),
+            })
+            .await
+            .map_err(|e| e.message)?;
+        let said = match entry.run_id {
+            Some(run_id) if entry.state == QueueState::Claimed => format!(
+                "asked run {run_id} of queue entry {run} to cancel; it stops after saving a \
+                 checkpoint"
+            ),
+            _ => format!("cancelled queue entry {run}; no worker will run it"),
+        };
+        return writeln!(out, "{said}").map_err(|e| format!("cannot write: {e}"));
+    }
     library
         .cancel(&RunRef {
             run_id: run.to_string(),

@@ -318,10 +318,10 @@ fn main() -> ExitCode {
                 )
             })
         }),
-        Command::Cancel { run } => with_runtime(&mut err, |env, err| {
+        Command::Cancel { run, queued } => with_runtime(&mut err, |env, err| {
             Box::pin(async move {
                 exit_status(
-                    control::cancel(&run, &env, &mut std::io::stdout()).await,
+                    control::cancel(&run, queued, &env, &mut std::io::stdout()).await,
                     err,
                 )
             })

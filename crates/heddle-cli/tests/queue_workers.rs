@@ -2,7 +2,8 @@
 //! repository as the team's remote: `heddle run --queue` on one machine, `heddle worker` on
 //! another runs it in a fresh clone of the remote and pushes the run there; a worker killed
 //! inside a stage is replaced without any finished stage running again; a run that cannot
-//! start finishes its entry with the reason.
+//! start finishes its entry with the reason; an entry cancelled with `heddle cancel --queued`
+//! never runs.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod sandbox;
@@ -173,5 +174,42 @@ fn queueing_a_workflow_outside_a_repository_is_refused() {
     assert!(
         stderr.contains("loose.dot") && stderr.contains("not in a git repository"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_queued_entry_cancelled_from_the_command_line_never_runs() {
+    let team = Team::with(&[("flows/queued.dot", FLOW)]);
+    let entry = team.queue("flows/queued.dot");
+    let cancel = |id: &str| {
+        team.heddle(&team.laptop, &["cancel", "--queued", id])
+            .output()
+            .unwrap()
+    };
+
+    let cancelled = cancel(&entry);
+    assert!(cancelled.status.success(), "{}", describe(&cancelled));
+    assert_eq!(
+        text(&cancelled.stdout).trim(),
+        format!("cancelled queue entry {entry}; no worker will run it")
+    );
+    // No worker runs it.
+    let idle = team.work_once(&Sandbox::new(), "w1", &[]);
+    assert!(!idle.contains("entry "), "{idle}");
+
+    // Cancelled once; asked again it says it finished; an unknown id is named.
+    let again = cancel(&entry);
+    assert!(!again.status.success());
+    assert!(
+        text(&again.stderr).contains("already finished (cancelled)"),
+        "{}",
+        describe(&again)
+    );
+    let unknown = cancel("01NOSUCHENTRY0000000000000");
+    assert!(!unknown.status.success());
+    assert!(
+        text(&unknown.stderr).contains("no queue entry 01NOSUCHENTRY0000000000000"),
+        "{}",
+        describe(&unknown)
     );
 }

@@ -53,9 +53,9 @@ pub use location::IndexLocation;
 pub use readers::RunReaders;
 pub use types::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, IngestFailure, IngestReport,
-    PageRequest, QueueEntry, QueueState, RecentWorkflow, ReindexReport, RunChange, RunCursor,
-    RunFilter, RunPage, RunRecord, RunRequest, RunStatus, StageState, Timeline, TimelineStage,
-    WaitOutcome, WorkerRecord,
+    PageRequest, QueueCancel, QueueEntry, QueueState, RecentWorkflow, ReindexReport, RunChange,
+    RunCursor, RunFilter, RunPage, RunRecord, RunRequest, RunStatus, StageState, Timeline,
+    TimelineStage, WaitOutcome, WorkerRecord,
 };
 pub use watch::WatchHandle;
 

@@ -16,7 +16,7 @@ use crate::Store;
 use crate::db::{Db, Sql, on_reader, on_writer};
 use crate::error::{Result, StoreError};
 use crate::ingest::folder_key;
-use crate::types::{QueueEntry, QueueState};
+use crate::types::{QueueCancel, QueueEntry, QueueState};
 
 /// The columns of [`EntryRow`], in its order.
 macro_rules! entry_columns {
@@ -239,6 +239,38 @@ impl Store {
         .map(|done| done.rows_affected()))
         .map_err(|e| db.err(e))?;
         held(db, rows, id, worker)
+    }
+
+    /// Cancels entry `id` at `now_ms` if it still waits for a worker: it is finished with
+    /// the outcome `cancelled` and no worker claims it. Otherwise (a worker may have claimed
+    /// it a moment before) the entry as it is.
+    pub async fn cancel_queued(&self, id: &str, now_ms: i64) -> Result<QueueCancel> {
+        let db = &self.inner.db;
+        let cancelled = on_writer!(db, |pool| sqlx::query_as::<_, EntryRow>(concat!(
+            "UPDATE run_queue SET state = 'finished', outcome = 'cancelled', finished_ms = $2
+             WHERE id = $1 AND state = 'queued' RETURNING ",
+            entry_columns!()
+        ))
+        .bind(id)
+        .bind(now_ms)
+        .fetch_optional(pool)
+        .await)
+        .map_err(|e| db.err(e))?;
+        if let Some(row) = cancelled {
+            return Ok(QueueCancel::Cancelled(row.into_entry()));
+        }
+        let now = on_writer!(db, |pool| sqlx::query_as::<_, EntryRow>(concat!(
+            "SELECT ",
+            entry_columns!(),
+            " FROM run_queue WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(pool)
+        .await)
+        .map_err(|e| db.err(e))?;
+        Ok(now.map_or(QueueCancel::Missing, |row| {
+            QueueCancel::Unchanged(row.into_entry())
+        }))
     }
 
     /// The entry a worker holds now (claimed, whether or not its lease ran out) for run

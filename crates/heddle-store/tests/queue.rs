@@ -1,7 +1,7 @@
 //! The run queue, on whichever index the tests run against (SQLite, or PostgreSQL with
 //! `HEDDLE_TEST_INDEX=postgres`): workers claim the oldest entry, a lease that runs out hands
 //! the entry to another worker and the first one's hold is refused from then on, a released
-//! entry goes back to the front of the queue, and workers
+//! entry goes back to the front of the queue, a waiting entry can be cancelled, and workers
 //! claiming at once through their own connections never get the same entry.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use heddle_store::{QueueState, RunStatus, StoreError};
+use heddle_store::{QueueCancel, QueueState, RunStatus, StoreError};
 use support::Home;
 
 const LEASE: Duration = Duration::from_secs(30);
@@ -189,6 +189,44 @@ async fn a_released_entry_is_claimed_again_first_with_its_run() {
     // The worker that let go holds nothing any more.
     let error = store.release("01A", "offline").await.unwrap_err();
     assert!(matches!(error, StoreError::LeaseLost { .. }), "{error}");
+}
+
+#[tokio::test]
+async fn a_waiting_entry_is_cancelled_and_never_claimed() {
+    let home = Home::new();
+    let store = home.store("heddle.db").await;
+    store.enqueue("01A", "{}", T0).await.unwrap();
+    store.enqueue("01B", "{}", T0 + 1).await.unwrap();
+
+    let QueueCancel::Cancelled(cancelled) = store.cancel_queued("01A", T0 + 5).await.unwrap()
+    else {
+        panic!("a waiting entry is cancelled");
+    };
+    assert_eq!(cancelled.state, QueueState::Finished);
+    assert_eq!(
+        (cancelled.outcome.as_deref(), cancelled.finished_ms),
+        (Some("cancelled"), Some(T0 + 5))
+    );
+    // Workers pass it by.
+    let next = store.claim("w1", T0 + 6, LEASE).await.unwrap().unwrap();
+    assert_eq!(next.id, "01B");
+    // A held entry is not cancelled here: it is answered as it is, for the caller to say so.
+    let QueueCancel::Unchanged(held) = store.cancel_queued("01B", T0 + 7).await.unwrap() else {
+        panic!("a held entry is not cancelled here");
+    };
+    assert_eq!(
+        (held.state, held.worker.as_deref()),
+        (QueueState::Claimed, Some("w1"))
+    );
+    // Cancelling again changes nothing; an unknown entry is none.
+    let QueueCancel::Unchanged(again) = store.cancel_queued("01A", T0 + 8).await.unwrap() else {
+        panic!("a finished entry is not cancelled again");
+    };
+    assert_eq!(again.finished_ms, Some(T0 + 5));
+    assert_eq!(
+        store.cancel_queued("01Z", T0 + 9).await.unwrap(),
+        QueueCancel::Missing
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

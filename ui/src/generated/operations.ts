@@ -26,6 +26,7 @@ import type { OpenedWorkflow } from './OpenedWorkflow';
 import type { PatchFiles } from './PatchFiles';
 import type { PendingGate } from './PendingGate';
 import type { QueueEntry } from './QueueEntry';
+import type { QueueEntryRef } from './QueueEntryRef';
 import type { ReadReferenceRequest } from './ReadReferenceRequest';
 import type { RecentWorkflow } from './RecentWorkflow';
 import type { RecentWorkflowsRequest } from './RecentWorkflowsRequest';
@@ -97,6 +98,8 @@ export interface RequestOperations {
   answerGate(req: AnswerGateRequest): Promise<null>;
   /** Queues a run for a worker of the run queue (the request `start_run` takes, for a workflow committed in a git repository); the entry. */
   enqueueRun(req: StartRunRequest): Promise<QueueEntry>;
+  /** Cancels a queue entry: a waiting one never runs; a held one's run is cancelled. */
+  cancelQueued(req: QueueEntryRef): Promise<QueueEntry>;
   /** The run queue (waiting, held and recently finished entries) and its workers. */
   runQueue(req: RunQueueRequest): Promise<RunQueue>;
   /** Runs from the index, newest first, filtered and paged. */
@@ -155,6 +158,7 @@ export const REQUEST_OPERATIONS = [
   { member: 'pendingGates', name: 'pending_gates', path: '/api/pending_gates', takesRequest: true },
   { member: 'answerGate', name: 'answer_gate', path: '/api/answer_gate', takesRequest: true },
   { member: 'enqueueRun', name: 'enqueue_run', path: '/api/enqueue_run', takesRequest: true },
+  { member: 'cancelQueued', name: 'cancel_queued', path: '/api/cancel_queued', takesRequest: true },
   { member: 'runQueue', name: 'run_queue', path: '/api/run_queue', takesRequest: true },
   { member: 'listRuns', name: 'list_runs', path: '/api/list_runs', takesRequest: true },
   { member: 'getRun', name: 'get_run', path: '/api/get_run', takesRequest: true },
@@ -205,6 +209,7 @@ export const OPERATIONS = [
   { name: 'pending_gates', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/pending_gates' }, tauriCommand: true, member: 'pendingGates', request: 'RunRef', response: 'Array<PendingGate>' },
   { name: 'answer_gate', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/answer_gate' }, tauriCommand: true, member: 'answerGate', request: 'AnswerGateRequest', response: 'null' },
   { name: 'enqueue_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/enqueue_run' }, tauriCommand: true, member: 'enqueueRun', request: 'StartRunRequest', response: 'QueueEntry' },
+  { name: 'cancel_queued', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/cancel_queued' }, tauriCommand: true, member: 'cancelQueued', request: 'QueueEntryRef', response: 'QueueEntry' },
   { name: 'run_queue', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/run_queue' }, tauriCommand: true, member: 'runQueue', request: 'RunQueueRequest', response: 'RunQueue' },
   { name: 'list_runs', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/list_runs' }, tauriCommand: true, member: 'listRuns', request: 'ListRunsRequest', response: 'RunPage' },
   { name: 'get_run', kind: 'host_async', call: 'request', http: { method: 'POST', path: '/api/get_run' }, tauriCommand: true, member: 'getRun', request: 'RunRef', response: 'RunRecord' },

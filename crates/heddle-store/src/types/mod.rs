@@ -12,7 +12,7 @@ pub use detail::{
     ArtifactRecord, CheckpointRecord, EventRecord, HumanWait, RecentWorkflow, StageState, Timeline,
     TimelineStage, WaitOutcome,
 };
-pub use queue::{QueueEntry, QueueState};
+pub use queue::{QueueCancel, QueueEntry, QueueState};
 pub use reports::{IngestFailure, IngestReport, ReindexReport, RunChange};
 pub use runs::{PageRequest, RunCursor, RunFilter, RunPage, RunRecord, RunStatus};
 pub use workers::{RunRequest, WorkerRecord};

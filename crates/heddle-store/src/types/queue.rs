@@ -57,3 +57,14 @@ pub struct QueueEntry {
     /// How the run ended, as its worker reported it.
     pub outcome: Option<String>,
 }
+
+/// What [`crate::Store::cancel_queued`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueueCancel {
+    /// The entry waited for a worker and is now finished as `cancelled`.
+    Cancelled(QueueEntry),
+    /// The entry did not wait any more (a worker holds it, or it finished); as it is now.
+    Unchanged(QueueEntry),
+    /// There is no such entry.
+    Missing,
+}
