@@ -88,7 +88,7 @@ describe('run queue', () => {
       await shot(page, 'light');
 
       // The same in the dark theme.
-      await darkShot(url, '[data-testid="queue-entry"][data-state="claimed"] button', 'dark');
+      await darkShot(url, '[data-testid="queue-entry"][data-state="claimed"] button.runs-table__open', 'dark');
 
       // The held entry opens its run, as a run's row does.
       const { entries } = await env.server.call('run_queue', { finished: 0 });

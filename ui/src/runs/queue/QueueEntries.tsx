@@ -1,7 +1,15 @@
 import type { QueueRow } from './queueView';
 
+interface EntryActions {
+  onOpenRun: (runId: string) => void;
+  /** Cancel the entry (or its run, as `row.cancel` says). */
+  onCancel: (row: QueueRow) => void;
+  /** The entry whose cancel is on its way, if any. */
+  cancelling: string | null;
+}
+
 /** The queue's waiting and held entries: workflow, goal, age, worker; a started one opens its run. */
-export function QueueEntries({ rows, onOpenRun }: { rows: QueueRow[]; onOpenRun: (runId: string) => void }) {
+export function QueueEntries({ rows, ...actions }: { rows: QueueRow[] } & EntryActions) {
   if (rows.length === 0) return <p className="muted run-queue__empty">Nothing waits for a worker.</p>;
   return (
     <table className="runs-table run-queue__table">
@@ -12,19 +20,20 @@ export function QueueEntries({ rows, onOpenRun }: { rows: QueueRow[]; onOpenRun:
           <th scope="col">Queued</th>
           <th scope="col">Worker</th>
           <th scope="col">Entry</th>
+          <th scope="col" aria-label="Actions" />
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
-          <QueueEntryRow key={row.id} row={row} onOpenRun={onOpenRun} />
+          <QueueEntryRow key={row.id} row={row} {...actions} />
         ))}
       </tbody>
     </table>
   );
 }
 
-function QueueEntryRow({ row, onOpenRun }: { row: QueueRow; onOpenRun: (runId: string) => void }) {
-  const { runId } = row;
+function QueueEntryRow({ row, onOpenRun, onCancel, cancelling }: { row: QueueRow } & EntryActions) {
+  const { runId, cancel } = row;
   return (
     <tr data-testid="queue-entry" data-entry-id={row.id} data-state={row.state}>
       <td>
@@ -66,6 +75,20 @@ function QueueEntryRow({ row, onOpenRun }: { row: QueueRow; onOpenRun: (runId: s
       </td>
       <td className="runs-table__id">
         <code>{row.id}</code>
+      </td>
+      <td className="run-queue__actions">
+        {cancel !== null ? (
+          <button
+            type="button"
+            className="button is-small"
+            data-testid="queue-entry-cancel"
+            title={cancel.title}
+            disabled={cancelling === row.id}
+            onClick={() => onCancel(row)}
+          >
+            {cancelling === row.id ? 'Cancelling…' : cancel.label}
+          </button>
+        ) : null}
       </td>
     </tr>
   );

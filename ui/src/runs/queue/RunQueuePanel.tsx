@@ -1,6 +1,8 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { useApi } from '../../api/ApiContext';
+import { toApiError } from '../../api/apiError';
 import { QueueEntries } from './QueueEntries';
-import { queueRows, queueSummary, showsQueue, workerRows } from './queueView';
+import { type QueueRow, queueRows, queueSummary, showsQueue, workerRows } from './queueView';
 import { QueueWorkers } from './QueueWorkers';
 import { useRunQueue } from './useRunQueue';
 import './queue.css';
@@ -11,7 +13,24 @@ import './queue.css';
  * reported itself. `onHeldRunsChange`: a worker started or stopped holding a run.
  */
 export function RunQueuePanel({ onOpenRun, onHeldRunsChange }: { onOpenRun: (runId: string) => void; onHeldRunsChange: () => void }) {
-  const { queue, error } = useRunQueue(onHeldRunsChange);
+  const api = useApi();
+  const { queue, error, reload } = useRunQueue(onHeldRunsChange);
+  const [cancelling, setCancelling] = useState<string | null>(null);
+  const [cancelError, setCancelError] = useState<string | null>(null);
+  const onCancel = useCallback(
+    (row: QueueRow) => {
+      setCancelling(row.id);
+      setCancelError(null);
+      api
+        .cancelQueued({ entry: row.id })
+        .catch((e: unknown) => setCancelError(`Could not cancel entry ${row.id}: ${toApiError(e).message}`))
+        .finally(() => {
+          setCancelling(null);
+          reload();
+        });
+    },
+    [api, reload],
+  );
   const entries = useMemo(() => (queue === null ? [] : queueRows(queue)), [queue]);
   const workers = useMemo(() => (queue === null ? [] : workerRows(queue)), [queue]);
   if (queue === null || !showsQueue(queue)) return null;
@@ -29,7 +48,12 @@ export function RunQueuePanel({ onOpenRun, onHeldRunsChange }: { onOpenRun: (run
             Could not read the queue again: {error.message}
           </p>
         ) : null}
-        <QueueEntries rows={entries} onOpenRun={onOpenRun} />
+        {cancelError !== null ? (
+          <p className="run-queue__error" role="alert" data-testid="queue-cancel-error">
+            {cancelError}
+          </p>
+        ) : null}
+        <QueueEntries rows={entries} onOpenRun={onOpenRun} onCancel={onCancel} cancelling={cancelling} />
       </div>
       <QueueWorkers rows={workers} onOpenRun={onOpenRun} />
     </section>

@@ -4,6 +4,7 @@ import type { RunQueue } from '../../generated/RunQueue';
 import type { WorkerRecord } from '../../generated/WorkerRecord';
 import {
   WORKER_STALE_MS,
+  cancelOf,
   formatAgo,
   formatTakeovers,
   heldRunsKey,
@@ -143,6 +144,7 @@ describe('queue rows', () => {
       lostNote: null,
       takeovers: null,
       runId: null,
+      cancel: { kind: 'entry', label: 'Cancel' },
     });
   });
 
@@ -155,7 +157,14 @@ describe('queue rows', () => {
       heartbeat: 'heartbeat 4 s ago',
       lostNote: null,
       runId: 'RUN1',
+      cancel: { kind: 'run', label: 'Cancel run' },
     });
+  });
+
+  it('offers no Cancel while a worker sets an entry’s run up', () => {
+    expect(queueRow(held('ui-worker', 1_000, 29_000), NOW).cancel).toBeNull();
+    expect(cancelOf('lost', null)).toBeNull();
+    expect(cancelOf('lost', 'RUN3')?.title).toContain('RUN3');
   });
 
   it('marks an entry whose lease ran out while claimed as lost, naming its last worker', () => {

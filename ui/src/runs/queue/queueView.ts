@@ -45,6 +45,26 @@ export interface QueueRow {
   takeovers: string | null;
   /** The run its worker started, once there is one. */
   runId: string | null;
+  /** What cancelling it does, when it can be cancelled from the list (see `cancelOf`). */
+  cancel: QueueCancel | null;
+}
+
+/**
+ * What the Cancel button of an entry does: `entry` for one that waits (it never runs), `run`
+ * for a held one whose run started (`cancel_queued` cancels the run). An entry held by a
+ * worker still setting its run up has no button: there is nothing to cancel yet.
+ */
+export interface QueueCancel {
+  kind: 'entry' | 'run';
+  label: string;
+  title: string;
+}
+
+/** The Cancel button of an entry standing at `state` with run `runId`; null when there is none. */
+export function cancelOf(state: QueueRowState, runId: string | null): QueueCancel | null {
+  if (state === 'queued') return { kind: 'entry', label: 'Cancel', title: 'Take it off the queue: no worker will run it' };
+  if (runId === null) return null;
+  return { kind: 'run', label: 'Cancel run', title: `Cancel run ${runId}: it stops after saving a checkpoint` };
 }
 
 /**
@@ -135,6 +155,7 @@ export function queueRow(entry: QueuedEntry, nowMs: number): QueueRow {
     lostNote: state === 'lost' ? 'worker lost — waiting for another worker' : null,
     takeovers: formatTakeovers(entry.claims),
     runId: entry.run_id,
+    cancel: cancelOf(state, entry.run_id),
   };
 }
 

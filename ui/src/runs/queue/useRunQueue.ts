@@ -17,9 +17,13 @@ const readQueue = (api: Api, request: RunQueueRequest) => api.runQueue(request);
  * The run queue and its workers, read every `POLL_MS` until unmounted. `queue` is the last
  * answer (kept while the next one loads or when it fails), `error` why the latest read failed.
  * `onHeldRunsChange` is called when a worker starts or stops holding a run (not on the
- * first answer).
+ * first answer); `reload` reads it again at once (after a change made here).
  */
-export function useRunQueue(onHeldRunsChange: () => void): { queue: RunQueue | null; error: ApiError | null } {
+export function useRunQueue(onHeldRunsChange: () => void): {
+  queue: RunQueue | null;
+  error: ApiError | null;
+  reload: () => void;
+} {
   const read = useApiRead(REQUEST, readQueue);
   const { reload } = read;
   const settled = read.state !== 'loading';
@@ -44,5 +48,5 @@ export function useRunQueue(onHeldRunsChange: () => void): { queue: RunQueue | n
     if (before !== null && before !== heldRuns) onHeldRunsChange();
   }, [heldRuns, onHeldRunsChange]);
 
-  return { queue, error: read.state === 'failed' ? read.error : null };
+  return { queue, error: read.state === 'failed' ? read.error : null, reload };
 }
