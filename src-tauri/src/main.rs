@@ -30,7 +30,9 @@ fn run_host() -> Result<heddle_api::RunHost, heddle_api::ApiError> {
             )
         })
         .collect();
-    let home = home.with_run_files(std::env::var("HEDDLE_RUN_FILES_URL").ok(), &vars);
+    let home = home
+        .with_run_files(std::env::var("HEDDLE_RUN_FILES_URL").ok(), &vars)
+        .with_team_remote(std::env::var("HEDDLE_TEAM_REMOTE").ok());
     tauri::async_runtime::block_on(heddle_api::RunHost::open(home, vars))
 }
 

@@ -1,6 +1,7 @@
 //! Reading and rewinding a run's history: its checkpoints across every timeline, the files
 //! and one file at a checkpoint, the diff between two, its captured artifacts, and
-//! rollback. Blocking (git work): the doors call these off their async threads.
+//! rollback. The git work runs off the async threads. A run a queue worker executed on
+//! another machine is read from the team's remote (`team_history`).
 
 use heddle_artifacts::ListedArtifact;
 use heddle_checkpoint::RunHistory;
@@ -9,6 +10,8 @@ use heddle_checkpoint::history::{CheckpointEntry, TreeFile};
 use heddle_checkpoint::rollback::RollbackReport;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::run_elsewhere::Located;
+use crate::run_host::blocking;
 use crate::run_library::RunLibrary;
 use crate::run_types::{
     CheckpointFile, CheckpointFileRequest, CheckpointRef, CheckpointState, DiffRequest,
@@ -16,28 +19,48 @@ use crate::run_types::{
 };
 
 impl RunLibrary {
-    fn history(&self, run: &str) -> Result<RunHistory, ApiError> {
-        Ok(RunHistory::open(&self.find(run)?)?)
+    /// The checkpoint history of run `run`: its own repository when it ran here, else the
+    /// team's remote ([`RunLibrary::history_elsewhere`]).
+    async fn history(&self, run: &str) -> Result<RunHistory, ApiError> {
+        match self.locate(run).await? {
+            Located::Here(run_dir) => blocking(move || Ok(RunHistory::open(&run_dir)?)).await,
+            Located::Elsewhere(record) => self.history_elsewhere(&record).await,
+        }
+    }
+
+    /// Reads `read` from run `run`'s history, off the async threads.
+    async fn read_history<T: Send + 'static>(
+        &self,
+        run: &str,
+        read: impl FnOnce(&RunHistory) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let history = self.history(run).await?;
+        blocking(move || read(&history)).await
     }
 
     /// The run's checkpoints across every timeline.
-    pub fn checkpoints(&self, request: &RunRef) -> Result<Vec<CheckpointEntry>, ApiError> {
-        Ok(self.history(&request.run_id)?.list()?)
+    pub async fn checkpoints(&self, request: RunRef) -> Result<Vec<CheckpointEntry>, ApiError> {
+        self.read_history(&request.run_id, |h| Ok(h.list()?)).await
     }
 
     /// Every file at a checkpoint.
-    pub fn checkpoint_files(&self, request: &CheckpointRef) -> Result<Vec<TreeFile>, ApiError> {
-        Ok(self.history(&request.run_id)?.files_at(&request.at)?)
+    pub async fn checkpoint_files(
+        &self,
+        request: CheckpointRef,
+    ) -> Result<Vec<TreeFile>, ApiError> {
+        self.read_history(&request.run_id, move |h| Ok(h.files_at(&request.at)?))
+            .await
     }
 
     /// One file's content at a checkpoint (text, or `None` when binary).
-    pub fn checkpoint_file(
+    pub async fn checkpoint_file(
         &self,
-        request: &CheckpointFileRequest,
+        request: CheckpointFileRequest,
     ) -> Result<CheckpointFile, ApiError> {
+        let (at, path) = (request.at.clone(), request.path.clone());
         let bytes = self
-            .history(&request.run_id)?
-            .read_at(&request.at, &request.path)?;
+            .read_history(&request.run_id, move |h| Ok(h.read_at(&at, &path)?))
+            .await?;
         let size = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
         let text = if bytes.contains(&0) {
             None
@@ -45,15 +68,21 @@ impl RunLibrary {
             String::from_utf8(bytes).ok()
         };
         Ok(CheckpointFile {
-            path: request.path.clone(),
+            path: request.path,
             text,
             size,
         })
     }
 
     /// The run's saved state at a checkpoint: next node, nodes completed, the context.
-    pub fn checkpoint_state(&self, request: &CheckpointRef) -> Result<CheckpointState, ApiError> {
-        let (at, checkpoint) = self.history(&request.run_id)?.checkpoint_at(&request.at)?;
+    pub async fn checkpoint_state(
+        &self,
+        request: CheckpointRef,
+    ) -> Result<CheckpointState, ApiError> {
+        let at = request.at.clone();
+        let (at, checkpoint) = self
+            .read_history(&request.run_id, move |h| Ok(h.checkpoint_at(&at)?))
+            .await?;
         let checkpoint = checkpoint.ok_or_else(|| {
             ApiError::new(
                 ErrorCode::NotFound,
@@ -77,18 +106,22 @@ impl RunLibrary {
     }
 
     /// The diff between two checkpoints (to the run's latest when `to` is absent).
-    pub fn diff(&self, request: &DiffRequest) -> Result<CheckpointDiff, ApiError> {
-        Ok(self
-            .history(&request.run_id)?
-            .diff(&request.from, request.to.as_deref())?)
+    pub async fn diff(&self, request: DiffRequest) -> Result<CheckpointDiff, ApiError> {
+        let run = request.run_id.clone();
+        self.read_history(&run, move |h| {
+            Ok(h.diff(&request.from, request.to.as_deref())?)
+        })
+        .await
     }
 
     /// The same difference as patch text, as `git diff` prints it (what `heddle diff`
     /// shows; the UI renders [`RunLibrary::diff`]'s hunks).
-    pub fn diff_patch(&self, request: &DiffRequest) -> Result<String, ApiError> {
-        Ok(self
-            .history(&request.run_id)?
-            .patch(&request.from, request.to.as_deref())?)
+    pub async fn diff_patch(&self, request: DiffRequest) -> Result<String, ApiError> {
+        let run = request.run_id.clone();
+        self.read_history(&run, move |h| {
+            Ok(h.patch(&request.from, request.to.as_deref())?)
+        })
+        .await
     }
 
     /// Rolls a stopped run back to a checkpoint; resume it to continue on the new timeline.

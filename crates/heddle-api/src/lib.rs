@@ -42,6 +42,7 @@ mod run_types;
 mod run_workflow;
 pub mod runs;
 mod shared_runs;
+mod team_history;
 mod templates;
 pub mod trust;
 pub mod trust_items;

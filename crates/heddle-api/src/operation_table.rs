@@ -116,18 +116,19 @@ macro_rules! for_each_operation {
                 host_async(recent_workflows);
             /// A run's checkpoints across every timeline.
             run_checkpoints($crate::RunRef) -> Vec<$crate::checkpoint::CheckpointEntry>:
-                host(checkpoints);
+                host_async(checkpoints);
             /// The files at a checkpoint.
             checkpoint_files($crate::CheckpointRef) -> Vec<$crate::checkpoint::TreeFile>:
-                host(checkpoint_files);
+                host_async(checkpoint_files);
             /// One file at a checkpoint.
             checkpoint_file($crate::CheckpointFileRequest) -> $crate::CheckpointFile:
-                host(checkpoint_file);
+                host_async(checkpoint_file);
             /// The run's saved state at a checkpoint: next node, nodes completed, its context.
             checkpoint_state($crate::CheckpointRef) -> $crate::CheckpointState:
-                host(checkpoint_state);
+                host_async(checkpoint_state);
             /// The diff between two checkpoints.
-            checkpoint_diff($crate::DiffRequest) -> $crate::checkpoint::CheckpointDiff: host(diff);
+            checkpoint_diff($crate::DiffRequest) -> $crate::checkpoint::CheckpointDiff:
+                host_async(diff);
             /// Rolls a stopped run back to a checkpoint.
             rollback_run($crate::RollbackRequest) -> $crate::checkpoint::RollbackReport:
                 host_async(rollback);

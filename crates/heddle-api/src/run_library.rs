@@ -19,6 +19,7 @@ use crate::progress_feed::ProgressFeed;
 use crate::run_elsewhere::Located;
 use crate::runs::HeddleHome;
 use crate::shared_runs::SharedRuns;
+use crate::team_history::TeamMirror;
 
 /// The readers the index uses for run folders: git checkpoint histories and artifact
 /// manifests.
@@ -37,6 +38,8 @@ pub struct RunLibrary {
     /// The store run files are shared in (`HEDDLE_RUN_FILES_URL`), and what was fetched
     /// from it so far.
     shared: Option<SharedRuns>,
+    /// What was fetched from the team's remote so far, for runs executed elsewhere.
+    team_mirror: TeamMirror,
 }
 
 impl RunLibrary {
@@ -48,6 +51,7 @@ impl RunLibrary {
             home,
             index,
             shared,
+            team_mirror: TeamMirror::default(),
         })
     }
 
@@ -59,6 +63,11 @@ impl RunLibrary {
     /// Heddle's data folder.
     pub fn home(&self) -> &HeddleHome {
         &self.home
+    }
+
+    /// What was fetched from the team's remote so far.
+    pub(crate) fn team_mirror(&self) -> &TeamMirror {
+        &self.team_mirror
     }
 
     /// The store run files are shared in, when one is configured.

@@ -15,7 +15,7 @@ use heddle_store::{IndexLocation, StoreError};
 
 /// Heddle's data folder: `runs/`, `blobs/`, `shadow/`, `heddle.db` (the run index, unless a
 /// database URL puts it elsewhere), `shared-runs/` (runs of other machines, when a run files
-/// URL shares them).
+/// URL shares them), `team-remote.git` (their checkpoints, when a team remote is given).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeddleHome {
     root: PathBuf,
@@ -23,6 +23,9 @@ pub struct HeddleHome {
     database_url: Option<String>,
     /// `HEDDLE_RUN_FILES_URL` and the `AWS_*` settings: a store a team shares run files in.
     run_files: Option<(String, Vec<(String, String)>)>,
+    /// `HEDDLE_TEAM_REMOTE`: the git remote the team's workers push runs to, for reading
+    /// the checkpoints of runs they executed.
+    team_remote: Option<String>,
 }
 
 impl HeddleHome {
@@ -40,6 +43,7 @@ impl HeddleHome {
             root: root.into(),
             database_url: None,
             run_files: None,
+            team_remote: None,
         }
     }
 
@@ -63,6 +67,25 @@ impl HeddleHome {
             (url, settings)
         });
         self
+    }
+
+    /// The home reading the checkpoints of runs a queue worker executed from the git remote
+    /// `remote` names (`HEDDLE_TEAM_REMOTE`, read by the caller; the remote the workers
+    /// push to); `None` or empty reads none.
+    pub fn with_team_remote(mut self, remote: Option<String>) -> Self {
+        self.team_remote = remote.filter(|r| !r.trim().is_empty());
+        self
+    }
+
+    /// The team's git remote, when one was given.
+    pub fn team_remote(&self) -> Option<&str> {
+        self.team_remote.as_deref()
+    }
+
+    /// `team-remote.git`: a bare repository holding the refs of the runs read from the team's
+    /// remote.
+    pub fn team_mirror(&self) -> PathBuf {
+        self.root.join("team-remote.git")
     }
 
     /// The store run files are shared in, when one was given.

@@ -59,6 +59,7 @@ pub mod setup;
 pub mod shadow;
 pub mod snapshot;
 pub mod state;
+pub mod team_mirror;
 pub mod team_remote;
 pub mod tracker;
 pub mod tree_diff;

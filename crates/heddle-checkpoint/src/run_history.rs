@@ -33,6 +33,18 @@ impl RunHistory {
         Ok(RunHistory { state, repo })
     }
 
+    /// Opens the checkpoints of the run in `run_dir` (a copy of a run that executed on
+    /// another machine) from `repo`, a repository holding its refs and commits that is not
+    /// the one it ran in (a mirror of the team's remote). Verified as [`RunHistory::open`]
+    /// does, except for the commit checkpoint.json names: the copy of the run folder and the
+    /// remote are brought up to date at different moments, so it may name a commit its
+    /// worker is still pushing.
+    pub fn open_in(run_dir: &RunDir, repo: git2::Repository) -> Result<Self> {
+        let state = GitState::require(run_dir)?;
+        integrity::verify(&repo, &state, None)?;
+        Ok(RunHistory { state, repo })
+    }
+
     /// Every checkpoint across every timeline.
     pub fn list(&self) -> Result<Vec<CheckpointEntry>> {
         history::list(&self.repo, &self.state)

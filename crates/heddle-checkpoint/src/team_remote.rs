@@ -73,21 +73,25 @@ pub fn reach(remote: &str, access: &RemoteAccess) -> Result<usize, CheckpointErr
     Ok(refs)
 }
 
+/// Whether `name` is one of run `run_id`'s refs: its metadata ref `refs/heddle/{id}`, its
+/// branch `refs/heads/heddle/run/{id}`, or a timeline of it (`…/{id}-t{n}`).
+pub(crate) fn is_run_ref(name: &str, run_id: &str) -> bool {
+    let branch = format!("refs/heads/heddle/run/{run_id}");
+    name == format!("refs/heddle/{run_id}")
+        || name == branch
+        || name
+            .strip_prefix(&branch)
+            .and_then(|rest| rest.strip_prefix("-t"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// The refs of run `run_id` in `repo`: its metadata ref and its branches.
 fn run_refs(repo: &Repository, run_id: &str) -> Result<Vec<String>, git2::Error> {
-    let branch = format!("refs/heads/heddle/run/{run_id}");
-    let timelines = format!("{branch}-t");
     let mut names = Vec::new();
     for reference in repo.references()? {
         let reference = reference?;
-        let Ok(name) = reference.name() else {
-            continue;
-        };
-        if name == format!("refs/heddle/{run_id}")
-            || name == branch
-            || name
-                .strip_prefix(&timelines)
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        if let Ok(name) = reference.name()
+            && is_run_ref(name, run_id)
         {
             names.push(name.to_string());
         }

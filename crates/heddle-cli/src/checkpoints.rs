@@ -22,7 +22,10 @@ pub async fn list(
     let run = RunRef {
         run_id: run.to_string(),
     };
-    let entries = library.checkpoints(&run).map_err(|e| e.message)?;
+    let entries = library
+        .checkpoints(run.clone())
+        .await
+        .map_err(|e| e.message)?;
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if json {
         return print_json(out, &entries);
@@ -111,7 +114,7 @@ pub async fn rollback(
 }
 
 /// `heddle diff RUN FROM [TO]`.
-pub fn diff(
+pub async fn diff(
     library: &RunLibrary,
     request: &DiffRequest,
     stat: bool,
@@ -120,10 +123,13 @@ pub fn diff(
 ) -> Result<(), String> {
     let write = |e: std::io::Error| format!("cannot write: {e}");
     if !json && !stat {
-        let patch = library.diff_patch(request).map_err(|e| e.message)?;
+        let patch = library
+            .diff_patch(request.clone())
+            .await
+            .map_err(|e| e.message)?;
         return write!(out, "{patch}").map_err(write);
     }
-    let result = library.diff(request).map_err(|e| e.message)?;
+    let result = library.diff(request.clone()).await.map_err(|e| e.message)?;
     if json {
         return print_json(out, &result);
     }

@@ -199,7 +199,7 @@ fn main() -> ExitCode {
                     from,
                     to,
                 };
-                checkpoints::diff(&library, &request, stat, json, &mut std::io::stdout())
+                checkpoints::diff(&library, &request, stat, json, &mut std::io::stdout()).await
             })
         }),
         Command::Fork {
@@ -432,7 +432,9 @@ fn environment() -> Result<run::Environment, String> {
     .ok_or("neither HEDDLE_HOME nor HOME is set; set HEDDLE_HOME to where Heddle keeps runs")?
     .with_database_url(std::env::var("HEDDLE_DATABASE_URL").ok());
     let vars = process_vars();
-    let home = home.with_run_files(std::env::var("HEDDLE_RUN_FILES_URL").ok(), &vars);
+    let home = home
+        .with_run_files(std::env::var("HEDDLE_RUN_FILES_URL").ok(), &vars)
+        .with_team_remote(std::env::var("HEDDLE_TEAM_REMOTE").ok());
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     Ok(run::Environment {

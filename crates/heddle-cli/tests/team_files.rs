@@ -8,7 +8,7 @@
 mod sandbox;
 
 use sandbox::served::serve_with;
-use sandbox::team::{Team, Working, ran};
+use sandbox::team::{Team, Working, ran, shared_files_env};
 use sandbox::{Sandbox, text};
 use serde_json::{Value, json};
 
@@ -21,34 +21,11 @@ const FLOW: &str = r#"digraph Report {
 }
 "#;
 
-/// The test S3 server's endpoint; the suite's script starts it.
-fn s3_endpoint() -> String {
-    std::env::var("HEDDLE_TEST_S3_URL").unwrap_or_else(|_| {
-        panic!(
-            "HEDDLE_TEST_S3_URL is not set: start the test S3 server with \
-             `export HEDDLE_TEST_S3_URL=$(scripts/s3-for-tests.sh start)` (scripts/test.sh does)"
-        )
-    })
-}
-
 #[test]
 fn a_server_shows_the_files_of_a_run_a_worker_ran_elsewhere() {
     let team = Team::with(&[("report.dot", FLOW)]);
-    let endpoint = s3_endpoint();
-    // A prefix of the suite's bucket for this test alone.
-    let store = format!(
-        "s3://heddle-test/team-files-{}",
-        team.laptop.path().file_name().unwrap().to_string_lossy()
-    );
-    let env = [
-        ("HEDDLE_DATABASE_URL", team.url.as_str()),
-        ("HEDDLE_RUN_FILES_URL", store.as_str()),
-        ("AWS_ENDPOINT_URL", endpoint.as_str()),
-        ("AWS_ALLOW_HTTP", "true"),
-        ("AWS_ACCESS_KEY_ID", "test"),
-        ("AWS_SECRET_ACCESS_KEY", "test"),
-        ("AWS_REGION", "us-east-1"),
-    ];
+    let shared = shared_files_env(&team);
+    let env: Vec<(&str, &str)> = shared.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let entry = team.queue("report.dot");
     let report = Working::start_with(&team, "w1", &env).finish();
     let run = ran(&report, &entry, "success");

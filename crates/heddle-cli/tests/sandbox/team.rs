@@ -127,6 +127,30 @@ impl Team {
     }
 }
 
+/// The settings every machine of `team` shares run files with: the index, and a prefix of
+/// the test S3 server's bucket (`HEDDLE_TEST_S3_URL`) for this team alone.
+pub fn shared_files_env(team: &Team) -> Vec<(&'static str, String)> {
+    let endpoint = std::env::var("HEDDLE_TEST_S3_URL").unwrap_or_else(|_| {
+        panic!(
+            "HEDDLE_TEST_S3_URL is not set: start the test S3 server with \
+             `export HEDDLE_TEST_S3_URL=$(scripts/s3-for-tests.sh start)` (scripts/test.sh does)"
+        )
+    });
+    let store = format!(
+        "s3://heddle-test/team-{}",
+        team.laptop.path().file_name().unwrap().to_string_lossy()
+    );
+    vec![
+        ("HEDDLE_DATABASE_URL", team.url.clone()),
+        ("HEDDLE_RUN_FILES_URL", store),
+        ("AWS_ENDPOINT_URL", endpoint),
+        ("AWS_ALLOW_HTTP", "true".into()),
+        ("AWS_ACCESS_KEY_ID", "test".into()),
+        ("AWS_SECRET_ACCESS_KEY", "test".into()),
+        ("AWS_REGION", "us-east-1".into()),
+    ]
+}
+
 /// The run a worker's report says it ran for `entry` with `status`.
 pub fn ran(report: &str, entry: &str, status: &str) -> String {
     let line = report

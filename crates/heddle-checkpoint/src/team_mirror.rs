@@ -1,0 +1,68 @@
+//! Reading a run a worker executed elsewhere: its refs are fetched from the team's remote
+//! into a bare repository of this machine (the mirror, shared by every run it reads), whose
+//! commits then answer the run's checkpoint views as its own repository would. The mirror
+//! only ever receives what the remote has; nothing is pushed from it.
+
+use std::path::Path;
+
+use git2::{Direction, FetchOptions, Repository};
+
+use crate::error::CheckpointError;
+use crate::remote_access::{RemoteAccess, shown_remote};
+use crate::team_remote::is_run_ref;
+
+/// The mirror as it is, without asking the remote (for a run fetched a moment ago).
+pub fn open_mirror(mirror: &Path) -> Result<Repository, CheckpointError> {
+    Repository::open_bare(mirror)
+        .map_err(|e| CheckpointError::git(mirror, "opening the team remote's mirror", &e))
+}
+
+/// Brings run `run_id`'s branches and metadata ref from `remote` into the bare repository
+/// `mirror` (made when missing), offering `access`'s credentials; the mirror. `not_found`
+/// when the remote has none of the run's refs.
+pub fn mirror_run(
+    mirror: &Path,
+    remote: &str,
+    run_id: &str,
+    access: &RemoteAccess,
+) -> Result<Repository, CheckpointError> {
+    let repo = if mirror.join("HEAD").exists() {
+        Repository::open_bare(mirror)
+    } else {
+        Repository::init_bare(mirror)
+    }
+    .map_err(|e| CheckpointError::git(mirror, "opening the team remote's mirror", &e))?;
+    let what = format!("reading run {run_id} from");
+    let config = repo
+        .config()
+        .map_err(|e| CheckpointError::git(mirror, "the mirror's git configuration", &e))?;
+    let mut target = repo
+        .remote_anonymous(remote)
+        .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
+    let names: Vec<String> = {
+        let connection = target
+            .connect_auth(Direction::Fetch, Some(access.callbacks(&config)), None)
+            .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
+        connection
+            .list()
+            .map_err(|e| CheckpointError::remote(&what, remote, &e))?
+            .iter()
+            .map(|head| head.name().to_string())
+            .filter(|name| is_run_ref(name, run_id))
+            .collect()
+    };
+    if names.is_empty() {
+        return Err(CheckpointError::NotFound {
+            what: format!("run {run_id} (its refs)"),
+            repo: shown_remote(remote).into(),
+        });
+    }
+    let specs: Vec<String> = names.iter().map(|n| format!("+{n}:{n}")).collect();
+    let mut options = FetchOptions::new();
+    options.remote_callbacks(access.callbacks(&config));
+    target
+        .fetch(&specs, Some(&mut options), None)
+        .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
+    drop(target);
+    Ok(repo)
+}
