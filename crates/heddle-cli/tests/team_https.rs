@@ -13,16 +13,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use heddle_git_host::{GitHttp, TlsFiles};
-use sandbox::team::{Team, ran};
+use sandbox::team::{PUSHED_FLOW as FLOW, Team, ran};
 use sandbox::{Sandbox, describe, git, text};
-
-const FLOW: &str = r#"digraph Networked {
-    start [shape=Mdiamond];
-    exit  [shape=Msquare];
-    write [shape=parallelogram, script="echo pushed by a worker > made.txt"];
-    start -> write -> exit;
-}
-"#;
 
 const USER: &str = "ci";
 const TOKEN: &str = "tok-5f3a9c";

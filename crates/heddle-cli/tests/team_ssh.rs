@@ -11,16 +11,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use heddle_git_host::{GitSsh, SshKeyPair};
-use sandbox::team::{Team, ran};
+use sandbox::team::{PUSHED_FLOW as FLOW, Team, ran};
 use sandbox::{Sandbox, describe, git, text};
-
-const FLOW: &str = r#"digraph Networked {
-    start [shape=Mdiamond];
-    exit  [shape=Msquare];
-    write [shape=parallelogram, script="echo pushed by a worker > made.txt"];
-    start -> write -> exit;
-}
-"#;
 
 /// A machine whose `~/.ssh` holds `id_ed25519` and, when given, a known_hosts file.
 fn ssh_machine(known_hosts: Option<&str>) -> (Sandbox, SshKeyPair) {

@@ -7,6 +7,16 @@ use std::process::{Child, Command, Output, Stdio};
 
 use super::{Sandbox, describe, git, postgres_database, text};
 
+/// A workflow whose one stage writes `made.txt` ("pushed by a worker"), for the tests of
+/// the remotes a worker pushes to.
+pub const PUSHED_FLOW: &str = r#"digraph Networked {
+    start [shape=Mdiamond];
+    exit  [shape=Msquare];
+    write [shape=parallelogram, script="echo pushed by a worker > made.txt"];
+    start -> write -> exit;
+}
+"#;
+
 /// A team: the laptop's repository (its sandbox's `work/`), a bare clone of it as the
 /// remote, and a run index on the test PostgreSQL that every machine shares.
 pub struct Team {
