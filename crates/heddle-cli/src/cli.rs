@@ -160,11 +160,11 @@ pub enum Command {
     /// Take queued runs (`heddle run --queue`) from the run index and run each in a fresh
     /// clone of the team's git remote, pushing its checkpoints there as it goes.
     Worker {
-        /// The team's git remote to clone and push to: a path, or an ssh://, user@host:path,
-        /// https:// or git:// URL. Credentials come from the ssh-agent, ~/.ssh/id_* keys,
-        /// git's credential helpers or the URL; never a prompt.
+        /// The team's git remote to clone and push to (default: $HEDDLE_TEAM_REMOTE): a path,
+        /// or an ssh://, user@host:path, https:// or git:// URL. Credentials come from the
+        /// ssh-agent, ~/.ssh/id_* keys, git's credential helpers or the URL; never a prompt.
         #[arg(long)]
-        remote: String,
+        remote: Option<String>,
         /// The worker's name in the queue (default: host and process id).
         #[arg(long)]
         name: Option<String>,

@@ -22,7 +22,8 @@ const UNREACHABLE_MAX: Duration = Duration::from_secs(60);
 
 /// Options of `heddle worker`.
 pub struct WorkerOptions {
-    pub remote: String,
+    /// `--remote`; `None` takes the home's team remote (`HEDDLE_TEAM_REMOTE`).
+    pub remote: Option<String>,
     pub name: Option<String>,
     pub clones: Option<PathBuf>,
     pub lease: Duration,
@@ -35,6 +36,13 @@ pub async fn work(
     env: Environment,
     out: &mut dyn Write,
 ) -> Result<(), String> {
+    let remote = options
+        .remote
+        .or_else(|| env.home.team_remote().map(str::to_string))
+        .ok_or(
+            "no team remote: give --remote (a path or an ssh://, user@host:path or https:// \
+             URL) or set HEDDLE_TEAM_REMOTE",
+        )?;
     let library = RunLibrary::open(env.home.clone())
         .await
         .map_err(|e| e.message)?;
@@ -48,7 +56,7 @@ pub async fn work(
         name: options
             .name
             .unwrap_or_else(|| format!("{host}-{}", std::process::id())),
-        remote: options.remote,
+        remote,
         clones: options
             .clones
             .unwrap_or_else(|| env.home.root().join("worker")),

@@ -213,3 +213,32 @@ fn a_queued_entry_cancelled_from_the_command_line_never_runs() {
         describe(&unknown)
     );
 }
+
+#[test]
+fn a_worker_takes_its_remote_from_heddle_team_remote() {
+    let team = Team::with(&[("flows/queued.dot", FLOW)]);
+    let entry = team.queue("flows/queued.dot");
+    let machine = Sandbox::new();
+
+    let without = team
+        .heddle(&machine, &["worker", "--once"])
+        .output()
+        .unwrap();
+    assert!(!without.status.success());
+    assert!(
+        text(&without.stderr).contains("give --remote")
+            && text(&without.stderr).contains("HEDDLE_TEAM_REMOTE"),
+        "{}",
+        describe(&without)
+    );
+
+    let with_env = team
+        .heddle(&machine, &["worker", "--once"])
+        .env("HEDDLE_TEAM_REMOTE", team.remote())
+        .output()
+        .unwrap();
+    assert!(with_env.status.success(), "{}", describe(&with_env));
+    let run_id = ran(&text(&with_env.stdout), &entry, "success");
+    let refs = git(&team.remote, &["show-ref"]);
+    assert!(refs.contains(&format!("refs/heddle/{run_id}")), "{refs}");
+}

@@ -64,7 +64,10 @@ impl Sandbox {
             .env_remove("GEMINI_BASE_URL")
             // Logs and span export as each test asks, not as the caller's shell has them.
             .env_remove("RUST_LOG")
+            // A team's shared settings only where a test gives them.
             .env_remove("HEDDLE_DATABASE_URL")
+            .env_remove("HEDDLE_RUN_FILES_URL")
+            .env_remove("HEDDLE_TEAM_REMOTE")
             .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
             .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
             .env_remove("OTEL_SERVICE_NAME")
