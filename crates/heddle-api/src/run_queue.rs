@@ -138,7 +138,7 @@ impl RunLibrary {
         };
         self.worker_seen(worker, Some(&entry.id)).await;
         let clone = worker.clones.join(format!("{}-{}", entry.id, entry.claims));
-        if let Err(error) = clone_remote(worker, &clone).await {
+        if let Err(error) = clone_remote(worker, &clone, entry.run_id.clone()).await {
             tracing::warn!(
                 worker = %worker.name,
                 entry = %entry.id,
@@ -296,13 +296,18 @@ impl RunLibrary {
     }
 }
 
-/// Clones the worker's remote into `into`, with every run's refs; a clone cut short is
-/// removed so the folder never looks like a usable one.
-async fn clone_remote(worker: &Worker, into: &Path) -> Result<(), ApiError> {
+/// Clones the worker's remote into `into`, with the refs of `run` when the entry carries one
+/// on; a clone cut short is removed so the folder never looks like a usable one.
+async fn clone_remote(worker: &Worker, into: &Path, run: Option<String>) -> Result<(), ApiError> {
     let (remote, into) = (worker.remote.clone(), into.to_path_buf());
     blocking(move || {
         let access = heddle_checkpoint::remote_access::RemoteAccess::unattended();
-        match heddle_checkpoint::team_remote::clone_with_runs(&remote, &into, &access) {
+        match heddle_checkpoint::team_remote::clone_with_runs(
+            &remote,
+            &into,
+            run.as_deref(),
+            &access,
+        ) {
             Ok(_) => Ok(()),
             Err(error) => {
                 if into.exists()

@@ -1,6 +1,7 @@
-//! Runs kept on a team's git remote: a fresh clone of the remote with every run's refs (a
-//! plain clone leaves out the metadata refs `refs/heddle/*`), for a worker to start a run in
-//! or to take one over from; and pushing a run's branches (`heddle/run/{id}` and its
+//! Runs kept on a team's git remote: a fresh clone of the remote's default branch, plus the
+//! refs of the one run a worker carries on (a plain clone would bring every run's branch and
+//! leave out the metadata refs `refs/heddle/*`), for a worker to start a run in or to take
+//! one over from; and pushing a run's branches (`heddle/run/{id}` and its
 //! timelines `{id}-t{n}`) and metadata ref to the remote, which a worker does after each
 //! checkpoint so another one can carry the run on from the remote alone. The remote is a
 //! path, a `file://` URL, or a network remote (`ssh://`, `user@host:path`, `https://`,
@@ -9,44 +10,81 @@
 use std::path::Path;
 use std::time::Duration;
 
-use git2::{FetchOptions, PushOptions, Repository};
+use git2::{Direction, FetchOptions, PushOptions, Repository};
 
 use crate::error::CheckpointError;
 use crate::remote_access::{RemoteAccess, machine_config, shown_remote};
 
-/// What a clone fetches beside the branches: every run's metadata ref.
-const RUN_REFS: &str = "+refs/heddle/*:refs/heddle/*";
-
-/// Clones `remote` into `into` (a folder that does not exist yet) with every run's refs,
-/// and with the runs' branches as local branches, offering `access`'s credentials.
+/// Clones `remote` into `into` (a folder that does not exist yet): its default branch,
+/// checked out, and, when `run` names one, that run's branches (as local branches) and
+/// metadata ref, for a worker to carry it on; offering `access`'s credentials. Other runs'
+/// branches and refs stay on the remote: they grow with the team's history and a worker
+/// needs none of them.
 pub fn clone_with_runs(
     remote: &str,
     into: &Path,
+    run: Option<&str>,
     access: &RemoteAccess,
 ) -> Result<Repository, CheckpointError> {
     let shown = shown_remote(remote);
-    let config =
-        machine_config().map_err(|e| CheckpointError::git(into, "git configuration", &e))?;
+    let local = |what: &str, e: &git2::Error| CheckpointError::git(into, what, e);
+    let what = "cloning";
+    let config = machine_config().map_err(|e| local("git configuration", &e))?;
+    let repo = Repository::init(into).map_err(|e| local("making the clone", &e))?;
+    let mut origin = repo
+        .remote_with_fetch("origin", remote, "+refs/heads/*:refs/remotes/origin/*")
+        .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+    let (default, run_refs) = {
+        let connection = origin
+            .connect_auth(Direction::Fetch, Some(access.callbacks(&config)), None)
+            .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+        let default = connection
+            .default_branch()
+            .map_err(|e| CheckpointError::remote(what, remote, &e))?
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let names: Vec<String> = connection
+            .list()
+            .map_err(|e| CheckpointError::remote(what, remote, &e))?
+            .iter()
+            .map(|head| head.name().to_string())
+            .filter(|name| run.is_some_and(|id| is_run_ref(name, id)))
+            .collect();
+        (default, names)
+    };
+    let branch = default
+        .strip_prefix("refs/heads/")
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| CheckpointError::Remote {
+            what: what.into(),
+            message: format!("{shown}: the remote has no default branch (is it empty?)"),
+        })?
+        .to_string();
+    let tracking = format!("refs/remotes/origin/{branch}");
+    let mut specs = vec![format!("+{default}:{tracking}")];
+    specs.extend(run_refs.iter().map(|n| format!("+{n}:{n}")));
     let mut options = FetchOptions::new();
     options.remote_callbacks(access.callbacks(&config));
-    let repo = git2::build::RepoBuilder::new()
-        .fetch_options(options)
-        .clone(remote, into)
-        .map_err(|e| CheckpointError::remote("cloning", remote, &e))?;
+    origin
+        .fetch(&specs, Some(&mut options), None)
+        .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+    drop(origin);
     {
-        let mut origin = repo
-            .find_remote("origin")
-            .map_err(|e| CheckpointError::git(into, "the remote origin", &e))?;
-        let mut options = FetchOptions::new();
-        options.remote_callbacks(access.callbacks(&config));
-        origin
-            .fetch(
-                &[RUN_REFS, "+refs/heads/heddle/run/*:refs/heads/heddle/run/*"],
-                Some(&mut options),
-                None,
-            )
-            .map_err(|e| CheckpointError::remote("fetching the runs' refs from", remote, &e))?;
+        let commit = repo
+            .find_reference(&tracking)
+            .and_then(|r| r.peel_to_commit())
+            .map_err(|e| local(&format!("the fetched {tracking}"), &e))?;
+        let mut made = repo
+            .branch(&branch, &commit, true)
+            .map_err(|e| local(&format!("the branch {branch}"), &e))?;
+        made.set_upstream(Some(&format!("origin/{branch}")))
+            .map_err(|e| local(&format!("the upstream of {branch}"), &e))?;
     }
+    repo.set_head(&format!("refs/heads/{branch}"))
+        .map_err(|e| local("HEAD", &e))?;
+    repo.checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
+        .map_err(|e| local(&format!("checking out {branch}"), &e))?;
     tracing::debug!(remote = %shown, into = %into.display(), "cloned the team's remote");
     Ok(repo)
 }

@@ -1,7 +1,8 @@
 //! A team remote over the network: `clone_with_runs` and `push_run` against git's own
-//! `http-backend` on loopback behind Basic authentication (heddle-git-host). The clone
-//! brings every run's refs, a push moves a run's branch and metadata ref there, and a wrong
-//! password fails at once with the reason and without the password in the message.
+//! `http-backend` on loopback behind Basic authentication (heddle-git-host). A clone brings
+//! the default branch and only the refs of the run it carries on, a push moves a run's
+//! branch and metadata ref there, and a wrong password fails at once with the reason and
+//! without the password in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod support;
@@ -36,15 +37,25 @@ fn team_remote(root: &Path) {
 }
 
 #[test]
-fn a_clone_over_http_has_every_run_and_a_push_moves_the_run_there() {
+fn a_clone_over_http_brings_the_run_it_carries_on_and_a_push_moves_it_there() {
     let root = tempfile::tempdir().unwrap();
     team_remote(root.path());
     let server = GitHttp::start(root.path(), "ci", "s3cret").unwrap();
     let remote = server.url_with_password("team.git", "ci", "s3cret");
     let access = RemoteAccess::unattended();
 
+    // A clone for a new run brings the default branch, checked out, and none of the runs'.
+    let fresh = root.path().join("fresh");
+    clone_with_runs(&remote, &fresh, None, &access).unwrap();
+    let refs = git(&fresh, &["show-ref"]);
+    assert!(refs.contains("refs/heads/main"), "{refs}");
+    assert!(!refs.contains("heddle"), "no run's refs: {refs}");
+    assert!(fresh.join("flow.dot").is_file(), "checked out");
+    assert_eq!(git(&fresh, &["status", "--porcelain"]), "");
+
+    // A clone to carry a run on brings that run's branch and metadata ref too.
     let clone = root.path().join("clone");
-    clone_with_runs(&remote, &clone, &access).unwrap();
+    clone_with_runs(&remote, &clone, Some(RUN), &access).unwrap();
     let refs = git(&clone, &["show-ref"]);
     assert!(refs.contains(&format!("refs/heddle/{RUN}")), "{refs}");
     assert!(
@@ -100,7 +111,7 @@ fn a_wrong_password_fails_at_once_with_the_reason_and_without_the_password() {
     let remote = server.url_with_password("team.git", "ci", "wrong-token");
 
     let clone = root.path().join("clone");
-    let error = clone_with_runs(&remote, &clone, &RemoteAccess::unattended())
+    let error = clone_with_runs(&remote, &clone, None, &RemoteAccess::unattended())
         .err()
         .unwrap();
     let told = error.to_string();
@@ -121,9 +132,14 @@ fn a_remote_that_is_not_there_names_the_remote() {
     team_remote(root.path());
     let server = GitHttp::start(root.path(), "ci", "s3cret").unwrap();
     let remote = server.url_with_password("missing.git", "ci", "s3cret");
-    let error = clone_with_runs(&remote, &root.path().join("c"), &RemoteAccess::unattended())
-        .err()
-        .unwrap();
+    let error = clone_with_runs(
+        &remote,
+        &root.path().join("c"),
+        None,
+        &RemoteAccess::unattended(),
+    )
+    .err()
+    .unwrap();
     let told = error.to_string();
     assert!(told.contains("/missing.git"), "{told}");
     assert!(!told.contains("s3cret"), "{told}");
