@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use git2::{Direction, FetchOptions, Repository};
+use git2::Repository;
 
 use crate::error::CheckpointError;
 use crate::remote_access::{RemoteAccess, shown_remote};
-use crate::team_remote::is_run_ref;
+use crate::team_remote::{advertised, fetch, is_run_ref, same_names};
 
 /// The mirror as it is, without asking the remote (for a run fetched a moment ago).
 pub fn open_mirror(mirror: &Path) -> Result<Repository, CheckpointError> {
@@ -39,30 +39,25 @@ pub fn mirror_run(
     let mut target = repo
         .remote_anonymous(remote)
         .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
-    let names: Vec<String> = {
-        let connection = target
-            .connect_auth(Direction::Fetch, Some(access.callbacks(&config)), None)
-            .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
-        connection
-            .list()
-            .map_err(|e| CheckpointError::remote(&what, remote, &e))?
-            .iter()
-            .map(|head| head.name().to_string())
-            .filter(|name| is_run_ref(name, run_id))
-            .collect()
-    };
+    let names: Vec<String> = advertised(&mut target, remote, &what, access, &config)?
+        .refs
+        .into_iter()
+        .filter(|name| is_run_ref(name, run_id))
+        .collect();
     if names.is_empty() {
         return Err(CheckpointError::NotFound {
             what: format!("run {run_id} (its refs)"),
             repo: shown_remote(remote).into(),
         });
     }
-    let specs: Vec<String> = names.iter().map(|n| format!("+{n}:{n}")).collect();
-    let mut options = FetchOptions::new();
-    options.remote_callbacks(access.callbacks(&config));
-    target
-        .fetch(&specs, Some(&mut options), None)
-        .map_err(|e| CheckpointError::remote(&what, remote, &e))?;
+    fetch(
+        &mut target,
+        &same_names(&names),
+        remote,
+        &what,
+        access,
+        &config,
+    )?;
     drop(target);
     Ok(repo)
 }

@@ -34,25 +34,13 @@ pub fn clone_with_runs(
     let mut origin = repo
         .remote_with_fetch("origin", remote, "+refs/heads/*:refs/remotes/origin/*")
         .map_err(|e| CheckpointError::remote(what, remote, &e))?;
-    let (default, run_refs) = {
-        let connection = origin
-            .connect_auth(Direction::Fetch, Some(access.callbacks(&config)), None)
-            .map_err(|e| CheckpointError::remote(what, remote, &e))?;
-        let default = connection
-            .default_branch()
-            .map_err(|e| CheckpointError::remote(what, remote, &e))?
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        let names: Vec<String> = connection
-            .list()
-            .map_err(|e| CheckpointError::remote(what, remote, &e))?
-            .iter()
-            .map(|head| head.name().to_string())
-            .filter(|name| run.is_some_and(|id| is_run_ref(name, id)))
-            .collect();
-        (default, names)
-    };
+    let offered = advertised(&mut origin, remote, what, access, &config)?;
+    let default = offered.default_branch.unwrap_or_default();
+    let run_refs: Vec<String> = offered
+        .refs
+        .into_iter()
+        .filter(|name| run.is_some_and(|id| is_run_ref(name, id)))
+        .collect();
     let branch = default
         .strip_prefix("refs/heads/")
         .filter(|b| !b.is_empty())
@@ -63,12 +51,8 @@ pub fn clone_with_runs(
         .to_string();
     let tracking = format!("refs/remotes/origin/{branch}");
     let mut specs = vec![format!("+{default}:{tracking}")];
-    specs.extend(run_refs.iter().map(|n| format!("+{n}:{n}")));
-    let mut options = FetchOptions::new();
-    options.remote_callbacks(access.callbacks(&config));
-    origin
-        .fetch(&specs, Some(&mut options), None)
-        .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+    specs.extend(same_names(&run_refs));
+    fetch(&mut origin, &specs, remote, what, access, &config)?;
     drop(origin);
     {
         let commit = repo
@@ -97,18 +81,68 @@ pub fn reach(remote: &str, access: &RemoteAccess) -> Result<usize, CheckpointErr
     let config = machine_config().map_err(|e| CheckpointError::remote(what, remote, &e))?;
     let mut target = git2::Remote::create_detached(remote)
         .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+    Ok(advertised(&mut target, remote, what, access, &config)?
+        .refs
+        .len())
+}
+
+/// What a remote advertises to a fetch: its default branch (`refs/heads/…`; none for an
+/// empty remote) and the names of all its refs.
+pub(crate) struct Advertised {
+    pub(crate) default_branch: Option<String>,
+    pub(crate) refs: Vec<String>,
+}
+
+/// Connects `target` (the remote `remote`, for `what`) with `access`'s credentials and reads
+/// what it advertises.
+pub(crate) fn advertised(
+    target: &mut git2::Remote<'_>,
+    remote: &str,
+    what: &str,
+    access: &RemoteAccess,
+    config: &git2::Config,
+) -> Result<Advertised, CheckpointError> {
+    let failed = |e: git2::Error| CheckpointError::remote(what, remote, &e);
     let connection = target
-        .connect_auth(
-            git2::Direction::Fetch,
-            Some(access.callbacks(&config)),
-            None,
-        )
-        .map_err(|e| CheckpointError::remote(what, remote, &e))?;
+        .connect_auth(Direction::Fetch, Some(access.callbacks(config)), None)
+        .map_err(failed)?;
+    let default_branch = connection
+        .default_branch()
+        .ok()
+        .and_then(|name| name.as_str().ok().map(str::to_string));
     let refs = connection
         .list()
-        .map_err(|e| CheckpointError::remote(what, remote, &e))?
-        .len();
-    Ok(refs)
+        .map_err(failed)?
+        .iter()
+        .map(|head| head.name().to_string())
+        .collect();
+    Ok(Advertised {
+        default_branch,
+        refs,
+    })
+}
+
+/// Fetches `specs` from `target` (the remote `remote`, for `what`) with `access`'s
+/// credentials.
+pub(crate) fn fetch(
+    target: &mut git2::Remote<'_>,
+    specs: &[String],
+    remote: &str,
+    what: &str,
+    access: &RemoteAccess,
+    config: &git2::Config,
+) -> Result<(), CheckpointError> {
+    let mut options = FetchOptions::new();
+    options.remote_callbacks(access.callbacks(config));
+    target
+        .fetch(specs, Some(&mut options), None)
+        .map_err(|e| CheckpointError::remote(what, remote, &e))
+}
+
+/// `+name:name` for each of `names`: refs that keep their names on both sides, moved
+/// wherever they are.
+pub(crate) fn same_names(names: &[String]) -> Vec<String> {
+    names.iter().map(|n| format!("+{n}:{n}")).collect()
 }
 
 /// Whether `name` is one of run `run_id`'s refs: its metadata ref `refs/heddle/{id}`, its
@@ -153,7 +187,7 @@ pub fn push_run(
     if names.is_empty() {
         return Ok(names);
     }
-    let specs: Vec<String> = names.iter().map(|n| format!("+{n}:{n}")).collect();
+    let specs = same_names(&names);
     let what = format!("pushing run {run_id} to");
     let mut target = repository
         .remote_anonymous(remote)
