@@ -65,7 +65,7 @@ impl RunLibrary {
 
     /// Brings this machine's copy of `record`'s run (ran elsewhere) up to date from the
     /// shared store.
-    async fn fetch_shared(&self, record: &RunRecord) -> Result<RunDir, ApiError> {
+    pub(crate) async fn fetch_shared(&self, record: &RunRecord) -> Result<RunDir, ApiError> {
         let Some(shared) = self.shared() else {
             return Err(ApiError::new(
                 ErrorCode::NotFound,

@@ -45,7 +45,8 @@ impl RunLibrary {
                 ),
             ));
         };
-        let run_dir = self.readable(&record.id).await?;
+        // The caller located the run already: fetch its copy without locating it again.
+        let run_dir = self.fetch_shared(record).await?;
         let mirror = self.home().team_mirror();
         let run_id = record.id.clone();
         // Held across the fetch: two views asking at once share one fetch.
