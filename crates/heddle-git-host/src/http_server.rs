@@ -5,7 +5,6 @@ use std::future::IntoFuture;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -15,6 +14,7 @@ use axum::response::Response;
 use base64::Engine;
 
 use crate::backend::{CgiRequest, plain, run_backend};
+use crate::loopback::Loopback;
 use crate::tls::{TlsFiles, TlsListener};
 
 /// A request the server answered.
@@ -40,8 +40,7 @@ struct Shared {
 pub struct GitHttp {
     base: String,
     shared: Arc<Shared>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    _server: Loopback,
 }
 
 impl GitHttp {
@@ -74,43 +73,25 @@ impl GitHttp {
             served: Mutex::new(Vec::new()),
         });
         let acceptor = tls.map(TlsFiles::acceptor).transpose()?;
-        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-        listener.set_nonblocking(true)?;
-        let port = listener.local_addr()?.port();
         let scheme = if acceptor.is_some() { "https" } else { "http" };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let app = Router::new().fallback(answer).with_state(shared.clone());
-        let thread = std::thread::Builder::new()
-            .name("git-http".into())
-            .spawn(move || {
-                runtime.block_on(async move {
-                    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
-                        return;
-                    };
-                    let stopped = async {
-                        let _ = stopped.await;
-                    };
-                    match acceptor {
-                        Some(acceptor) => {
-                            let tls = TlsListener::new(listener, acceptor);
-                            let serving = axum::serve(tls, app).into_future();
-                            tokio::select! { _ = serving => {}, () = stopped => {} }
-                        }
-                        None => {
-                            let serving = axum::serve(listener, app).into_future();
-                            tokio::select! { _ = serving => {}, () = stopped => {} }
-                        }
-                    }
-                });
-            })?;
+        let server = Loopback::start("git-http", runtime, move |listener| async move {
+            // The server only ends with an I/O error, which the test sees as a refused request.
+            let _ = match acceptor {
+                Some(acceptor) => {
+                    let tls = TlsListener::new(listener, acceptor);
+                    axum::serve(tls, app).into_future().await
+                }
+                None => axum::serve(listener, app).into_future().await,
+            };
+        })?;
         Ok(GitHttp {
-            base: format!("{scheme}://127.0.0.1:{port}"),
+            base: format!("{scheme}://127.0.0.1:{}", server.port),
             shared,
-            stop: Some(stop),
-            thread: Some(thread),
+            _server: server,
         })
     }
 
@@ -132,17 +113,6 @@ impl GitHttp {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
-    }
-}
-
-impl Drop for GitHttp {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

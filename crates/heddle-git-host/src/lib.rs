@@ -12,6 +12,7 @@
 
 mod backend;
 mod http_server;
+mod loopback;
 mod ssh_server;
 mod tls;
 

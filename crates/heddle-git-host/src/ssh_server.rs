@@ -10,11 +10,12 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 
 use russh::keys::ssh_key::PublicKey;
 use russh::server::{Auth, ChannelOpenHandle, Msg, Server, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId};
+
+use crate::loopback::Loopback;
 
 /// An ed25519 key pair made with `ssh-keygen` (no passphrase).
 pub struct SshKeyPair {
@@ -66,11 +67,9 @@ struct Shared {
 
 /// A git server over SSH on loopback; dropping it stops it.
 pub struct GitSsh {
-    port: u16,
     host_key: String,
     shared: Arc<Shared>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    server: Loopback,
 }
 
 impl GitSsh {
@@ -95,45 +94,32 @@ impl GitSsh {
             authorized,
             ran: Mutex::new(Vec::new()),
         });
-        let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
-        listener.set_nonblocking(true)?;
-        let port = listener.local_addr()?.port();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()?;
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let mut hosting = Hosting {
             shared: shared.clone(),
         };
-        let thread = std::thread::Builder::new()
-            .name("git-ssh".into())
-            .spawn(move || {
-                runtime.block_on(async move {
-                    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
-                        return;
-                    };
-                    let serving = hosting.run_on_socket(config, &listener).into_future();
-                    tokio::select! { _ = serving => {}, _ = stopped => {} }
-                });
-            })?;
+        let server = Loopback::start("git-ssh", runtime, move |listener| async move {
+            // The server only ends with an I/O error, which the test sees as a refused connection.
+            let _ = hosting.run_on_socket(config, &listener).into_future().await;
+        })?;
         Ok(GitSsh {
-            port,
             host_key: host_public,
             shared,
-            stop: Some(stop),
-            thread: Some(thread),
+            server,
         })
     }
 
     /// The `ssh://` URL of repository `name` (a folder under the root) for `user`.
     pub fn url(&self, user: &str, name: &str) -> String {
-        format!("ssh://{user}@127.0.0.1:{}/{name}", self.port)
+        format!("ssh://{user}@127.0.0.1:{}/{name}", self.server.port)
     }
 
     /// The server's line for `~/.ssh/known_hosts` (`[127.0.0.1]:PORT ssh-ed25519 AAAA…`).
     pub fn known_hosts_line(&self) -> String {
-        format!("[127.0.0.1]:{} {}", self.port, self.host_key)
+        format!("[127.0.0.1]:{} {}", self.server.port, self.host_key)
     }
 
     /// The git programs run so far, in order.
@@ -143,17 +129,6 @@ impl GitSsh {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
-    }
-}
-
-impl Drop for GitSsh {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 
