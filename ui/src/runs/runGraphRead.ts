@@ -1,9 +1,14 @@
 import type { Api } from '../api/Api';
 import type { RunWorkflow } from '../generated/RunWorkflow';
+import { warmUpLayeredWorker } from '../workflow-view/layout/layered/workerLayered';
 import { EarlyReads } from './earlyReads';
 
-/** Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it). */
+/**
+ * Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it). A long
+ * run's workflow can be very large, so the layout worker starts meanwhile.
+ */
 export function readRunGraph(api: Api, runId: string): Promise<RunWorkflow> {
+  warmUpLayeredWorker();
   return api.runGraph({ run_id: runId });
 }
 

@@ -5,6 +5,7 @@ import type { WorkflowFlow } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { layoutFlow } from './layoutEngine';
 import { layoutLayered } from './layered/layeredLayout';
+import type { FoldRoom } from './fold/foldFlow';
 import { layoutOriginOf, layoutWithEngine, type LayoutRunners } from './layoutEngines';
 import { warmUpFlow } from './warmUpFlow';
 
@@ -14,28 +15,51 @@ function runners(graphviz: LayoutRunners['graphviz']): LayoutRunners {
   return { elk: (flow) => layoutFlow(flow, elk), graphviz, layered: (flow) => Promise.resolve(layoutLayered(flow)) };
 }
 
+const ROOM: FoldRoom = { width: 400, height: 900, maxZoom: 1, readableZoom: 0.6 };
+
 describe('layoutWithEngine', () => {
   it('lays out with the engine asked for and remembers which one it was', async () => {
     const marked = (flow: WorkflowFlow) =>
       Promise.resolve({ ...flow, nodes: flow.nodes.map((n) => ({ ...n, position: { x: 7, y: 9 } })) });
-    const flow = await layoutWithEngine('graphviz', workflowToFlow(pipeline(), []), runners(marked));
+    const flow = await layoutWithEngine('graphviz', workflowToFlow(pipeline(), []), null, runners(marked));
     expect(flow.nodes[0]?.position).toEqual({ x: 7, y: 9 });
     expect(layoutOriginOf(flow)).toEqual({ engine: 'graphviz', fallbackReason: null });
   });
 
   it('falls back to ELK when Graphviz fails, and says why', async () => {
     const broken = () => Promise.reject(new Error('wasm refused'));
-    const flow = await layoutWithEngine('graphviz', workflowToFlow(pipeline(), []), runners(broken));
+    const flow = await layoutWithEngine('graphviz', workflowToFlow(pipeline(), []), null, runners(broken));
     expect(layoutOriginOf(flow)).toEqual({ engine: 'elk', fallbackReason: 'wasm refused' });
     expect(flow.edges.every((e) => (e.data?.route?.length ?? 0) >= 2)).toBe(true);
   });
 
-  it('reshapes the laid-out flow (a fold) and still knows which engine laid it out', async () => {
-    const moved = (flow: WorkflowFlow) => ({ ...flow, nodes: flow.nodes.map((n) => ({ ...n, position: { x: 1, y: 2 } })) });
-    const layered = runners(() => Promise.reject(new Error('unused')));
-    const flow = await layoutWithEngine('layered', workflowToFlow(pipeline(), []), layered, moved);
+  it('hands the engine the room to fold for and still knows which engine laid it out', async () => {
+    const rooms: (FoldRoom | null)[] = [];
+    const layered: LayoutRunners = {
+      ...runners(() => Promise.reject(new Error('unused'))),
+      layered: (flow, room) => {
+        rooms.push(room);
+        return Promise.resolve({ ...flow, nodes: flow.nodes.map((n) => ({ ...n, position: { x: 1, y: 2 } })) });
+      },
+    };
+    const flow = await layoutWithEngine('layered', workflowToFlow(pipeline(), []), ROOM, layered);
+    expect(rooms).toEqual([ROOM]);
     expect(flow.nodes[0]?.position).toEqual({ x: 1, y: 2 });
     expect(layoutOriginOf(flow)).toEqual({ engine: 'layered', fallbackReason: null });
+  });
+
+  it('folds what the fallback engine laid out too', async () => {
+    const broken = () => Promise.reject(new Error('wasm refused'));
+    const rooms: (FoldRoom | null)[] = [];
+    const fallback: LayoutRunners = {
+      ...runners(broken),
+      elk: (flow, room) => {
+        rooms.push(room);
+        return layoutFlow(flow, elk);
+      },
+    };
+    await layoutWithEngine('graphviz', workflowToFlow(pipeline(), []), ROOM, fallback);
+    expect(rooms).toEqual([ROOM]);
   });
 
   it('knows nothing of a flow it did not lay out', () => {
@@ -92,7 +116,7 @@ describe('layout engine choice', () => {
   });
 
   it('lays out with the layered engine in the page, without a worker', async () => {
-    const flow = await layoutWithEngine('layered', workflowToFlow(pipeline(), []));
+    const flow = await layoutWithEngine('layered', workflowToFlow(pipeline(), []), null);
     expect(layoutOriginOf(flow)).toEqual({ engine: 'layered', fallbackReason: null });
     expect(flow.edges.every((e) => (e.data?.route?.length ?? 0) >= 2)).toBe(true);
   });

@@ -1,6 +1,7 @@
 import type { WorkflowFlow } from '../flow/flowTypes';
+import { foldFlow, type FoldRoom } from './fold/foldFlow';
 import { layoutFlowWithGraphviz } from './graphviz/graphvizLayout';
-import { layoutLayered } from './layered/layeredLayout';
+import { layoutLayeredFolded } from './layered/workerLayered';
 import { workerGraphviz } from './graphviz/workerGraphviz';
 import { layoutFlow } from './layoutEngine';
 import { warmUpFlow } from './warmUpFlow';
@@ -32,40 +33,48 @@ export function layoutOriginOf(flow: WorkflowFlow): LayoutOrigin | undefined {
   return origins.get(flow);
 }
 
-/** How each engine lays a flow out. */
-export type LayoutRunners = Record<LayoutEngineName, (flow: WorkflowFlow) => Promise<WorkflowFlow>>;
+/**
+ * How each engine lays a flow out and folds the drawing to `room`, the canvas's shape (none:
+ * not folded).
+ */
+export type LayoutRunners = Record<LayoutEngineName, (flow: WorkflowFlow, room: FoldRoom | null) => Promise<WorkflowFlow>>;
 
-/** The app's engines: ELK and Graphviz each in its own web worker, the layered one in the page. */
+/** `laidOut` folded to `room`, or as it is without one. */
+const foldedTo = (room: FoldRoom | null) => (laidOut: WorkflowFlow) => (room === null ? laidOut : foldFlow(laidOut, room));
+
+/**
+ * The app's engines: ELK and Graphviz each in its own web worker; the layered one in the page,
+ * or in its own worker for a very large workflow (`layoutLayeredFolded`), fold included.
+ */
 const APP_ENGINES: LayoutRunners = {
-  elk: (flow) => layoutFlow(flow, workerElk()),
-  graphviz: (flow) => layoutFlowWithGraphviz(flow, workerGraphviz()),
-  layered: (flow) => Promise.resolve(layoutLayered(flow)),
+  elk: (flow, room) => layoutFlow(flow, workerElk()).then(foldedTo(room)),
+  graphviz: (flow, room) => layoutFlowWithGraphviz(flow, workerGraphviz()).then(foldedTo(room)),
+  layered: (flow, room) => layoutLayeredFolded(flow, room),
 };
 
 /**
- * Lays `flow` out with `engine`, in that engine's web worker, then `reshape`s the result (the
- * canvas folds a long drawing to its shape). When Graphviz cannot run (its wasm refused, say),
- * ELK lays the flow out instead and the origin says why.
+ * Lays `flow` out with `engine`, in that engine's web worker, folded to `room` (the canvas
+ * folds a long drawing to its shape). When Graphviz cannot run (its wasm refused, say), ELK
+ * lays the flow out instead and the origin says why.
  */
 export async function layoutWithEngine(
   engine: LayoutEngineName,
   flow: WorkflowFlow,
+  room: FoldRoom | null,
   runners: LayoutRunners = APP_ENGINES,
-  reshape: (laidOut: WorkflowFlow) => WorkflowFlow = (laidOut) => laidOut,
 ): Promise<WorkflowFlow> {
   let laidOut: WorkflowFlow;
   let origin: LayoutOrigin = { engine, fallbackReason: null };
   try {
-    laidOut = await runners[engine](flow);
+    laidOut = await runners[engine](flow, room);
   } catch (error) {
     if (engine === 'elk') throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    laidOut = await runners.elk(flow);
+    laidOut = await runners.elk(flow, room);
     origin = { engine: 'elk', fallbackReason: reason };
   }
-  const shaped = reshape(laidOut);
-  origins.set(shaped, origin);
-  return shaped;
+  origins.set(laidOut, origin);
+  return laidOut;
 }
 
 const warmedUp = new Set<LayoutEngineName>();
@@ -77,7 +86,7 @@ const warmedUp = new Set<LayoutEngineName>();
 export function warmUpLayoutEngine(engine: LayoutEngineName): void {
   if (engine === 'layered' || warmedUp.has(engine) || typeof Worker !== 'function') return;
   warmedUp.add(engine);
-  APP_ENGINES[engine](warmUpFlow()).catch(() => {
+  APP_ENGINES[engine](warmUpFlow(), null).catch(() => {
     // A real layout reports the failure; the warm-up has nothing to show it to.
   });
 }

@@ -7,7 +7,7 @@ import { createCanvasMeasure } from '../look/canvasMeasure';
 import { characterMeasure, measureForSize } from '../look/characterMeasure';
 import { estimateTextWidth, type MeasureText } from '../look/textMetrics';
 import { foldRoom } from './fold/canvasRoom';
-import { foldFlow, type FoldRoom } from './fold/foldFlow';
+import type { FoldRoom } from './fold/foldFlow';
 import { chosenLayoutEngine, engineFor, useChosenLayoutEngine } from './layoutEngineChoice';
 import { layoutWithEngine, warmUpLayoutEngine } from './layoutEngines';
 
@@ -41,12 +41,12 @@ export function useFlowLayout(workflow: Workflow, diagnostics: readonly Diagnost
     let current = true;
     if (room.current === undefined) room.current = foldRoom();
     const shape = room.current;
-    const fold = (flow: WorkflowFlow) => (shape === null ? flow : foldFlow(flow, shape));
     // After an edit the previous drawing stays up until the new layout is ready, so the
     // canvas does not blank out on every change.
     // A pending state is kept as it is, so the first layout does not render the screen twice.
     setState((previous) => (previous.status === 'failed' ? { status: 'pending' } : previous));
-    layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, measureForSize(sharedMeasure, sharedCharacterMeasure, workflow.nodes.length)), undefined, fold).then(
+    const measure = measureForSize(sharedMeasure, sharedCharacterMeasure, workflow.nodes.length);
+    layoutWithEngine(engine, workflowToFlow(workflow, diagnostics, measure), shape).then(
       (flow) => {
         if (current) setState({ status: 'ready', flow });
       },

@@ -1,0 +1,17 @@
+// The layered engine's web worker: lays out (and folds) the flows the page sends, so a very
+// large workflow is laid out while the page keeps drawing the rest of the screen and answering.
+import { answerLayered } from './layeredAnswer';
+import type { LayeredRequest, LayeredResponse } from './layeredMessages';
+
+/** The parts of the worker's global scope used here (the app's types are the DOM's, not a worker's). */
+interface WorkerScope {
+  addEventListener(type: 'message', listener: (event: MessageEvent<LayeredRequest>) => void): void;
+  postMessage(message: LayeredResponse, transfer: Transferable[]): void;
+}
+
+const scope = self as unknown as WorkerScope;
+
+scope.addEventListener('message', (event) => {
+  const { response, transfer } = answerLayered(event.data);
+  scope.postMessage(response, transfer);
+});
