@@ -5,8 +5,10 @@
 // wait for it), starts `heddle serve` on it and times the reads the run screen makes (3 each):
 // get_run, run_timeline, run_graph, a page of run_events from the 15,000th stage, and the
 // event stream's tail. With BROWSER=1 it opens each run in Chromium from navigation until it
-// answers, records a CPU profile (test-output/browser/runs-long-probe-<TAG>-<run>.cpuprofile,
-// for Chrome's DevTools) and prints the functions that took the most time.
+// answers, records two CPU profiles (for Chrome's DevTools), opening (navigation until the
+// graph is shown) and answering (until both clicks were answered), as
+// test-output/browser/runs-long-probe-<TAG>-<run>-<phase>.cpuprofile, prints the functions
+// that took the most time in each, and when the graph's click reached the page.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -105,13 +107,18 @@ if (process.env.BROWSER) {
     f.timeline_shown = await now();
     await page.waitForFunction(`document.querySelector('[data-node-id="start"][data-run-status="succeeded"]') !== null`, undefined, { timeout: 120000, polling: 'raf' });
     f.graph_shown = await now();
+    const profiles = { opening: (await cdp.send('Profiler.stop')).profile };
+    await cdp.send('Profiler.start');
+    // When the click reaches the page: the rest of graph_answered is the page's own work.
+    await page.evaluate(() => window.addEventListener('pointerdown', () => { window.__pointerDown ??= Math.round(performance.now()); }, true));
     await page.locator(`.react-flow__node[data-id="${node}"]`).click();
     await page.locator(`[data-testid="stage-detail"][data-node="${node}"]`).waitFor({ timeout: 120000 });
     f.graph_answered = await now();
+    f.click_arrived = await page.evaluate(() => window.__pointerDown);
     await page.locator('[data-testid="run-timeline"]').getByRole('button', { name: 'Zoom in', exact: true }).click();
     await page.locator('[data-testid="run-timeline"] .run-timeline__zoom button:enabled', { hasText: 'Fit' }).waitFor({ timeout: 120000 });
     f.interactive = await now();
-    const { profile } = await cdp.send('Profiler.stop');
+    profiles.answering = (await cdp.send('Profiler.stop')).profile;
     await page.locator('[data-testid="run-screen"][data-events="ended"]').waitFor({ timeout: 180000 });
     f.events_read = await now();
     console.log(run.id.slice(5, 7), 'browser', JSON.stringify(f));
@@ -121,14 +128,16 @@ if (process.env.BROWSER) {
       console.log('    request', r.op.padEnd(16), 'sent', sent, 'first byte', Math.round(r.waited), 'done', Math.round(r.done), 'ms after sending');
     }
     mkdirSync(screenshotDir, { recursive: true });
-    writeFileSync(join(screenshotDir, `runs-long-probe-${process.env.TAG ?? 'run'}-${run.id.slice(5, 7)}.cpuprofile`), JSON.stringify(profile));
-    // aggregate self time
-    const self = new Map(); const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const dt = profile.timeDeltas; const counts = new Map();
-    profile.samples.forEach((s, i) => counts.set(s, (counts.get(s) ?? 0) + (dt[i] ?? 0)));
-    for (const [id, us] of counts) { const n = byId.get(id); const cf = n.callFrame; const key = `${cf.functionName || '(anon)'} ${cf.url.split('/').pop()}:${cf.lineNumber}`; self.set(key, (self.get(key) ?? 0) + us); }
-    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
-    for (const [k, us] of top) console.log('   ', (us / 1000).toFixed(0).padStart(6), 'ms', k);
+    for (const [phase, profile] of Object.entries(profiles)) {
+      writeFileSync(join(screenshotDir, `runs-long-probe-${process.env.TAG ?? 'run'}-${run.id.slice(5, 7)}-${phase}.cpuprofile`), JSON.stringify(profile));
+      // Self time per function, the largest first.
+      const self = new Map(); const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+      const dt = profile.timeDeltas; const counts = new Map();
+      profile.samples.forEach((s, i) => counts.set(s, (counts.get(s) ?? 0) + (dt[i] ?? 0)));
+      for (const [id, us] of counts) { const n = byId.get(id); const cf = n.callFrame; const key = `${cf.functionName || '(anon)'} ${cf.url.split('/').pop()}:${cf.lineNumber}`; self.set(key, (self.get(key) ?? 0) + us); }
+      console.log('  ', phase);
+      for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log('   ', (us / 1000).toFixed(0).padStart(6), 'ms', k);
+    }
     await context.close();
   }
   await browser.close();
