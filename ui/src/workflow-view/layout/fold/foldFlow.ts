@@ -72,7 +72,12 @@ export function foldFlow(flow: WorkflowFlow, room: FoldRoom): WorkflowFlow {
   const frame = new Frame(flow.direction);
   const topLevel = flow.nodes.filter((n) => n.parentId === undefined);
   if (topLevel.length < 3) return flow;
-  const nodeBoxes = new Map(topLevel.map((n) => [n.id, frame.boxToFrame({ ...n.position, ...nodeSize(n) })]));
+  const nodeBoxes = new Map<string, FrameBox>();
+  for (const n of topLevel) {
+    // Spelled out: spreading boxes of several shapes is a slow path, felt at 20,000 nodes.
+    const { width, height } = nodeSize(n);
+    nodeBoxes.set(n.id, frame.boxToFrame({ x: n.position.x, y: n.position.y, width, height }));
+  }
   const labelBoxes = new Map<string, FrameBox>();
   const routes = new Map<string, FramePoint[]>();
   for (const edge of flow.edges) {
