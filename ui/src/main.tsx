@@ -1,3 +1,5 @@
+// First: the theme's font families are chosen before any other module reads them.
+import './theme/platformFonts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiProvider } from './api/ApiContext';
