@@ -1,15 +1,17 @@
 import type { Api } from '../api/Api';
 import type { RunWorkflow } from '../generated/RunWorkflow';
-import { warmUpLayeredWorker } from '../workflow-view/layout/layered/workerLayered';
+import { LAYERED_OFF_PAGE_FROM, warmUpLayeredWorker } from '../workflow-view/layout/layered/workerLayered';
 import { EarlyReads } from './earlyReads';
 
 /**
- * Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it). A long
- * run's workflow can be very large, so the layout worker starts meanwhile.
+ * Reads the workflow a run keeps in its folder (`graph.dot`, as the run parsed it). When it
+ * is large enough to be laid out in a worker, the worker starts as it arrives, while the page
+ * maps it to canvas nodes.
  */
-export function readRunGraph(api: Api, runId: string): Promise<RunWorkflow> {
-  warmUpLayeredWorker();
-  return api.runGraph({ run_id: runId });
+export async function readRunGraph(api: Api, runId: string): Promise<RunWorkflow> {
+  const graph = await api.runGraph({ run_id: runId });
+  if ((graph.workflow?.nodes.length ?? 0) >= LAYERED_OFF_PAGE_FROM) warmUpLayeredWorker();
+  return graph;
 }
 
 /** Reads started before the run screen's code had loaded (a run's graph.dot never changes;
