@@ -152,6 +152,20 @@ fn remove_node_keeps_neighbours_that_would_vanish() {
 }
 
 #[test]
+fn remove_node_never_fuses_the_tokens_either_side() {
+    // Two removals meet (the node statement, then the head of the next edge, whose subgraph
+    // stays): `c` and `subgraph` must not become the one id `csubgraph`.
+    assert_eq!(
+        apply(
+            "digraph { b -> c\"x\"[]\n;\"x\" -> subgraph s1 {} [k=v] }",
+            &remove("x"),
+            &[1, 2]
+        ),
+        "digraph { b -> c subgraph s1 {} }"
+    );
+}
+
+#[test]
 fn remove_node_line_handling() {
     let src = "digraph {\n    a // first\n    x [k=1] // gone with it\n    b; x; c\n}\n";
     assert_eq!(

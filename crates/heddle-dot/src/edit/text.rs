@@ -49,16 +49,16 @@ pub(crate) fn render(
         if e.start < pos && e.text.is_empty() {
             // Overlapping deletions (say, the spaces between two removed statements) merge.
             pos = pos.max(e.end);
-            continue;
-        }
-        if e.start < pos || e.end < e.start {
+        } else if e.start < pos || e.end < e.start {
             return Err(EditError::Unsupported(
                 "internal: two changes of this edit overlap".to_owned(),
             ));
+        } else {
+            out.push_str(slice(src, pos, e.start)?);
+            push_unfused(&mut out, src, e);
+            pos = e.end;
         }
-        out.push_str(slice(src, pos, e.start)?);
-        out.push_str(&e.text);
-        pos = e.end;
+        // Checked after a merged deletion too: it may end next to a different token.
         let next = src.as_bytes().get(pos).copied();
         if e.text.is_empty() && out.bytes().last().is_some_and(glues) && next.is_some_and(glues) {
             // Deleting what separated two tokens must not fuse them (`42 graph [..];x`).
@@ -67,6 +67,31 @@ pub(crate) fn render(
     }
     out.push_str(slice(src, pos, end)?);
     Ok(out)
+}
+
+/// Appends `e`'s text to `out` with a space on either side where it would otherwise fuse
+/// with its new neighbour into one token (`b -> c"x" -> subgraph s {}` without `"x"` must
+/// not become `b -> csubgraph s {}`). A side that touched a fusing byte in the source
+/// already (a renamed id after `->`) is left as written.
+fn push_unfused(out: &mut String, src: &str, e: &TextEdit) {
+    let glues_at = |i: usize| src.as_bytes().get(i).copied().is_some_and(glues);
+    let (Some(first), Some(last)) = (e.text.bytes().next(), e.text.bytes().last()) else {
+        return;
+    };
+    // What the text's first byte takes the place of: the first byte replaced, or for an
+    // insertion the byte it goes before.
+    if glues(first) && out.bytes().last().is_some_and(glues) && !glues_at(e.start) {
+        out.push(' ');
+    }
+    out.push_str(&e.text);
+    let replaced_last = if e.end > e.start {
+        glues_at(e.end - 1)
+    } else {
+        e.start > 0 && glues_at(e.start - 1)
+    };
+    if glues(last) && glues_at(e.end) && !replaced_last {
+        out.push(' ');
+    }
 }
 
 /// Bytes that can fuse with a neighbour into one token (identifiers, numerals, the
