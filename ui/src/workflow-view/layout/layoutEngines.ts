@@ -1,5 +1,5 @@
 import type { WorkflowFlow } from '../flow/flowTypes';
-import { foldFlow, type FoldRoom } from './fold/foldFlow';
+import { foldTo, type FoldRoom } from './fold/foldFlow';
 import { layoutFlowWithGraphviz } from './graphviz/graphvizLayout';
 import { layoutLayeredFolded } from './layered/workerLayered';
 import { workerGraphviz } from './graphviz/workerGraphviz';
@@ -39,16 +39,13 @@ export function layoutOriginOf(flow: WorkflowFlow): LayoutOrigin | undefined {
  */
 export type LayoutRunners = Record<LayoutEngineName, (flow: WorkflowFlow, room: FoldRoom | null) => Promise<WorkflowFlow>>;
 
-/** `laidOut` folded to `room`, or as it is without one. */
-const foldedTo = (room: FoldRoom | null) => (laidOut: WorkflowFlow) => (room === null ? laidOut : foldFlow(laidOut, room));
-
 /**
  * The app's engines: ELK and Graphviz each in its own web worker; the layered one in the page,
  * or in its own worker for a very large workflow (`layoutLayeredFolded`), fold included.
  */
 const APP_ENGINES: LayoutRunners = {
-  elk: (flow, room) => layoutFlow(flow, workerElk()).then(foldedTo(room)),
-  graphviz: (flow, room) => layoutFlowWithGraphviz(flow, workerGraphviz()).then(foldedTo(room)),
+  elk: (flow, room) => layoutFlow(flow, workerElk()).then((laidOut) => foldTo(laidOut, room)),
+  graphviz: (flow, room) => layoutFlowWithGraphviz(flow, workerGraphviz()).then((laidOut) => foldTo(laidOut, room)),
   layered: (flow, room) => layoutLayeredFolded(flow, room),
 };
 

@@ -63,6 +63,11 @@ export function simplifyRoute(route: readonly Point[]): Point[] {
   return out;
 }
 
+/** `laidOut` folded to `room`, or as it is without one (no canvas measured to fold for). */
+export function foldTo(laidOut: WorkflowFlow, room: FoldRoom | null): WorkflowFlow {
+  return room === null ? laidOut : foldFlow(laidOut, room);
+}
+
 /**
  * `flow` folded into bands that fit `room` best (see the module comment); `flow` itself when
  * it fits as well unfolded. Positions of nodes inside boxes are relative to their box and

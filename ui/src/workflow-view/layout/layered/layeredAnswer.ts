@@ -1,5 +1,5 @@
 import type { WorkflowFlow } from '../../flow/flowTypes';
-import { foldFlow, type FoldRoom } from '../fold/foldFlow';
+import { foldTo, type FoldRoom } from '../fold/foldFlow';
 import { placementBuffers, placementOf } from './flowPlacement';
 import { layoutLayered } from './layeredLayout';
 import type { LayeredRequest, LayeredResponse } from './layeredMessages';
@@ -7,8 +7,7 @@ import { unpackFlow } from './packedFlow';
 
 /** `flow` laid out with the layered engine, then folded to `room` (when there is one). */
 export function layoutAndFold(flow: WorkflowFlow, room: FoldRoom | null): WorkflowFlow {
-  const laidOut = layoutLayered(flow);
-  return room === null ? laidOut : foldFlow(laidOut, room);
+  return foldTo(layoutLayered(flow), room);
 }
 
 /** The worker's answer to one request, and the buffers to transfer with it. */
