@@ -12,11 +12,9 @@
 //! The pack is named, as git names it, by the SHA-1 that ends it.
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::Path;
 
-use flate2::Compression;
-use flate2::write::ZlibEncoder;
+use flate2::{Compress, Compression, FlushCompress, Status};
 use git2::{ObjectType, Oid};
 use sha1::{Digest, Sha1};
 
@@ -43,8 +41,44 @@ pub struct PackEntry {
 }
 
 impl PackEntry {
-    /// The entry of a whole (not deltified) object of kind `kind` holding `data`.
+    /// The entry of a whole (not deltified) object of kind `kind` holding `data`, with a
+    /// compressor of its own (a writer of many entries keeps one [`EntryCompressor`]).
     pub fn whole(id: Oid, kind: ObjectType, data: &[u8]) -> Result<PackEntry> {
+        EntryCompressor::new().whole(id, kind, data)
+    }
+}
+
+/// Objects smaller than this go into an entry as zlib's stored (uncompressed) blocks: a
+/// compressor clears about 300 KB of tables before each stream, which costs more than a
+/// checkpoint's small objects (commits, trees, status files) would save on disk, and those
+/// packs are short-lived (merged, and compressed, every few checkpoints).
+pub const STORE_BELOW: usize = 32 * 1024;
+
+/// The most a stored deflate block holds.
+const STORED_BLOCK: usize = 0xffff;
+
+/// Writes objects as pack entries, one zlib stream each: small ones in stored blocks, the
+/// others compressed with one compressor kept from entry to entry.
+pub struct EntryCompressor {
+    deflate: Compress,
+}
+
+impl Default for EntryCompressor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EntryCompressor {
+    /// A compressor at zlib's fast level, as entries are written.
+    pub fn new() -> EntryCompressor {
+        EntryCompressor {
+            deflate: Compress::new(Compression::fast(), true),
+        }
+    }
+
+    /// The entry of a whole (not deltified) object of kind `kind` holding `data`.
+    pub fn whole(&mut self, id: Oid, kind: ObjectType, data: &[u8]) -> Result<PackEntry> {
         let code: u8 = match kind {
             ObjectType::Commit => 1,
             ObjectType::Tree => 2,
@@ -57,7 +91,7 @@ impl PackEntry {
                 ));
             }
         };
-        let mut bytes = Vec::with_capacity(data.len() / 2 + 16);
+        let mut bytes = Vec::with_capacity(data.len() + data.len() / STORED_BLOCK * 5 + 32);
         // Type in bits 4-6 of the first byte, the size in 4 bits there then 7 a byte.
         let mut size = data.len() as u64;
         let mut byte = (code << 4) | (size & 0x0f) as u8;
@@ -68,15 +102,60 @@ impl PackEntry {
             size >>= 7;
         }
         bytes.push(byte);
-        let mut encoder = ZlibEncoder::new(bytes, Compression::fast());
-        let compressed = encoder.write_all(data).and_then(|()| encoder.finish());
-        let bytes = compressed.map_err(|e| storage_error(Path::new("pack"), e.to_string()))?;
+        if data.len() < STORE_BELOW {
+            stored_stream(&mut bytes, data);
+        } else {
+            self.compress(&mut bytes, data)?;
+        }
         Ok(PackEntry {
             id,
             crc32: crc32fast::hash(&bytes),
             bytes,
         })
     }
+
+    /// Appends `data` to `bytes` as one compressed zlib stream.
+    fn compress(&mut self, bytes: &mut Vec<u8>, data: &[u8]) -> Result<()> {
+        self.deflate.reset();
+        loop {
+            let read = usize::try_from(self.deflate.total_in()).unwrap_or(usize::MAX);
+            let rest = data.get(read..).unwrap_or_default();
+            if bytes.capacity() - bytes.len() < 64 {
+                bytes.reserve(rest.len() / 2 + 64);
+            }
+            let status = self
+                .deflate
+                .compress_vec(rest, bytes, FlushCompress::Finish)
+                .map_err(|e| storage_error(Path::new("pack"), e.to_string()))?;
+            if status == Status::StreamEnd {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Appends `data` to `bytes` as a zlib stream of stored deflate blocks (RFC 1950 and
+/// 1951): the header, blocks of at most 65,535 bytes each with its length and the length's
+/// complement, and the Adler-32 of the data.
+fn stored_stream(bytes: &mut Vec<u8>, data: &[u8]) {
+    // Deflate with a 32 KiB window, no preset dictionary; the check bits make the header a
+    // multiple of 31.
+    bytes.extend_from_slice(&[0x78, 0x01]);
+    let mut blocks = data.chunks(STORED_BLOCK).peekable();
+    if blocks.peek().is_none() {
+        bytes.extend_from_slice(&[0x01, 0x00, 0x00, 0xff, 0xff]);
+    }
+    while let Some(block) = blocks.next() {
+        let last = blocks.peek().is_none();
+        bytes.push(u8::from(last));
+        let len = block.len() as u16;
+        bytes.extend_from_slice(&len.to_le_bytes());
+        bytes.extend_from_slice(&(!len).to_le_bytes());
+        bytes.extend_from_slice(block);
+    }
+    let mut adler = adler2::Adler32::new();
+    adler.write_slice(data);
+    bytes.extend_from_slice(&adler.checksum().to_be_bytes());
 }
 
 /// A pack and its index, ready to be written.
@@ -276,6 +355,8 @@ fn storage_error(path: &Path, message: String) -> CheckpointError {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+    use std::io::Read;
+
     use super::*;
 
     #[test]
@@ -307,5 +388,29 @@ mod tests {
         // Two 8-byte offsets, after the 4-byte ones.
         let small_end = INDEX_MAGIC.len() + 256 * 4 + 3 * 28;
         assert_eq!(encoded.index.len(), small_end + 2 * 8 + 2 * HASH_BYTES);
+    }
+
+    #[test]
+    fn stored_streams_inflate_to_their_data_at_every_block_boundary() {
+        for len in [
+            0,
+            1,
+            100,
+            STORED_BLOCK - 1,
+            STORED_BLOCK,
+            STORED_BLOCK + 1,
+            200_000,
+        ] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+            let mut stream = Vec::new();
+            stored_stream(&mut stream, &data);
+            let mut inflated = Vec::new();
+            flate2::read::ZlibDecoder::new(&stream[..])
+                .read_to_end(&mut inflated)
+                .unwrap();
+            assert_eq!(inflated, data, "{len} bytes");
+            let blocks = len.div_ceil(STORED_BLOCK).max(1);
+            assert_eq!(stream.len(), 2 + blocks * 5 + len + 4, "{len} bytes");
+        }
     }
 }

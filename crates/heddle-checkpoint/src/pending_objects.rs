@@ -14,7 +14,7 @@ use git2::{Mempack, ObjectType, Oid, Repository};
 
 use crate::error::{CheckpointError, Result};
 use crate::pack::write_encoded;
-use crate::pack_format::{PackEntry, encode_pack};
+use crate::pack_format::{EntryCompressor, encode_pack};
 
 /// The mempack's priority among the object database's backends: above the loose (1) and
 /// packed (2) ones, so every new object goes to it.
@@ -26,6 +26,8 @@ pub struct PendingObjects<'r> {
     mempack: Mempack<'r>,
     /// The objects named since the last flush.
     named: Vec<Oid>,
+    /// Kept from pack to pack (a new one clears hundreds of KB).
+    compressor: EntryCompressor,
 }
 
 impl<'r> PendingObjects<'r> {
@@ -36,6 +38,7 @@ impl<'r> PendingObjects<'r> {
             repo,
             mempack,
             named: Vec::new(),
+            compressor: EntryCompressor::new(),
         }
     }
 
@@ -99,7 +102,7 @@ impl<'r> PendingObjects<'r> {
             let object = odb
                 .read(id)
                 .map_err(|e| git(&format!("read object {id}"), &e))?;
-            entries.push(PackEntry::whole(id, object.kind(), object.data())?);
+            entries.push(self.compressor.whole(id, object.kind(), object.data())?);
         }
         let encoded = encode_pack(&entries);
         write_encoded(self.repo, &encoded)?;

@@ -11,7 +11,7 @@ use std::process::Command;
 
 use git2::{ObjectType, Oid, Repository};
 use heddle_checkpoint::pack::{pack_dir, pack_index_ids, write_encoded, write_synced};
-use heddle_checkpoint::pack_format::{PackEntry, concatenate, encode_pack};
+use heddle_checkpoint::pack_format::{EntryCompressor, PackEntry, concatenate, encode_pack};
 use heddle_checkpoint::session_packs::{GROWTH, SessionPacks};
 
 /// A bare repository in a new temporary folder.
@@ -119,6 +119,61 @@ fn a_pack_of_whole_objects_is_indexed_as_libgit2_indexes_it() {
         &["verify-pack", pack.with_extension("idx").to_str().unwrap()],
     );
     git(repo.path(), &["fsck", "--no-dangling", "--strict"]);
+}
+
+/// Bytes that do not compress (a linear congruential sequence's high bytes).
+fn noise(n: usize, seed: u64) -> Vec<u8> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 56) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn one_compressor_kept_across_entries_writes_what_a_fresh_one_writes() {
+    let (_dir, repo) = repository();
+    let mut contents: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        b"x".to_vec(),
+        b"status: success\n".repeat(7),
+        b"a line that repeats, and compresses well\n".repeat(2_000),
+        noise(300_000, 7),
+        noise(65, 8),
+    ];
+    contents.extend(contents.clone().into_iter().rev());
+    let ids: Vec<Oid> = contents.iter().map(|c| repo.blob(c).unwrap()).collect();
+    let mut kept = EntryCompressor::new();
+    let entries: Vec<PackEntry> = ids
+        .iter()
+        .zip(&contents)
+        .map(|(&id, data)| {
+            let entry = kept.whole(id, ObjectType::Blob, data).unwrap();
+            let fresh = PackEntry::whole(id, ObjectType::Blob, data).unwrap();
+            assert_eq!(entry, fresh, "entry of {} bytes", data.len());
+            entry
+        })
+        .collect();
+    let encoded = encode_pack(&entries);
+    let scratch = tempfile::tempdir().unwrap();
+    let mut indexer = git2::Indexer::new(None, scratch.path(), 0o644, true).unwrap();
+    std::io::Write::write_all(&mut indexer, &encoded.pack).unwrap();
+    assert_eq!(indexer.commit().unwrap(), encoded.name);
+    let empty = tempfile::tempdir().unwrap();
+    let reader = Repository::init_bare(empty.path()).unwrap();
+    let pack = write_encoded(&reader, &encoded).unwrap();
+    git(
+        reader.path(),
+        &["verify-pack", pack.with_extension("idx").to_str().unwrap()],
+    );
+    let reader = Repository::open_bare(empty.path()).unwrap();
+    for (id, data) in ids.iter().zip(&contents) {
+        assert_eq!(reader.find_blob(*id).unwrap().content(), &data[..]);
+    }
 }
 
 #[test]
