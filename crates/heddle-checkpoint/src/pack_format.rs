@@ -3,7 +3,8 @@
 //! often and that need no delta search:
 //!
 //! - a checkpoint's few new objects become one pack of whole objects ([`PackEntry::whole`],
-//!   [`encode_pack`]): compressing ten small objects and hashing the result is all the work;
+//!   [`encode_pack`]): small objects go in uncompressed ([`STORE_BELOW`]), so framing and
+//!   hashing them is all the work;
 //! - packs are merged by copying their bodies one after the other ([`concatenate`]): an
 //!   entry's bytes do not depend on where it sits, and a delta that names its base by
 //!   distance (`OFS_DELTA`) finds it at the same distance when its whole pack is copied as
@@ -141,13 +142,11 @@ fn stored_stream(bytes: &mut Vec<u8>, data: &[u8]) {
     // Deflate with a 32 KiB window, no preset dictionary; the check bits make the header a
     // multiple of 31.
     bytes.extend_from_slice(&[0x78, 0x01]);
-    let mut blocks = data.chunks(STORED_BLOCK).peekable();
-    if blocks.peek().is_none() {
-        bytes.extend_from_slice(&[0x01, 0x00, 0x00, 0xff, 0xff]);
-    }
-    while let Some(block) = blocks.next() {
-        let last = blocks.peek().is_none();
-        bytes.push(u8::from(last));
+    // At least one block: an empty stream is one empty final block.
+    let blocks = data.len().div_ceil(STORED_BLOCK).max(1);
+    for k in 0..blocks {
+        let block = &data[k * STORED_BLOCK..((k + 1) * STORED_BLOCK).min(data.len())];
+        bytes.push(u8::from(k + 1 == blocks));
         let len = block.len() as u16;
         bytes.extend_from_slice(&len.to_le_bytes());
         bytes.extend_from_slice(&(!len).to_le_bytes());

@@ -26,7 +26,8 @@ pub struct PendingObjects<'r> {
     mempack: Mempack<'r>,
     /// The objects named since the last flush.
     named: Vec<Oid>,
-    /// Kept from pack to pack (a new one clears hundreds of KB).
+    /// Kept from pack to pack for the objects too large to store uncompressed (a new one
+    /// clears hundreds of KB).
     compressor: EntryCompressor,
 }
 
