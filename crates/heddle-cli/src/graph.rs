@@ -1,6 +1,6 @@
 //! `heddle graph`: the typed model, as JSON or a readable summary.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use heddle_api::{ApiError, OpenWorkflowRequest, open_workflow};
@@ -30,13 +30,17 @@ pub fn run(file: &Path, json: bool, out: &mut dyn Write) -> Result<usize, GraphF
     let Some(workflow) = opened.workflow else {
         return Err(GraphFailure::Unparseable(errors));
     };
+    // One write per buffer, not per line: stdout is line-buffered, and a 20,000-node model
+    // as pretty JSON is over a million lines.
+    let mut buffered = BufWriter::new(out);
     let written = if json {
-        serde_json::to_writer_pretty(&mut *out, &workflow)
+        serde_json::to_writer_pretty(&mut buffered, &workflow)
             .map_err(std::io::Error::from)
-            .and_then(|()| writeln!(out))
+            .and_then(|()| writeln!(buffered))
     } else {
-        write_summary(&workflow, out)
-    };
+        write_summary(&workflow, &mut buffered)
+    }
+    .and_then(|()| buffered.flush());
     written.map_err(|e| GraphFailure::Api(ApiError::from_io(file, &e)))?;
     Ok(errors)
 }

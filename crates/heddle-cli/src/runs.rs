@@ -1,7 +1,7 @@
 //! `heddle ps`, `heddle events` and `heddle inspect`: runs as heddle-api reads them (the run
 //! index, the event feed), rendered for the terminal.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::time::Duration;
 
 use heddle_api::index::{PageRequest, RunFilter, RunStatus as RunState};
@@ -145,10 +145,14 @@ pub async fn events(
 ) -> Result<(), String> {
     let feed = library.events(run, 0).await.map_err(|e| e.message)?;
     let mut feed = if follow { feed } else { feed.until_now() };
+    // Written a batch at a time (stdout is line-buffered: one write per event otherwise),
+    // and flushed after each, so `--follow` shows an event as soon as it is read.
+    let mut out = BufWriter::new(out);
     while let Some(batch) = feed.next_batch().await {
         for event in batch.map_err(|e| e.message)? {
-            print_event(&event, json, out);
+            print_event(&event, json, &mut out);
         }
+        let _ = out.flush();
     }
     if feed.skipped_lines() > 0 {
         let _ = writeln!(
@@ -157,6 +161,7 @@ pub async fn events(
             feed.skipped_lines()
         );
     }
+    let _ = out.flush();
     Ok(())
 }
 
@@ -278,8 +283,10 @@ pub async fn inspect(
             detail
         ));
     }
+    // One write per buffer, not per line (a long run has a line per stage).
+    let mut out = BufWriter::new(out);
     for line in lines {
         writeln!(out, "{line}").map_err(write)?;
     }
-    Ok(())
+    out.flush().map_err(write)
 }

@@ -1,6 +1,6 @@
 //! `heddle validate`: diagnostics for one or more files, as text or JSON.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 
 use heddle_api::{ApiError, OpenWorkflowRequest, OpenedWorkflow, open_workflow};
@@ -38,11 +38,15 @@ pub fn run(
         Ok(opened) => count(&opened.diagnostics, Severity::Error) > 0,
         Err(_) => true,
     });
+    // One write per buffer, not per line: stdout is line-buffered, and a report of a large
+    // workflow (pretty JSON) has hundreds of thousands of lines.
+    let mut buffered = BufWriter::new(out);
     if json {
-        write_json(&results, out)?;
+        write_json(&results, &mut buffered)?;
     } else {
-        write_text(&results, color, out)?;
+        write_text(&results, color, &mut buffered)?;
     }
+    buffered.flush()?;
     Ok(failed)
 }
 

@@ -1,13 +1,17 @@
 //! Reaching a run from another process: a run executing in one `heddle run` is answered and
 //! cancelled by `heddle answer` / `heddle cancel` run as separate processes, through the
-//! run folder's control channel. (The server door's side is in serve.rs.)
+//! run folder's control channel, and followed by `heddle events --follow` as it goes. (The server door's side is in serve.rs.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod sandbox;
 
-use std::time::Duration;
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use sandbox::{Sandbox, describe, exit_code_within, json, run_id, text, wait_for, wait_for_stage};
+use serde_json::Value;
 
 /// Waits until `heddle answer RUN` lists a waiting gate; its output.
 fn waiting_gate(sandbox: &Sandbox, run: &str) -> String {
@@ -102,4 +106,59 @@ fn a_terminal_run_is_cancelled_from_another_process_at_its_checkpoint() {
         "{}",
         describe(&again)
     );
+}
+
+#[test]
+fn events_follow_prints_a_waiting_run_s_events_before_it_ends() {
+    let sandbox = Sandbox::new();
+    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
+    let mut child = sandbox.run_in_terminal(&flow);
+    let run = wait_for_stage(&sandbox, &mut child, "review");
+    let id = run_id(&run);
+    waiting_gate(&sandbox, &id);
+
+    // The follower's output is written a batch at a time: the gate's events must reach the
+    // pipe while the run still waits on it, not when the follower exits.
+    let mut follower = sandbox
+        .command(&["events", &id, "--follow", "--json"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (lines, received) = mpsc::channel::<String>();
+    let stdout = follower.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !seen
+        .iter()
+        .any(|l: &String| l.contains("interview.started"))
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match received.recv_timeout(left) {
+            Ok(line) => seen.push(line),
+            Err(_) => panic!("the gate's start was not printed while it waits: {seen:?}"),
+        }
+    }
+    assert!(
+        !seen.iter().any(|l| l.contains("run.completed")),
+        "the run ended before it was answered: {seen:?}"
+    );
+
+    let out = sandbox.heddle(&["answer", &id, "--choice", "A"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let code = exit_code_within(&mut child, Duration::from_secs(20), "the answered run");
+    assert_eq!(code, Some(0), "{}", sandbox.spawned_output());
+    // The follower prints the rest as it comes and stops at the run's end.
+    let code = exit_code_within(&mut follower, Duration::from_secs(20), "the follower");
+    assert_eq!(code, Some(0));
+    reader.join().unwrap();
+    seen.extend(received.try_iter());
+    let last: Value = serde_json::from_str(seen.last().unwrap()).unwrap();
+    assert_eq!(last["event"], "run.completed", "{seen:?}");
 }
