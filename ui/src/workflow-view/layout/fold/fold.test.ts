@@ -67,11 +67,26 @@ function crossesInside(p: Point, q: Point, box: Box): boolean {
 
 const ROOM = { width: 1000, height: 640, maxZoom: 1.1, readableZoom: 0.6 };
 
+interface Solid {
+  alongLow: number;
+  alongHigh: number;
+  crossLow: number;
+  crossHigh: number;
+}
+
+/** The plan's flat arrays from objects, and back. */
+const solidsOf = (solids: readonly Solid[]) => Float64Array.from(solids.flatMap((s) => [s.alongLow, s.alongHigh, s.crossLow, s.crossHigh]));
+const pointsOf = (points: readonly { along: number; cross: number }[]) => Float64Array.from(points.flatMap((p) => [p.along, p.cross]));
+const intervalsOf = (intervals: readonly { low: number; high: number }[]) => Float64Array.from(intervals.flatMap((i) => [i.low, i.high]));
+const asIntervals = (flat: Float64Array) => Array.from({ length: flat.length / 2 }, (_, i) => ({ low: flat[2 * i], high: flat[2 * i + 1] }));
+const asSolids = (flat: Float64Array): Solid[] =>
+  Array.from({ length: flat.length / 4 }, (_, i) => ({ alongLow: flat[4 * i] ?? NaN, alongHigh: flat[4 * i + 1] ?? NaN, crossLow: flat[4 * i + 2] ?? NaN, crossHigh: flat[4 * i + 3] ?? NaN }));
+
 describe('foldPlan', () => {
   const solid = (low: number, high: number) => ({ alongLow: low, alongHigh: high, crossLow: 0, crossHigh: 40 });
 
   it('merges overlapping along intervals', () => {
-    expect(coveredIntervals([solid(50, 80), solid(0, 30), solid(20, 40)])).toEqual([
+    expect(asIntervals(coveredIntervals(solidsOf([solid(50, 80), solid(0, 30), solid(20, 40)])))).toEqual([
       { low: 0, high: 40 },
       { low: 50, high: 80 },
     ]);
@@ -83,8 +98,8 @@ describe('foldPlan', () => {
 
   it('cuts in the middle of the gaps nearest to equal shares, never through a solid', () => {
     const intervals = [0, 1, 2, 3, 4, 5].map((i) => ({ low: i * 100, high: i * 100 + 60 }));
-    expect(evenCuts(intervals, 3)).toEqual([180, 380]);
-    expect(evenCuts(intervals, 7)).toBeNull();
+    expect(evenCuts(intervalsOf(intervals), 3)).toEqual([180, 380]);
+    expect(evenCuts(intervalsOf(intervals), 7)).toBeNull();
   });
 
   it('finds bands and cuts as a scan through every cut and gap would', () => {
@@ -117,7 +132,7 @@ describe('foldPlan', () => {
         return { low, high: at };
       });
       for (let bands = 2; bands <= Math.min(24, intervals.length); bands++) {
-        const cuts = evenCuts(intervals, bands);
+        const cuts = evenCuts(intervalsOf(intervals), bands);
         expect(cuts).toEqual(scanCuts(intervals, bands));
         for (let i = 0; i < 20; i++) {
           const along = next() * (at + 100) - 50;
@@ -138,12 +153,15 @@ describe('foldPlan', () => {
         return { alongLow: low, alongHigh: low + 20 + Math.floor(next() * 80), crossLow: cross, crossHigh: cross + 40 };
       });
       const points = Array.from({ length: 50 }, () => ({ along: next() * 5400 - 200, cross: next() * 500 - 100 }));
-      const intervals = coveredIntervals(solids);
-      const gaps = intervals.slice(1).map((interval, i) => ((intervals[i]?.high ?? 0) + interval.low) / 2);
-      const slots = bandExtents(solids, points, gaps);
-      for (let bands = 1; bands <= Math.min(8, intervals.length); bands++) {
+      const flatSolids = solidsOf(solids);
+      const flatPoints = pointsOf(points);
+      const intervals = coveredIntervals(flatSolids);
+      const objects = asIntervals(intervals);
+      const gaps = objects.slice(1).map((interval, i) => ((objects[i]?.high ?? 0) + (interval.low ?? 0)) / 2);
+      const slots = bandExtents(flatSolids, flatPoints, gaps);
+      for (let bands = 1; bands <= Math.min(8, objects.length); bands++) {
         const cuts = bands === 1 ? [] : (evenCuts(intervals, bands) ?? []);
-        expect(mergedExtents(slots, gaps, cuts)).toEqual(bandExtents(solids, points, cuts));
+        expect(asSolids(mergedExtents(slots, gaps, cuts))).toEqual(asSolids(bandExtents(flatSolids, flatPoints, cuts)));
       }
     }
   });
@@ -151,11 +169,12 @@ describe('foldPlan', () => {
   it('folds a long thin row for a square room, and leaves alone what already fits', () => {
     const row = Array.from({ length: 40 }, (_, i) => solid(i * 200, i * 200 + 150));
     const zooms = { max: 1.1, readable: 0.8 };
-    const cuts = planFold(row, [], { along: 1000, cross: 1000 }, zooms);
+    const none = new Float64Array(0);
+    const cuts = planFold(solidsOf(row), none, { along: 1000, cross: 1000 }, zooms);
     expect(cuts.length).toBeGreaterThan(3);
     // Four solids fit at 1.1×, six at 0.83×: readable either way, so neither is folded.
-    expect(planFold(row.slice(0, 4), [], { along: 1000, cross: 1000 }, zooms)).toEqual([]);
-    expect(planFold(row.slice(0, 6), [], { along: 1000, cross: 1000 }, zooms)).toEqual([]);
+    expect(planFold(solidsOf(row.slice(0, 4)), none, { along: 1000, cross: 1000 }, zooms)).toEqual([]);
+    expect(planFold(solidsOf(row.slice(0, 6)), none, { along: 1000, cross: 1000 }, zooms)).toEqual([]);
   });
 });
 

@@ -5,11 +5,16 @@
  * top to bottom; a top-down one columns read left to right). An edge that runs from one band
  * into another leaves its band past the end, runs along the gap between the bands in a lane of
  * its own, and enters the next band from its start, as a wrapped line of text continues.
- * Works on any engine's result: it moves top-level nodes and re-routes edge polylines.
+ * Works on any engine's result: it moves top-level nodes and re-routes edge polylines. The
+ * work is done on a placement's flat arrays (`foldPlacement`), so the layered engine's worker
+ * folds what it laid out without making an object per node or point.
  */
-import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../../flow/flowTypes';
+import type { FlowDirection } from '../../flow/flowDirection';
+import type { WorkflowFlow, WorkflowFlowNode } from '../../flow/flowTypes';
 import type { Point } from '../../look/shapeGeometry';
-import { Frame, type FrameBox, type FramePoint } from './frame';
+import { placementOf, withPlacement, type FlowPlacement } from '../layered/flowPlacement';
+import { PointList } from '../pointList';
+import { Frame } from './frame';
 import { BAND_GAP, BAND_MARGIN, LANE, bandExtents, bandOf, planFold } from './foldPlan';
 
 /** The canvas the flow will be shown on, in pixels, less the room fitting leaves round it. */
@@ -22,21 +27,21 @@ export interface FoldRoom {
   readableZoom: number;
 }
 
-function nodeSize(node: WorkflowFlowNode): { width: number; height: number } {
-  return node.type === 'subgraph' ? { width: node.width ?? 0, height: node.height ?? 0 } : node.data.box;
-}
-
-/** Where each band goes: how far it is shifted along and across. */
-interface BandPlace {
-  extent: FrameBox;
-  alongShift: number;
-  crossShift: number;
+/** What the fold reads of a flow besides where its nodes and edges are (its placement). */
+export interface FoldShape {
+  direction: FlowDirection;
+  /** Each node's parent box, as a node index; -1 at the top level (only those are moved). */
+  parents: Int32Array;
+  /** width, height of each node as drawn. */
+  sizes: Float64Array;
+  /** 1 for an edge with data (its route and label are folded), 0 without. */
+  withData: Uint8Array;
+  /** width, height of each edge's label chip; NaN without one. */
+  labels: Float64Array;
 }
 
 /** An edge segment that crosses from one band into another, and its lane between bands. */
 interface Crossing {
-  edge: string;
-  segment: number;
   from: number;
   to: number;
   gap: number;
@@ -44,23 +49,69 @@ interface Crossing {
   order: number;
 }
 
-/** Removes repeated points and points in the middle of a straight run. */
-export function simplifyRoute(route: readonly Point[]): Point[] {
-  const out: Point[] = [];
-  for (const p of route) {
-    const last = out[out.length - 1];
-    if (last !== undefined && Math.abs(last.x - p.x) < 0.01 && Math.abs(last.y - p.y) < 0.01) continue;
-    const before = out[out.length - 2];
-    if (before !== undefined && last !== undefined) {
-      const straight =
-        (Math.abs(before.x - last.x) < 0.01 && Math.abs(last.x - p.x) < 0.01) ||
-        (Math.abs(before.y - last.y) < 0.01 && Math.abs(last.y - p.y) < 0.01);
-      const turnsBack = straight && ((last.x - before.x) * (p.x - last.x) < 0 || (last.y - before.y) * (p.y - last.y) < 0);
+/** Within 0.01 of each other. */
+function same(a: number, b: number): boolean {
+  return Math.abs(a - b) < 0.01;
+}
+
+/** Appends `route` to `out` without repeated points and points in the middle of a straight run. */
+function appendSimplified(route: PointList, out: PointList): void {
+  const start = out.length;
+  for (let i = 0; i < route.length; i++) {
+    const x = route.x(i);
+    const y = route.y(i);
+    const last = out.length - 1;
+    if (last >= start && same(out.x(last), x) && same(out.y(last), y)) continue;
+    if (last - 1 >= start) {
+      const bx = out.x(last - 1);
+      const by = out.y(last - 1);
+      const lx = out.x(last);
+      const ly = out.y(last);
+      const straight = (same(bx, lx) && same(lx, x)) || (same(by, ly) && same(ly, y));
+      const turnsBack = straight && ((lx - bx) * (x - lx) < 0 || (ly - by) * (y - ly) < 0);
       if (straight && !turnsBack) out.pop();
     }
-    out.push(p);
+    out.push(x, y);
   }
-  return out;
+}
+
+/** Removes repeated points and points in the middle of a straight run. */
+export function simplifyRoute(route: readonly Point[]): Point[] {
+  const from = new PointList();
+  for (const p of route) from.push(p.x, p.y);
+  const out = new PointList();
+  appendSimplified(from, out);
+  return Array.from({ length: out.length }, (_, i) => ({ x: out.x(i), y: out.y(i) }));
+}
+
+function nodeSize(node: WorkflowFlowNode): { width: number; height: number } {
+  return node.type === 'subgraph' ? { width: node.width ?? 0, height: node.height ?? 0 } : node.data.box;
+}
+
+/** What the fold reads of `flow` besides its placement. */
+function foldShapeOf(flow: WorkflowFlow): FoldShape {
+  const index = new Map<string, number>();
+  flow.nodes.forEach((node, i) => index.set(node.id, i));
+  const parents = new Int32Array(flow.nodes.length);
+  const sizes = new Float64Array(flow.nodes.length * 2);
+  flow.nodes.forEach((node, i) => {
+    // A node in a box is moved with its box (its position is relative to it).
+    parents[i] = node.parentId === undefined ? -1 : (index.get(node.parentId) ?? flow.nodes.length);
+    const { width, height } = nodeSize(node);
+    sizes[2 * i] = width;
+    sizes[2 * i + 1] = height;
+  });
+  const withData = new Uint8Array(flow.edges.length);
+  const labels = new Float64Array(flow.edges.length * 2).fill(Number.NaN);
+  flow.edges.forEach((edge, e) => {
+    if (edge.data === undefined) return;
+    withData[e] = 1;
+    if (edge.data.labelBox !== null) {
+      labels[2 * e] = edge.data.labelBox.width;
+      labels[2 * e + 1] = edge.data.labelBox.height;
+    }
+  });
+  return { direction: flow.direction, parents, sizes, withData, labels };
 }
 
 /** `laidOut` folded to `room`, or as it is without one (no canvas measured to fold for). */
@@ -74,139 +125,201 @@ export function foldTo(laidOut: WorkflowFlow, room: FoldRoom | null): WorkflowFl
  * stay as they are.
  */
 export function foldFlow(flow: WorkflowFlow, room: FoldRoom): WorkflowFlow {
-  const frame = new Frame(flow.direction);
-  const topLevel = flow.nodes.filter((n) => n.parentId === undefined);
-  if (topLevel.length < 3) return flow;
-  const nodeBoxes = new Map<string, FrameBox>();
-  for (const n of topLevel) {
-    // Spelled out: spreading boxes of several shapes is a slow path, felt at 20,000 nodes.
-    const { width, height } = nodeSize(n);
-    nodeBoxes.set(n.id, frame.boxToFrame({ x: n.position.x, y: n.position.y, width, height }));
+  const folded = foldPlacement(foldShapeOf(flow), placementOf(flow), room);
+  return folded === null ? flow : withPlacement(flow, folded);
+}
+
+/** `placement` (of a flow of `shape`) folded to `room`; null when it is best left as it is. */
+export function foldPlacement(shape: FoldShape, placement: FlowPlacement, room: FoldRoom): FlowPlacement | null {
+  const frame = new Frame(shape.direction);
+  const nodeCount = shape.parents.length;
+  const edgeCount = shape.withData.length;
+  let topLevel = 0;
+  for (let i = 0; i < nodeCount; i++) if ((shape.parents[i] ?? -1) < 0) topLevel++;
+  if (topLevel < 3) return null;
+  const { positions, routeEnds, routePoints, labelCentres } = placement;
+  const labelled = (e: number) =>
+    shape.withData[e] === 1 &&
+    !Number.isNaN(labelCentres[2 * e] ?? Number.NaN) &&
+    !Number.isNaN(shape.labels[2 * e] ?? Number.NaN) &&
+    !Number.isNaN(shape.labels[2 * e + 1] ?? Number.NaN);
+  let labelCount = 0;
+  for (let e = 0; e < edgeCount; e++) if (labelled(e)) labelCount++;
+  // Solids: the top-level nodes, then the labels.
+  const solids = new Float64Array(4 * (topLevel + labelCount));
+  const nodeSolid = new Int32Array(nodeCount).fill(-1);
+  const labelSolid = new Int32Array(edgeCount).fill(-1);
+  let solid = 0;
+  for (let i = 0; i < nodeCount; i++) {
+    if ((shape.parents[i] ?? -1) >= 0) continue;
+    const x = positions[2 * i] ?? 0;
+    const y = positions[2 * i + 1] ?? 0;
+    frame.boxToFrame(x, y, shape.sizes[2 * i] ?? 0, shape.sizes[2 * i + 1] ?? 0, solids, 4 * solid);
+    nodeSolid[i] = solid++;
   }
-  const labelBoxes = new Map<string, FrameBox>();
-  const routes = new Map<string, FramePoint[]>();
-  for (const edge of flow.edges) {
-    const data = edge.data;
-    if (data === undefined) continue;
-    if (data.route !== null) routes.set(edge.id, data.route.map((p) => frame.toFrame(p)));
-    if (data.labelCenter !== null && data.labelBox !== null) {
-      const { x, y } = data.labelCenter;
-      const { width, height } = data.labelBox;
-      labelBoxes.set(edge.id, frame.boxToFrame({ x: x - width / 2, y: y - height / 2, width, height }));
+  for (let e = 0; e < edgeCount; e++) {
+    if (!labelled(e)) continue;
+    const width = shape.labels[2 * e] ?? 0;
+    const height = shape.labels[2 * e + 1] ?? 0;
+    const x = (labelCentres[2 * e] ?? 0) - width / 2;
+    const y = (labelCentres[2 * e + 1] ?? 0) - height / 2;
+    frame.boxToFrame(x, y, width, height, solids, 4 * solid);
+    labelSolid[e] = solid++;
+  }
+  // Route points in the frame, edge after edge; each edge's first point and end (-1: no route).
+  const routeStart = new Int32Array(edgeCount).fill(-1);
+  const routeEnd = new Int32Array(edgeCount).fill(-1);
+  let pointCount = 0;
+  let at = 0;
+  for (let e = 0; e < edgeCount; e++) {
+    const end = routeEnds[e] ?? -1;
+    if (end < 0) continue;
+    if (shape.withData[e] === 1) {
+      routeStart[e] = at;
+      routeEnd[e] = end;
+      pointCount += end - at;
+    }
+    at = end;
+  }
+  const points = new Float64Array(2 * pointCount);
+  const pointAt = new Int32Array(edgeCount);
+  let filled = 0;
+  for (let e = 0; e < edgeCount; e++) {
+    pointAt[e] = filled;
+    for (let q = routeStart[e] ?? 0; q < (routeEnd[e] ?? -1); q++) {
+      const x = routePoints[2 * q] ?? 0;
+      const y = routePoints[2 * q + 1] ?? 0;
+      points[2 * filled] = frame.along(x, y);
+      points[2 * filled + 1] = frame.cross(x, y);
+      filled++;
     }
   }
-  const solids = [...nodeBoxes.values(), ...labelBoxes.values()];
-  const points = [...routes.values()].flat();
   const cuts = planFold(solids, points, frame.canvas(room.width, room.height), {
     max: room.maxZoom,
     readable: room.readableZoom,
   });
-  if (cuts.length === 0) return flow;
+  if (cuts.length === 0) return null;
 
-  // Which segments cross bands (by edge, then segment), and the lane each takes in the gap it runs along.
-  const crossings = new Map<string, Map<number, Crossing>>();
+  // Which segments cross bands (by the point they start at), and the lane each takes in the gap it runs along.
+  const crossings = new Map<number, Crossing>();
   let crossingCount = 0;
   const lanesPerGap = new Array<number>(cuts.length).fill(0);
-  for (const [id, route] of routes) {
-    let bandAt = route[0] === undefined ? 0 : bandOf(cuts, route[0].along);
-    route.forEach((_, i) => {
-      const q = route[i + 1];
-      if (q === undefined) return;
+  for (let e = 0; e < edgeCount; e++) {
+    if ((routeStart[e] ?? -1) < 0) continue;
+    const first = pointAt[e] ?? 0;
+    const until = first + (routeEnd[e] ?? 0) - (routeStart[e] ?? 0);
+    let bandAt = until > first ? bandOf(cuts, points[2 * first] ?? 0) : 0;
+    for (let q = first; q + 1 < until; q++) {
       const from = bandAt;
-      const to = bandOf(cuts, q.along);
+      const to = bandOf(cuts, points[2 * (q + 1)] ?? 0);
       bandAt = to;
-      if (from === to) return;
+      if (from === to) continue;
       // Forward it runs along the gap after the band it leaves, backward the gap after the one it enters.
       const gap = Math.min(from, to);
       const lane = lanesPerGap[gap] ?? 0;
       lanesPerGap[gap] = lane + 1;
-      const ofEdge = crossings.get(id) ?? new Map<number, Crossing>();
-      crossings.set(id, ofEdge);
-      ofEdge.set(i, { edge: id, segment: i, from, to, gap, lane, order: crossingCount++ });
-    });
+      crossings.set(q, { from, to, gap, lane, order: crossingCount++ });
+    }
   }
 
   const extents = bandExtents(solids, points, cuts);
+  const bandCount = extents.length / 4;
+  const alongLow = (b: number) => extents[4 * b] ?? 0;
+  const alongHigh = (b: number) => extents[4 * b + 1] ?? 0;
+  const crossLow = (b: number) => extents[4 * b + 2] ?? 0;
+  const crossHigh = (b: number) => extents[4 * b + 3] ?? 0;
   // Where each band's first solid starts.
-  const firstSolids = extents.map(() => Infinity);
-  for (const s of solids) {
-    const b = bandOf(cuts, (s.alongLow + s.alongHigh) / 2);
-    firstSolids[b] = Math.min(firstSolids[b] ?? Infinity, s.alongLow);
+  const firstSolids = new Float64Array(bandCount).fill(Infinity);
+  for (let s = 0; s < solid; s++) {
+    const b = bandOf(cuts, ((solids[4 * s] ?? 0) + (solids[4 * s + 1] ?? 0)) / 2);
+    firstSolids[b] = Math.min(firstSolids[b] ?? Infinity, solids[4 * s] ?? 0);
   }
-  const places: BandPlace[] = [];
+  // How far each band is shifted along and across.
+  const alongShift = new Float64Array(bandCount);
+  const crossShift = new Float64Array(bandCount);
   let crossAt = 0;
-  extents.forEach((extent, b) => {
+  for (let b = 0; b < bandCount; b++) {
     // Each band starts at its first solid, so the bands line up at their start.
     const firstSolid = firstSolids[b] ?? Infinity;
-    const alongShift = Number.isFinite(firstSolid) ? firstSolid : extent.alongLow;
-    places.push({ extent, alongShift, crossShift: crossAt - extent.crossLow });
+    alongShift[b] = Number.isFinite(firstSolid) ? firstSolid : alongLow(b);
+    crossShift[b] = crossAt - crossLow(b);
     const lanes = lanesPerGap[b] ?? 0;
-    crossAt += extent.crossHigh - extent.crossLow + BAND_GAP + Math.max(0, lanes - 1) * LANE;
-  });
-  const placeOf = (band: number): BandPlace => places[band] ?? { extent: extents[0] as FrameBox, alongShift: 0, crossShift: 0 };
-  const move = (p: FramePoint): FramePoint => {
-    const place = placeOf(bandOf(cuts, p.along));
-    return { along: p.along - place.alongShift, cross: p.cross + place.crossShift };
-  };
-  const bandStart = (b: number) => placeOf(b).extent.alongLow - placeOf(b).alongShift;
-  const bandEnd = (b: number) => placeOf(b).extent.alongHigh - placeOf(b).alongShift;
+    crossAt += crossHigh(b) - crossLow(b) + BAND_GAP + Math.max(0, lanes - 1) * LANE;
+  }
+  const bandStart = (b: number) => alongLow(b) - (alongShift[b] ?? 0);
+  const bandEnd = (b: number) => alongHigh(b) - (alongShift[b] ?? 0);
   const laneCross = (gap: number, lane: number) => {
-    const place = placeOf(gap);
-    const gapStart = place.extent.crossHigh + place.crossShift;
+    const gapStart = crossHigh(gap) + (crossShift[gap] ?? 0);
     const lanes = lanesPerGap[gap] ?? 1;
     return gapStart + (BAND_GAP + Math.max(0, lanes - 1) * LANE) / 2 - ((lanes - 1) * LANE) / 2 + lane * LANE;
   };
-
-  /** The way from p (in band `c.from`) to q (in band `c.to`), both already moved. */
-  const connector = (c: Crossing, p: FramePoint, q: FramePoint): FramePoint[] => {
+  /** Adds frame point (along, cross), moved with its band, to `route` on the screen; returns its band. */
+  const route = new PointList();
+  const pushMoved = (along: number, cross: number): number => {
+    const b = bandOf(cuts, along);
+    const movedAlong = along - (alongShift[b] ?? 0);
+    const movedCross = cross + (crossShift[b] ?? 0);
+    route.push(frame.x(movedAlong, movedCross), frame.y(movedAlong, movedCross));
+    return b;
+  };
+  const pushFrame = (along: number, cross: number) => route.push(frame.x(along, cross), frame.y(along, cross));
+  /** The way from p (in band `c.from`, moved: `pCross`) to q (in band `c.to`, moved: `qCross`). */
+  const connector = (c: Crossing, pCross: number, qCross: number) => {
     const margin = BAND_MARGIN + c.order * (LANE / 2);
     const lane = laneCross(c.gap, c.lane);
     const forward = c.to > c.from;
     const leaveAt = forward ? bandEnd(c.from) + margin : bandStart(c.from) - margin;
     const enterAt = forward ? bandStart(c.to) - margin : bandEnd(c.to) + margin;
-    return [
-      { along: leaveAt, cross: p.cross },
-      { along: leaveAt, cross: lane },
-      { along: enterAt, cross: lane },
-      { along: enterAt, cross: q.cross },
-    ];
+    pushFrame(leaveAt, pCross);
+    pushFrame(leaveAt, lane);
+    pushFrame(enterAt, lane);
+    pushFrame(enterAt, qCross);
   };
 
-  const placeNode = (node: WorkflowFlowNode): WorkflowFlowNode => {
-    const box = nodeBoxes.get(node.id);
-    if (box === undefined) return node;
-    const place = placeOf(bandOf(cuts, (box.alongLow + box.alongHigh) / 2));
-    const moved = frame.boxToScreen({
-      alongLow: box.alongLow - place.alongShift,
-      alongHigh: box.alongHigh - place.alongShift,
-      crossLow: box.crossLow + place.crossShift,
-      crossHigh: box.crossHigh + place.crossShift,
-    });
-    return { ...node, position: { x: moved.x, y: moved.y } };
-  };
-  const placeEdge = (edge: WorkflowFlowEdge): WorkflowFlowEdge => {
-    const data = edge.data;
-    if (data === undefined) return edge;
-    const route = routes.get(edge.id);
-    let folded: Point[] | null = data.route;
-    if (route !== undefined) {
-      const out: FramePoint[] = [];
-      const crossed = crossings.get(edge.id);
-      route.forEach((p, i) => {
-        const at = move(p);
-        out.push(at);
-        const q = route[i + 1];
-        const crossing = crossed?.get(i);
-        if (q !== undefined && crossing !== undefined) out.push(...connector(crossing, at, move(q)));
-      });
-      folded = simplifyRoute(out.map((p) => frame.toScreen(p)));
+  const moved = new Float64Array(positions);
+  for (let i = 0; i < nodeCount; i++) {
+    const s = nodeSolid[i] ?? -1;
+    if (s < 0) continue;
+    const low = solids[4 * s] ?? 0;
+    const high = solids[4 * s + 1] ?? 0;
+    const b = bandOf(cuts, (low + high) / 2);
+    const aAlong = low - (alongShift[b] ?? 0);
+    const bAlong = high - (alongShift[b] ?? 0);
+    const aCross = (solids[4 * s + 2] ?? 0) + (crossShift[b] ?? 0);
+    const bCross = (solids[4 * s + 3] ?? 0) + (crossShift[b] ?? 0);
+    moved[2 * i] = Math.min(frame.x(aAlong, aCross), frame.x(bAlong, bCross));
+    moved[2 * i + 1] = Math.min(frame.y(aAlong, aCross), frame.y(bAlong, bCross));
+  }
+
+  const out = new PointList();
+  const foldedEnds = new Int32Array(edgeCount).fill(-1);
+  const foldedLabels = new Float64Array(labelCentres);
+  for (let e = 0; e < edgeCount; e++) {
+    if ((labelSolid[e] ?? -1) >= 0) {
+      const x = labelCentres[2 * e] ?? 0;
+      const y = labelCentres[2 * e + 1] ?? 0;
+      route.clear();
+      pushMoved(frame.along(x, y), frame.cross(x, y));
+      foldedLabels[2 * e] = route.x(0);
+      foldedLabels[2 * e + 1] = route.y(0);
     }
-    const label = labelBoxes.get(edge.id);
-    const labelCenter =
-      label === undefined || data.labelCenter === null
-        ? data.labelCenter
-        : frame.toScreen(move(frame.toFrame(data.labelCenter)));
-    return { ...edge, data: { ...data, route: folded, labelCenter } };
-  };
-  return { ...flow, nodes: flow.nodes.map(placeNode), edges: flow.edges.map(placeEdge) };
+    if ((routeStart[e] ?? -1) < 0) continue;
+    const first = pointAt[e] ?? 0;
+    const until = first + (routeEnd[e] ?? 0) - (routeStart[e] ?? 0);
+    route.clear();
+    for (let q = first; q < until; q++) {
+      const along = points[2 * q] ?? 0;
+      const cross = points[2 * q + 1] ?? 0;
+      const b = pushMoved(along, cross);
+      const crossing = q + 1 < until ? crossings.get(q) : undefined;
+      if (crossing === undefined) continue;
+      const nextAlong = points[2 * (q + 1)] ?? 0;
+      const nextCross = points[2 * (q + 1) + 1] ?? 0;
+      const nextBand = bandOf(cuts, nextAlong);
+      connector(crossing, cross + (crossShift[b] ?? 0), nextCross + (crossShift[nextBand] ?? 0));
+    }
+    appendSimplified(route, out);
+    foldedEnds[e] = out.length;
+  }
+  return { positions: moved, sizes: placement.sizes, routeEnds: foldedEnds, routePoints: out.toArray(), labelCentres: foldedLabels };
 }

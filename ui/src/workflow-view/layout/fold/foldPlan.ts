@@ -1,9 +1,10 @@
 /**
  * Where to fold a long laid-out flow: the cuts across its along axis that split it into bands
  * (rows of a left-to-right flow, columns of a top-down one) so that, stacked side by side, they
- * fit a canvas of a given shape at the largest zoom. Pure numbers in the flow's frame.
+ * fit a canvas of a given shape at the largest zoom. Pure numbers in the flow's frame, in flat
+ * arrays: solids (nodes, boxes, labels) as `alongLow, alongHigh, crossLow, crossHigh` at
+ * `4 * index`, points as `along, cross` at `2 * index`, intervals as `low, high` at `2 * index`.
  */
-import type { FrameBox, FramePoint } from './frame';
 
 /** Room between two bands, before the lanes of the edges that run through it. */
 export const BAND_GAP = 72;
@@ -16,26 +17,36 @@ const MAX_BANDS = 24;
 /** A fold with one more band is only taken when it zooms in at least this much further. */
 const WORTH_ANOTHER_BAND = 1.04;
 
-/** An along interval that something solid (a node, a box, a label) covers. */
-interface Interval {
-  low: number;
-  high: number;
-}
-
-/** The along intervals the solids cover, merged where they overlap, in order. */
-export function coveredIntervals(solids: readonly FrameBox[]): Interval[] {
-  const sorted = solids.map((s) => ({ low: s.alongLow, high: s.alongHigh })).sort((a, b) => a.low - b.low);
-  const merged: Interval[] = [];
-  for (const next of sorted) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && next.low <= last.high) last.high = Math.max(last.high, next.high);
-    else merged.push({ ...next });
+/** The along intervals the solids cover (`low, high` pairs), merged where they overlap, in order. */
+export function coveredIntervals(solids: Float64Array): Float64Array {
+  const count = solids.length / 4;
+  const order = new Uint32Array(count);
+  let sorted = true;
+  for (let i = 0; i < count; i++) {
+    order[i] = i;
+    if (i > 0 && (solids[4 * i] ?? 0) < (solids[4 * (i - 1)] ?? 0)) sorted = false;
   }
-  return merged;
+  // Ties keep their order (as a stable sort would); a drawing's solids mostly come in order.
+  if (!sorted) order.sort((a, b) => (solids[4 * a] ?? 0) - (solids[4 * b] ?? 0) || a - b);
+  const merged = new Float64Array(count * 2);
+  let length = 0;
+  for (let k = 0; k < count; k++) {
+    const i = order[k] ?? 0;
+    const low = solids[4 * i] ?? 0;
+    const high = solids[4 * i + 1] ?? 0;
+    if (length > 0 && low <= (merged[2 * length - 1] ?? 0)) {
+      merged[2 * length - 1] = Math.max(merged[2 * length - 1] ?? 0, high);
+    } else {
+      merged[2 * length] = low;
+      merged[2 * length + 1] = high;
+      length++;
+    }
+  }
+  return merged.slice(0, 2 * length);
 }
 
 /** Which band (0 first) an along position falls in, for cuts in increasing order. */
-export function bandOf(cuts: readonly number[], along: number): number {
+export function bandOf(cuts: ArrayLike<number>, along: number): number {
   // The number of cuts at or before `along`, by halving (a long flow has tens of thousands of points).
   let low = 0;
   let high = cuts.length;
@@ -48,7 +59,7 @@ export function bandOf(cuts: readonly number[], along: number): number {
 }
 
 /** The index in `[from, until)` of the value of increasing `values` nearest `target` (the lower on a tie). */
-function nearest(values: readonly number[], target: number, from: number, until: number): number {
+function nearest(values: Float64Array, target: number, from: number, until: number): number {
   let low = from;
   let high = until;
   while (low < high) {
@@ -65,15 +76,16 @@ function nearest(values: readonly number[], target: number, from: number, until:
  * `bands - 1` cuts, each in the middle of a gap between covered intervals, as near as the
  * gaps allow to equal shares of the whole length; null when there are too few gaps.
  */
-export function evenCuts(intervals: readonly Interval[], bands: number): number[] | null {
-  const first = intervals[0];
-  const last = intervals[intervals.length - 1];
-  if (first === undefined || last === undefined || bands - 1 > intervals.length - 1) return null;
+export function evenCuts(intervals: Float64Array, bands: number): number[] | null {
+  const count = intervals.length / 2;
+  if (count === 0 || bands - 1 > count - 1) return null;
+  const firstLow = intervals[0] ?? 0;
+  const lastHigh = intervals[intervals.length - 1] ?? 0;
   const gaps = gapsBetween(intervals);
   const cuts: number[] = [];
   let from = 0;
   for (let j = 1; j < bands; j++) {
-    const target = first.low + ((last.high - first.low) * j) / bands;
+    const target = firstLow + ((lastHigh - firstLow) * j) / bands;
     // The nearest gap at or after `from`, leaving enough gaps for the cuts still to come
     // (the gaps, between intervals in order, increase).
     const until = gaps.length - (bands - 1 - j);
@@ -86,23 +98,35 @@ export function evenCuts(intervals: readonly Interval[], bands: number): number[
   return cuts;
 }
 
-function emptyBox(): FrameBox {
-  return { alongLow: Infinity, alongHigh: -Infinity, crossLow: Infinity, crossHigh: -Infinity };
+/** `count` empty extents (`alongLow, alongHigh, crossLow, crossHigh` each). */
+function emptyExtents(count: number): Float64Array {
+  const extents = new Float64Array(count * 4);
+  for (let b = 0; b < count; b++) extents.set([Infinity, -Infinity, Infinity, -Infinity], 4 * b);
+  return extents;
 }
 
-function widen(band: FrameBox | undefined, alongLow: number, alongHigh: number, crossLow: number, crossHigh: number): void {
-  if (band === undefined) return;
-  if (alongLow < band.alongLow) band.alongLow = alongLow;
-  if (alongHigh > band.alongHigh) band.alongHigh = alongHigh;
-  if (crossLow < band.crossLow) band.crossLow = crossLow;
-  if (crossHigh > band.crossHigh) band.crossHigh = crossHigh;
+function widen(bands: Float64Array, band: number, alongLow: number, alongHigh: number, crossLow: number, crossHigh: number): void {
+  const at = 4 * band;
+  if (at >= bands.length) return;
+  if (alongLow < (bands[at] ?? 0)) bands[at] = alongLow;
+  if (alongHigh > (bands[at + 1] ?? 0)) bands[at + 1] = alongHigh;
+  if (crossLow < (bands[at + 2] ?? 0)) bands[at + 2] = crossLow;
+  if (crossHigh > (bands[at + 3] ?? 0)) bands[at + 3] = crossHigh;
 }
 
 /** Each band's extent: along and across, over the solids (by their centre) and points in it. */
-export function bandExtents(solids: readonly FrameBox[], points: readonly FramePoint[], cuts: readonly number[]): FrameBox[] {
-  const bands: FrameBox[] = Array.from({ length: cuts.length + 1 }, emptyBox);
-  for (const s of solids) widen(bands[bandOf(cuts, (s.alongLow + s.alongHigh) / 2)], s.alongLow, s.alongHigh, s.crossLow, s.crossHigh);
-  for (const p of points) widen(bands[bandOf(cuts, p.along)], p.along, p.along, p.cross, p.cross);
+export function bandExtents(solids: Float64Array, points: Float64Array, cuts: ArrayLike<number>): Float64Array {
+  const bands = emptyExtents(cuts.length + 1);
+  for (let at = 0; at < solids.length; at += 4) {
+    const alongLow = solids[at] ?? 0;
+    const alongHigh = solids[at + 1] ?? 0;
+    widen(bands, bandOf(cuts, (alongLow + alongHigh) / 2), alongLow, alongHigh, solids[at + 2] ?? 0, solids[at + 3] ?? 0);
+  }
+  for (let at = 0; at < points.length; at += 2) {
+    const along = points[at] ?? 0;
+    const cross = points[at + 1] ?? 0;
+    widen(bands, bandOf(cuts, along), along, along, cross, cross);
+  }
   return bands;
 }
 
@@ -111,35 +135,39 @@ export function bandExtents(solids: readonly FrameBox[], points: readonly FrameP
  * slots between one gap and the next (`bandExtents` at `gaps`), without going over every solid
  * and point again: a band is a run of slots.
  */
-export function mergedExtents(slots: readonly FrameBox[], gaps: readonly number[], cuts: readonly number[]): FrameBox[] {
-  const bands: FrameBox[] = Array.from({ length: cuts.length + 1 }, emptyBox);
+export function mergedExtents(slots: Float64Array, gaps: ArrayLike<number>, cuts: ArrayLike<number>): Float64Array {
+  const bands = emptyExtents(cuts.length + 1);
   let band = 0;
-  slots.forEach((slot, i) => {
+  for (let i = 0; 4 * i < slots.length; i++) {
     // Slot i starts at gap i - 1; no cut falls inside a slot.
-    const start = gaps[i - 1] ?? -Infinity;
+    const start = i === 0 ? -Infinity : (gaps[i - 1] ?? -Infinity);
     while (band < cuts.length && start >= (cuts[band] ?? Infinity)) band++;
-    widen(bands[band], slot.alongLow, slot.alongHigh, slot.crossLow, slot.crossHigh);
-  });
+    widen(bands, band, slots[4 * i] ?? 0, slots[4 * i + 1] ?? 0, slots[4 * i + 2] ?? 0, slots[4 * i + 3] ?? 0);
+  }
   return bands;
 }
 
 /** The middle of each gap between consecutive covered intervals. */
-function gapsBetween(intervals: readonly Interval[]): number[] {
-  return intervals.slice(1).map((interval, i) => ((intervals[i]?.high ?? 0) + interval.low) / 2);
+function gapsBetween(intervals: Float64Array): Float64Array {
+  const count = intervals.length / 2;
+  const gaps = new Float64Array(Math.max(0, count - 1));
+  for (let i = 1; i < count; i++) gaps[i - 1] = ((intervals[2 * i - 1] ?? 0) + (intervals[2 * i] ?? 0)) / 2;
+  return gaps;
 }
 
-/** How long and wide the drawing is once folded at `cuts` (bands stacked across, with gaps). */
-export function foldedSize(bands: readonly FrameBox[]): { along: number; cross: number } {
+/** How long and wide the drawing is once folded into `bands` (extents; stacked across, with gaps). */
+export function foldedSize(bands: Float64Array): { along: number; cross: number } {
   let along = 0;
   let cross = 0;
-  for (const band of bands) {
-    if (!Number.isFinite(band.alongLow)) continue;
-    along = Math.max(along, band.alongHigh - band.alongLow);
-    cross += band.crossHigh - band.crossLow;
+  const count = bands.length / 4;
+  for (let at = 0; at < bands.length; at += 4) {
+    if (!Number.isFinite(bands[at] ?? Infinity)) continue;
+    along = Math.max(along, (bands[at + 1] ?? 0) - (bands[at] ?? 0));
+    cross += (bands[at + 3] ?? 0) - (bands[at + 2] ?? 0);
   }
-  if (bands.length > 1) {
+  if (count > 1) {
     along += 2 * BAND_MARGIN;
-    cross += (bands.length - 1) * BAND_GAP;
+    cross += (count - 1) * BAND_GAP;
   }
   return { along, cross };
 }
@@ -151,8 +179,8 @@ export function foldedSize(bands: readonly FrameBox[]): { along: number; cross: 
  * must zoom in noticeably further.
  */
 export function planFold(
-  solids: readonly FrameBox[],
-  points: readonly FramePoint[],
+  solids: Float64Array,
+  points: Float64Array,
   room: { along: number; cross: number },
   zooms: { max: number; readable: number },
 ): number[] {
@@ -169,7 +197,7 @@ export function planFold(
   let best: number[] = [];
   let bestZoom = zoomAt(best);
   if (bestZoom >= zooms.readable) return best;
-  for (let bands = 2; bands <= Math.min(MAX_BANDS, intervals.length) && bestZoom < maxZoom; bands++) {
+  for (let bands = 2; bands <= Math.min(MAX_BANDS, intervals.length / 2) && bestZoom < maxZoom; bands++) {
     const cuts = evenCuts(intervals, bands);
     if (cuts === null) break;
     const zoom = zoomAt(cuts);

@@ -1,32 +1,10 @@
 import type { FlowDirection } from '../../flow/flowDirection';
-import type { Point } from '../../look/shapeGeometry';
-
-/** A point in the flow's own frame: `along` the way ranks advance, `cross` across them. */
-export interface FramePoint {
-  along: number;
-  cross: number;
-}
-
-/** A box in the flow's frame. */
-export interface FrameBox {
-  alongLow: number;
-  alongHigh: number;
-  crossLow: number;
-  crossHigh: number;
-}
-
-/** A box on the screen (flow coordinates). */
-export interface ScreenBox {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 /**
- * Turns screen points into the flow's frame and back: along is x for RIGHT, -x for LEFT, y for
- * DOWN and -y for UP; across is the other axis, growing right or down, so bands stacked
- * across run down the screen for a horizontal flow and to the right for a vertical one.
+ * Turns screen points into the flow's own frame and back: `along` the way ranks advance (x for
+ * RIGHT, -x for LEFT, y for DOWN and -y for UP), `cross` across them (the other axis, growing
+ * right or down), so bands stacked across run down the screen for a horizontal flow and to the
+ * right for a vertical one. Works on numbers, so a long flow's points need no object each.
  */
 export class Frame {
   constructor(readonly direction: FlowDirection) {}
@@ -35,47 +13,64 @@ export class Frame {
     return this.direction === 'RIGHT' || this.direction === 'LEFT';
   }
 
-  toFrame(p: Point): FramePoint {
+  /** How far along the flow screen point (x, y) is. */
+  along(x: number, y: number): number {
     switch (this.direction) {
       case 'RIGHT':
-        return { along: p.x, cross: p.y };
+        return x;
       case 'LEFT':
-        return { along: -p.x, cross: p.y };
+        return -x;
       case 'DOWN':
-        return { along: p.y, cross: p.x };
+        return y;
       case 'UP':
-        return { along: -p.y, cross: p.x };
+        return -y;
     }
   }
 
-  toScreen(p: FramePoint): Point {
+  /** How far across the flow screen point (x, y) is. */
+  cross(x: number, y: number): number {
+    return this.horizontal ? y : x;
+  }
+
+  /** The screen x of frame point (along, cross). */
+  x(along: number, cross: number): number {
     switch (this.direction) {
       case 'RIGHT':
-        return { x: p.along, y: p.cross };
+        return along;
       case 'LEFT':
-        return { x: -p.along, y: p.cross };
+        return -along;
       case 'DOWN':
-        return { x: p.cross, y: p.along };
       case 'UP':
-        return { x: p.cross, y: -p.along };
+        return cross;
     }
   }
 
-  boxToFrame(box: ScreenBox): FrameBox {
-    const a = this.toFrame({ x: box.x, y: box.y });
-    const b = this.toFrame({ x: box.x + box.width, y: box.y + box.height });
-    return {
-      alongLow: Math.min(a.along, b.along),
-      alongHigh: Math.max(a.along, b.along),
-      crossLow: Math.min(a.cross, b.cross),
-      crossHigh: Math.max(a.cross, b.cross),
-    };
+  /** The screen y of frame point (along, cross). */
+  y(along: number, cross: number): number {
+    switch (this.direction) {
+      case 'RIGHT':
+      case 'LEFT':
+        return cross;
+      case 'DOWN':
+        return along;
+      case 'UP':
+        return -along;
+    }
   }
 
-  boxToScreen(box: FrameBox): ScreenBox {
-    const a = this.toScreen({ along: box.alongLow, cross: box.crossLow });
-    const b = this.toScreen({ along: box.alongHigh, cross: box.crossHigh });
-    return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y) };
+  /**
+   * Writes the frame box (`alongLow, alongHigh, crossLow, crossHigh`) of the screen box at
+   * (x, y), `width` × `height`, at `into[at..at + 4)`.
+   */
+  boxToFrame(x: number, y: number, width: number, height: number, into: Float64Array, at: number): void {
+    const aAlong = this.along(x, y);
+    const aCross = this.cross(x, y);
+    const bAlong = this.along(x + width, y + height);
+    const bCross = this.cross(x + width, y + height);
+    into[at] = Math.min(aAlong, bAlong);
+    into[at + 1] = Math.max(aAlong, bAlong);
+    into[at + 2] = Math.min(aCross, bCross);
+    into[at + 3] = Math.max(aCross, bCross);
   }
 
   /** A canvas of `width` × `height` pixels in this frame: how much room there is along and across. */

@@ -1,5 +1,5 @@
 import type { LayeredCluster } from './layeredInput';
-import { isBorder, type Item, type Layering } from './layering';
+import { HIGH_BORDER, isBorder, LOW_BORDER, NODE, type Layering } from './layering';
 import type { Adjacency } from './ordering';
 import { packRanks } from './packing';
 
@@ -17,9 +17,9 @@ const STAY_WEIGHT = 0.05;
 /** How strongly a box's border wants to line up with the same border in the ranks around. */
 const BORDER_WEIGHT = 4;
 
-/** Whether `item` lies inside box `cluster` (a border of it included). */
-function inside(item: Item, cluster: number, clusters: readonly LayeredCluster[]): boolean {
-  return clusters[item.cluster]?.path.includes(cluster) ?? false;
+/** Whether item `item` lies inside box `cluster` (a border of it included). */
+function inside(layering: Layering, item: number, cluster: number, clusters: readonly LayeredCluster[]): boolean {
+  return clusters[layering.cluster[item] ?? -1]?.path.includes(cluster) ?? false;
 }
 
 /**
@@ -28,62 +28,92 @@ function inside(item: Item, cluster: number, clusters: readonly LayeredCluster[]
  * what is inside to its high border, the room on the high side; between anything else, half of
  * each and a gap (wider between two nodes than where an edge passes).
  */
-export function separation(a: Item, b: Item, clusters: readonly LayeredCluster[]): number {
-  if (a.kind === 'low-border' && inside(b, a.cluster, clusters)) return (clusters[a.cluster]?.crossLow ?? 0) + b.cross / 2;
-  if (b.kind === 'high-border' && inside(a, b.cluster, clusters)) return a.cross / 2 + a.reach + (clusters[b.cluster]?.crossHigh ?? 0);
-  const solid = (item: Item) => item.kind === 'node' || isBorder(item);
-  const gap = solid(a) && solid(b) ? NODE_GAP : solid(a) || solid(b) ? EDGE_NODE_GAP : EDGE_EDGE_GAP;
-  return a.cross / 2 + a.reach + gap + b.cross / 2;
+function separation(layering: Layering, a: number, b: number, clusters: readonly LayeredCluster[]): number {
+  const { kind, cross, reach, cluster } = layering;
+  const aCross = cross[a] ?? 0;
+  const bCross = cross[b] ?? 0;
+  const aReach = reach[a] ?? 0;
+  if (kind[a] === LOW_BORDER && inside(layering, b, cluster[a] ?? -1, clusters)) return (clusters[cluster[a] ?? -1]?.crossLow ?? 0) + bCross / 2;
+  if (kind[b] === HIGH_BORDER && inside(layering, a, cluster[b] ?? -1, clusters)) return aCross / 2 + aReach + (clusters[cluster[b] ?? -1]?.crossHigh ?? 0);
+  const solidA = kind[a] === NODE || isBorder(kind[a]);
+  const solidB = kind[b] === NODE || isBorder(kind[b]);
+  const gap = solidA && solidB ? NODE_GAP : solidA || solidB ? EDGE_NODE_GAP : EDGE_EDGE_GAP;
+  return aCross / 2 + aReach + gap + bCross / 2;
+}
+
+/** Blocks of pooled items while placing a rank: first index, total weight, weighted sum. */
+class Pool {
+  first = new Int32Array(16);
+  weight = new Float64Array(16);
+  sum = new Float64Array(16);
+  offset = new Float64Array(16);
+
+  /** Room for `n` items. */
+  fit(n: number): void {
+    if (n <= this.first.length) return;
+    const size = Math.max(n, this.first.length * 2);
+    this.first = new Int32Array(size);
+    this.weight = new Float64Array(size);
+    this.sum = new Float64Array(size);
+    this.offset = new Float64Array(size);
+  }
 }
 
 /**
- * Places the items of one rank as near their wanted centres as the order and separations
+ * Places `n` items of one rank as near their wanted centres as the order and separations
  * allow, minimising the weighted squared distance to them: with each centre shifted by the
  * separations before it, this is an isotonic regression, solved exactly by pooling adjacent
- * violators. `gaps[k]` separates item k-1 from item k.
+ * violators. Item k wants `wanted[k]` with weight `weights[k]`; `gaps[at + k]` separates item
+ * k-1 from item k. The centres go to `placed[k]`.
  */
-export function placeRank(wanted: readonly number[], weights: readonly number[], gaps: readonly number[]): number[] {
-  const n = wanted.length;
-  const offset = new Float64Array(n);
-  for (let k = 1; k < n; k++) offset[k] = (offset[k - 1] ?? 0) + (gaps[k] ?? 0);
-  // Blocks of pooled items: first index, total weight, weighted sum.
-  const first: number[] = [];
-  const weight: number[] = [];
-  const sum: number[] = [];
+function placeRankInto(n: number, wanted: Float64Array, weights: Float64Array, gaps: Float64Array, at: number, placed: Float64Array, pool: Pool): void {
+  pool.fit(n);
+  const { first, weight, sum, offset } = pool;
+  offset[0] = 0;
+  for (let k = 1; k < n; k++) offset[k] = (offset[k - 1] ?? 0) + (gaps[at + k] ?? 0);
+  let blocks = 0;
   for (let k = 0; k < n; k++) {
     const w = weights[k] ?? STAY_WEIGHT;
-    first.push(k);
-    weight.push(w);
-    sum.push(((wanted[k] ?? 0) - (offset[k] ?? 0)) * w);
-    while (first.length > 1) {
-      const last = first.length - 1;
+    first[blocks] = k;
+    weight[blocks] = w;
+    sum[blocks] = ((wanted[k] ?? 0) - (offset[k] ?? 0)) * w;
+    blocks++;
+    while (blocks > 1) {
+      const last = blocks - 1;
       if ((sum[last - 1] ?? 0) / (weight[last - 1] ?? 1) <= (sum[last] ?? 0) / (weight[last] ?? 1)) break;
       weight[last - 1] = (weight[last - 1] ?? 0) + (weight[last] ?? 0);
       sum[last - 1] = (sum[last - 1] ?? 0) + (sum[last] ?? 0);
-      first.pop();
-      weight.pop();
-      sum.pop();
+      blocks--;
     }
   }
-  const placed = new Array<number>(n);
-  for (let b = 0; b < first.length; b++) {
+  for (let b = 0; b < blocks; b++) {
     const value = (sum[b] ?? 0) / (weight[b] ?? 1);
-    const end = first[b + 1] ?? n;
+    const end = b + 1 < blocks ? (first[b + 1] ?? n) : n;
     for (let k = first[b] ?? 0; k < end; k++) placed[k] = value + (offset[k] ?? 0);
   }
-  return placed;
 }
 
-/** Per box and side, its border item in each rank (by rank). */
-function bordersByBox(layering: Layering): Map<string, Map<number, number>> {
-  const borders = new Map<string, Map<number, number>>();
-  layering.items.forEach((item, i) => {
-    if (!isBorder(item)) return;
-    const key = `${item.kind}:${item.cluster}`;
+/** `placeRankInto` for one rank given as arrays: `gaps[k]` separates item k-1 from item k. */
+export function placeRank(wanted: readonly number[], weights: readonly number[], gaps: readonly number[]): number[] {
+  const n = wanted.length;
+  const placed = new Float64Array(n);
+  const w = new Float64Array(n).fill(STAY_WEIGHT);
+  weights.forEach((value, k) => (w[k] = value));
+  placeRankInto(n, Float64Array.from(wanted), w, Float64Array.from(gaps), 0, placed, new Pool());
+  return Array.from(placed);
+}
+
+/** Each box's low and high border, by rank: the key is `2 * box` (low) or `2 * box + 1` (high). */
+function bordersByBox(layering: Layering): Map<number, Map<number, number>> {
+  const borders = new Map<number, Map<number, number>>();
+  for (let i = 0; i < layering.count; i++) {
+    const kind = layering.kind[i];
+    if (!isBorder(kind)) continue;
+    const key = 2 * (layering.cluster[i] ?? 0) + (kind === HIGH_BORDER ? 1 : 0);
     const byRank = borders.get(key) ?? new Map<number, number>();
-    byRank.set(item.rank, i);
+    byRank.set(layering.rank[i] ?? 0, i);
     borders.set(key, byRank);
-  });
+  }
   return borders;
 }
 
@@ -94,85 +124,97 @@ function bordersByBox(layering: Layering): Map<string, Map<number, number>> {
  * the ranks around. Finally every box's borders are lined up exactly (`packRanks`).
  */
 export function assignCross(layering: Layering, clusters: readonly LayeredCluster[], adj: Adjacency): Float64Array {
-  const { items, layers } = layering;
-  const x = new Float64Array(items.length);
-  const gaps = layers.map((layer) =>
-    layer.map((item, k) => (k === 0 ? 0 : separation(items[layer[k - 1] ?? 0] as Item, items[item] as Item, clusters))),
-  );
-  layers.forEach((layer, r) => {
+  const { count, depth, layerStart, layerItems, kind } = layering;
+  const x = new Float64Array(count);
+  // gaps[k]: the separation of the item at layerItems[k] from the one before it in its rank.
+  const gaps = new Float64Array(count);
+  for (let r = 0; r < depth; r++) {
     let at = 0;
-    layer.forEach((item, k) => {
-      at += gaps[r]?.[k] ?? 0;
+    for (let k = layerStart[r] ?? 0; k < (layerStart[r + 1] ?? 0); k++) {
+      const item = layerItems[k] ?? 0;
+      gaps[k] = k === layerStart[r] ? 0 : separation(layering, layerItems[k - 1] ?? 0, item, clusters);
+      at += gaps[k] ?? 0;
       x[item] = at;
-    });
-  });
+    }
+  }
   const borders = bordersByBox(layering);
-  const place = (r: number, sides: readonly Adjacency['up'][]) => {
-    const layer = layers[r] ?? [];
-    const only = layer.length === 1 ? layer[0] : undefined;
-    if (only !== undefined && !isBorder(items[only])) {
-      // Alone in its rank (every rank of a chain): straight under its neighbours' weighted mean.
-      let sum = 0;
-      let total = 0;
-      for (const side of sides) {
-        for (const n of side[only] ?? []) {
-          sum += (x[n.item] ?? 0) * n.weight;
-          total += n.weight;
-        }
+  let widest = 0;
+  for (let r = 0; r < depth; r++) widest = Math.max(widest, (layerStart[r + 1] ?? 0) - (layerStart[r] ?? 0));
+  const wanted = new Float64Array(widest);
+  const weights = new Float64Array(widest);
+  const placed = new Float64Array(widest);
+  const pool = new Pool();
+  /** Adds the weighted positions of `item`'s neighbours (up, and down too when `both`) to `acc`. */
+  const acc = { sum: 0, total: 0 };
+  const neighbours = (item: number, up: boolean, down: boolean) => {
+    if (up) {
+      for (let n = adj.upStart[item] ?? 0; n < (adj.upStart[item + 1] ?? 0); n++) {
+        acc.sum += (x[adj.upItem[n] ?? 0] ?? 0) * (adj.upWeight[n] ?? 0);
+        acc.total += adj.upWeight[n] ?? 0;
       }
-      if (total === 0) return 0;
-      const moved = Math.abs(sum / total - (x[only] ?? 0));
-      x[only] = sum / total;
+    }
+    if (down) {
+      for (let n = adj.downStart[item] ?? 0; n < (adj.downStart[item + 1] ?? 0); n++) {
+        acc.sum += (x[adj.downItem[n] ?? 0] ?? 0) * (adj.downWeight[n] ?? 0);
+        acc.total += adj.downWeight[n] ?? 0;
+      }
+    }
+  };
+  const place = (r: number, up: boolean, down: boolean) => {
+    const from = layerStart[r] ?? 0;
+    const until = layerStart[r + 1] ?? 0;
+    if (until - from === 1 && !isBorder(kind[layerItems[from] ?? 0])) {
+      // Alone in its rank (every rank of a chain): straight under its neighbours' weighted mean.
+      const only = layerItems[from] ?? 0;
+      acc.sum = 0;
+      acc.total = 0;
+      neighbours(only, up, down);
+      if (acc.total === 0) return 0;
+      const moved = Math.abs(acc.sum / acc.total - (x[only] ?? 0));
+      x[only] = acc.sum / acc.total;
       return moved;
     }
-    const wanted: number[] = [];
-    const weights: number[] = [];
-    layer.forEach((item, k) => {
-      let sum = 0;
-      let total = 0;
-      const it = items[item];
-      if (it !== undefined && isBorder(it)) {
+    for (let k = from; k < until; k++) {
+      const item = layerItems[k] ?? 0;
+      acc.sum = 0;
+      acc.total = 0;
+      if (isBorder(kind[item])) {
         // A border hugs what is inside its box, and lines up with itself in the ranks around.
-        const low = it.kind === 'low-border';
-        const inner = layer[low ? k + 1 : k - 1];
-        if (inner !== undefined) {
-          sum += low ? (x[inner] ?? 0) - (gaps[r]?.[k + 1] ?? 0) : (x[inner] ?? 0) + (gaps[r]?.[k] ?? 0);
-          total += 1;
+        const low = kind[item] === LOW_BORDER;
+        const innerAt = low ? k + 1 : k - 1;
+        if (innerAt >= from && innerAt < until) {
+          const inner = layerItems[innerAt] ?? 0;
+          acc.sum += low ? (x[inner] ?? 0) - (gaps[k + 1] ?? 0) : (x[inner] ?? 0) + (gaps[k] ?? 0);
+          acc.total += 1;
         }
-        const same = borders.get(`${it.kind}:${it.cluster}`);
+        const same = borders.get(2 * (layering.cluster[item] ?? 0) + (low ? 0 : 1));
         for (const near of [r - 1, r + 1]) {
           const other = same?.get(near);
           if (other === undefined) continue;
-          sum += (x[other] ?? 0) * BORDER_WEIGHT;
-          total += BORDER_WEIGHT;
+          acc.sum += (x[other] ?? 0) * BORDER_WEIGHT;
+          acc.total += BORDER_WEIGHT;
         }
       }
-      for (const side of sides) {
-        for (const n of side[item] ?? []) {
-          sum += (x[n.item] ?? 0) * n.weight;
-          total += n.weight;
-        }
-      }
-      wanted.push(total === 0 ? (x[item] ?? 0) : sum / total);
-      weights.push(total === 0 ? STAY_WEIGHT : total);
-    });
+      neighbours(item, up, down);
+      wanted[k - from] = acc.total === 0 ? (x[item] ?? 0) : acc.sum / acc.total;
+      weights[k - from] = acc.total === 0 ? STAY_WEIGHT : acc.total;
+    }
+    placeRankInto(until - from, wanted, weights, gaps, from, placed, pool);
     let moved = 0;
-    placeRank(wanted, weights, gaps[r] ?? []).forEach((value, k) => {
-      const item = layer[k] ?? 0;
+    for (let k = from; k < until; k++) {
+      const item = layerItems[k] ?? 0;
+      const value = placed[k - from] ?? 0;
       moved = Math.max(moved, Math.abs(value - (x[item] ?? 0)));
       x[item] = value;
-    });
+    }
     return moved;
   };
   // One-sided sweeps until nothing moves much, then two looking both ways.
-  const up = [adj.up];
-  const down = [adj.down];
-  const around = [adj.up, adj.down];
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     const both = sweep >= SWEEPS - 2;
     let moved = 0;
-    for (let r = 1; r < layers.length; r++) moved = Math.max(moved, place(r, both ? around : up));
-    for (let r = layers.length - 2; r >= 0; r--) moved = Math.max(moved, place(r, both ? around : down));
+    for (let r = 1; r < depth; r++) moved = Math.max(moved, place(r, true, both));
+    for (let r = depth - 2; r >= 0; r--) moved = Math.max(moved, place(r, both, true));
     if (!both && moved < SETTLED) sweep = SWEEPS - 3;
   }
   return packRanks(layering, gaps, x, [...borders.values()].map((byRank) => [...byRank.values()]));

@@ -1,7 +1,7 @@
 /**
- * A laid-out flow's geometry as a few typed arrays, so a layout made in a web worker comes
- * back to the page without copying tens of thousands of objects, and the page puts it on its
- * own flow (`withPlacement`).
+ * A laid-out flow's geometry as a few typed arrays: what the layered engine and the fold make
+ * (in the page, or in a web worker whose answer then comes back without copying tens of
+ * thousands of objects), and what the page puts on its own flow (`withPlacement`).
  */
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../../flow/flowTypes';
 import type { Point } from '../../look/shapeGeometry';
@@ -88,8 +88,9 @@ function placeEdge(edge: WorkflowFlowEdge, e: number, routeStart: number, placem
 }
 
 /**
- * `flow` with `placement` applied: the same flow a layout in the page would have given, when
- * `placement` was read from a layout of `flow` (or of `unpackFlow(packFlow(flow))`).
+ * `flow` with `placement` applied: each node at its position (a box at its size too), each
+ * edge with data along its route (none where `routeEnds` says -1) with its label centre.
+ * A placement made from `packFlow(flow)` gives the flow that layout stands for.
  */
 export function withPlacement(flow: WorkflowFlow, placement: FlowPlacement): WorkflowFlow {
   if (placement.positions.length !== flow.nodes.length * 2 || placement.routeEnds.length !== flow.edges.length) {

@@ -107,6 +107,40 @@ describe('layered layout', () => {
     expect(Math.min(...rl.nodes.map((n) => boxOf(rl, n.id).x))).toBe(0);
   });
 
+  it('lays a chain of thousands of nodes out as one straight line, an equal step apart', () => {
+    const ids = ['start', ...Array.from({ length: 3000 }, (_, i) => `n${i}`), 'exit'];
+    const nodes = ids.map((id, i) => node(id, { kind: i === 0 ? 'start' : i === ids.length - 1 ? 'exit' : 'command' }));
+    const flow = laidOut(workflow({ nodes, edges: ids.slice(1).map((id, i) => edge(ids[i] ?? 'start', id)) }));
+    const centres = ids.map((id) => boxOf(flow, id)).map((b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 }));
+    for (const c of centres) expect(c.x).toBeCloseTo(centres[0]?.x ?? NaN, 6);
+    const step = (centres[2]?.y ?? 0) - (centres[1]?.y ?? 0);
+    expect(step).toBeGreaterThan(0);
+    for (let i = 2; i < centres.length - 1; i++) expect((centres[i]?.y ?? 0) - (centres[i - 1]?.y ?? 0)).toBeCloseTo(step, 6);
+    for (const e of flow.edges) {
+      const route = e.data?.route ?? [];
+      expect(route).toHaveLength(2);
+      expect(route[0]?.x).toBeCloseTo(route[1]?.x ?? NaN, 6);
+      expect(route[0]?.y).toBe(boxOf(flow, e.source).y + boxOf(flow, e.source).height);
+      expect(route[1]?.y).toBe(boxOf(flow, e.target).y);
+    }
+  });
+
+  it('lays out the edges between nodes only: one to a box or to no node is left as it was', () => {
+    const flow = workflowToFlow(chain('TB'), []);
+    const box: WorkflowFlowNode = { id: 'box', type: 'subgraph', position: { x: 0, y: 0 }, data: { index: 0, subgraph: subgraph([], { label: 'X' }), title: 'X' } };
+    const [first] = flow.edges;
+    if (first === undefined) throw new Error('an edge');
+    const strays = [
+      { ...first, id: 'to-box', target: 'box' },
+      { ...first, id: 'to-nothing', source: 'nowhere' },
+    ];
+    const withStrays = layoutLayered({ ...flow, nodes: [box, ...flow.nodes], edges: [...flow.edges, ...strays] });
+    const plain = layoutLayered(flow);
+    for (const id of ['a', 'b', 'c']) expect(boxOf(withStrays, id)).toEqual(boxOf(plain, id));
+    expect(withStrays.edges.slice(0, flow.edges.length)).toEqual(plain.edges);
+    expect(withStrays.edges.slice(flow.edges.length).map((e) => e.data?.route)).toEqual([null, null]);
+  });
+
   it('routes each edge from the tail to the head, labelled ones with a label centre', () => {
     const flow = laidOut(pipeline());
     for (const e of flow.edges) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { placeRank } from './coordinates';
-import { crossings, type Adjacency } from './ordering';
+import { adjacencyOf, crossings } from './ordering';
 import { assignRanks } from './ranking';
 import { orthogonal } from './layeredLayout';
 
@@ -51,14 +51,31 @@ describe('placeRank', () => {
 describe('crossings', () => {
   it('counts links that cross between two ranks', () => {
     // Rank 0: items 0, 1; rank 1: items 2, 3. 0->3 and 1->2 cross once.
-    const adj: Adjacency = {
-      down: [[{ item: 3, weight: 1 }], [{ item: 2, weight: 1 }], [], []],
-      up: [[], [], [{ item: 1, weight: 1 }], [{ item: 0, weight: 1 }]],
-    };
+    const adj = adjacencyOf(4, Int32Array.of(0, 1), Int32Array.of(3, 2), Float64Array.of(1, 1));
+    const ranks = (...items: number[]) => ({ depth: 2, layerStart: Int32Array.of(0, 2, 4), layerItems: Int32Array.from(items) });
     const position = new Float64Array([0, 1, 0, 1]);
-    expect(crossings([[0, 1], [2, 3]], adj, position)).toBe(1);
+    expect(crossings(ranks(0, 1, 2, 3), adj, position)).toBe(1);
     const uncrossed = new Float64Array([0, 1, 1, 0]);
-    expect(crossings([[0, 1], [3, 2]], adj, uncrossed)).toBe(0);
+    expect(crossings(ranks(0, 1, 3, 2), adj, uncrossed)).toBe(0);
+  });
+
+  it('counts every pair of a rank with many links, as a comparison of each pair would', () => {
+    // Rank 0: items 0..5; rank 1: items 6..11; links from a deterministic shuffle.
+    const upper = Int32Array.of(0, 0, 1, 2, 2, 3, 4, 5, 5);
+    const lower = Int32Array.of(9, 6, 11, 7, 10, 6, 8, 7, 11);
+    const adj = adjacencyOf(12, upper, lower, new Float64Array(upper.length).fill(1));
+    const position = Float64Array.from({ length: 12 }, (_, i) => i % 6);
+    let expected = 0;
+    for (let a = 0; a < upper.length; a++) {
+      for (let b = a + 1; b < upper.length; b++) {
+        const du = (position[upper[a] ?? 0] ?? 0) - (position[upper[b] ?? 0] ?? 0);
+        const dl = (position[lower[a] ?? 0] ?? 0) - (position[lower[b] ?? 0] ?? 0);
+        if (du * dl < 0) expected++;
+      }
+    }
+    const ranks = { depth: 2, layerStart: Int32Array.of(0, 6, 12), layerItems: Int32Array.from({ length: 12 }, (_, i) => i) };
+    expect(crossings(ranks, adj, position)).toBe(expected);
+    expect(expected).toBeGreaterThan(0);
   });
 });
 
