@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { edge, node, workflow } from '../test-support/workflowBuilder';
+import type { WorkflowFlow } from '../workflow-view/flow/flowTypes';
 import { workflowToFlow } from '../workflow-view/flow/workflowToFlow';
 import { LiveRunMarks } from './liveRunMarks';
 import { progressOf, type NodeProgress } from './runProgress';
@@ -18,6 +19,11 @@ const flow = workflowToFlow(
   [],
 );
 
+/** The mark of `flow`'s edge `id`, asked as the canvas asks: with the workflow edge it draws. */
+function edgeMark(marks: LiveRunMarks, on: WorkflowFlow, id: string) {
+  return marks.edge(id, on.edges.find((e) => e.id === id)?.data?.edge);
+}
+
 describe('the run on the canvas', () => {
   it('marks node statuses and the edges taken, with the latest one', () => {
     const { events, add } = eventStream();
@@ -34,10 +40,10 @@ describe('the run on the canvas', () => {
     expect(marks.node('fix')).toMatchObject({ status: 'succeeded', visits: 1 });
     expect(marks.node('done')).toMatchObject({ status: 'pending', visits: 0 });
     // Of the two test->fix edges, the one whose label the event names.
-    expect(marks.edge('test->fix#0')).toEqual({ reason: 'condition', count: 1, latest: false });
-    expect(marks.edge('test->fix#1')).toBeUndefined();
-    expect(marks.edge('fix->test#0')).toEqual({ reason: 'weight', count: 1, latest: true });
-    expect(marks.edge('test->done#0')).toBeUndefined();
+    expect(edgeMark(marks, flow, 'test->fix#0')).toEqual({ reason: 'condition', count: 1, latest: false });
+    expect(edgeMark(marks, flow, 'test->fix#1')).toBeUndefined();
+    expect(edgeMark(marks, flow, 'fix->test#0')).toEqual({ reason: 'weight', count: 1, latest: true });
+    expect(edgeMark(marks, flow, 'test->done#0')).toBeUndefined();
   });
 
   it('shows nodes the events have not reached as the timeline has them', () => {
@@ -79,5 +85,24 @@ describe('the run on the canvas', () => {
     unsubscribe();
     marks.notify();
     expect(told).toBe(2);
+  });
+
+  it('tells apart three edges with the same endpoints by label, and finds nothing for an unknown edge', () => {
+    const three = workflowToFlow(
+      workflow({
+        nodes: [node('a'), node('b')],
+        edges: [edge('a', 'b', { label: 'one' }), edge('a', 'b', { label: 'two', occurrence: 1 }), edge('a', 'b', { label: 'three', occurrence: 2 }), edge('b', 'a')],
+      }),
+      [],
+    );
+    const { events, add } = eventStream();
+    add('edge.selected', undefined, { from: 'a', to: 'b', label: 'three', reason: 'label' });
+    add('edge.selected', undefined, { from: 'b', to: 'a', label: null, reason: 'weight' });
+    const marks = new LiveRunMarks(three);
+    marks.show(progressOf(events));
+    expect(marks.edge('nowhere', undefined)).toBeUndefined();
+    expect([edgeMark(marks, three, 'a->b#0'), edgeMark(marks, three, 'a->b#1')]).toEqual([undefined, undefined]);
+    expect(edgeMark(marks, three, 'a->b#2')).toMatchObject({ reason: 'label', count: 1 });
+    expect(edgeMark(marks, three, 'b->a#0')).toMatchObject({ reason: 'weight', latest: true });
   });
 });

@@ -1,3 +1,4 @@
+import type { Edge } from '../generated/Edge';
 import type { EdgeRunMark, NodeRunMark, WorkflowFlow, WorkflowFlowEdge } from '../workflow-view/flow/flowTypes';
 import type { RunMarks } from '../workflow-view/canvas/runMarks';
 import { edgeKey, type NodeProgress, type RunProgress, type TakenEdge } from './runProgress';
@@ -14,21 +15,20 @@ function isTakenEdge(edge: EdgeInfo, taken: TakenEdge): boolean {
   return edge.first;
 }
 
-function edgeInfos(edges: readonly WorkflowFlowEdge[]): Map<string, EdgeInfo> {
-  const siblings = new Map<string, number>();
+/**
+ * For endpoints that several of `edges` share: how many do. Only an edge with a later
+ * occurrence can share its endpoints (occurrences run from 0), so only those are keyed: a
+ * 20,000-edge run's graph is opened without making a key per edge.
+ */
+function sharedEndpoints(edges: readonly WorkflowFlowEdge[]): Map<string, number> {
+  const shared = new Map<string, number>();
   for (const edge of edges) {
-    if (edge.data === undefined) continue;
+    const occurrence = edge.data?.edge.occurrence ?? 0;
+    if (edge.data === undefined || occurrence === 0) continue;
     const key = edgeKey(edge.data.edge.from, edge.data.edge.to);
-    siblings.set(key, (siblings.get(key) ?? 0) + 1);
+    shared.set(key, Math.max(shared.get(key) ?? 1, occurrence + 1));
   }
-  const infos = new Map<string, EdgeInfo>();
-  for (const edge of edges) {
-    const data = edge.data;
-    if (data === undefined) continue;
-    const key = edgeKey(data.edge.from, data.edge.to);
-    infos.set(edge.id, { key, label: data.edge.label, first: data.edge.occurrence === 0, siblings: siblings.get(key) ?? 1 });
-  }
-  return infos;
+  return shared;
 }
 
 /**
@@ -39,7 +39,9 @@ function edgeInfos(edges: readonly WorkflowFlowEdge[]): Map<string, EdgeInfo> {
  * not change, so a new progress costs O(edges taken) and redraws only what changed.
  */
 export class LiveRunMarks implements RunMarks {
-  private readonly infos: Map<string, EdgeInfo>;
+  private readonly shared: Map<string, number>;
+  /** What each edge asked about so far needs for its mark, by id. */
+  private readonly infos = new Map<string, EdgeInfo>();
   private readonly listeners = new Set<() => void>();
   private readonly nodeMarks = new Map<string, NodeRunMark>();
   private readonly edgeMarks = new Map<string, EdgeRunMark | undefined>();
@@ -48,7 +50,7 @@ export class LiveRunMarks implements RunMarks {
   private latestSeq = 0;
 
   constructor(flow: WorkflowFlow) {
-    this.infos = edgeInfos(flow.edges);
+    this.shared = sharedEndpoints(flow.edges);
   }
 
   /**
@@ -63,6 +65,16 @@ export class LiveRunMarks implements RunMarks {
     for (const taken of progress.edges.values()) latest = Math.max(latest, taken.lastSeq);
     this.latestSeq = latest;
     return true;
+  }
+
+  private infoOf(id: string, edge: Edge): EdgeInfo {
+    let info = this.infos.get(id);
+    if (info === undefined) {
+      const key = edgeKey(edge.from, edge.to);
+      info = { key, label: edge.label, first: edge.occurrence === 0, siblings: this.shared.get(key) ?? 1 };
+      this.infos.set(id, info);
+    }
+    return info;
   }
 
   /** Tells every drawn element to read its mark again. */
@@ -87,8 +99,8 @@ export class LiveRunMarks implements RunMarks {
     return mark;
   };
 
-  readonly edge = (id: string): EdgeRunMark | undefined => {
-    const info = this.infos.get(id);
+  readonly edge = (id: string, edge: Edge | undefined): EdgeRunMark | undefined => {
+    const info = edge === undefined ? undefined : this.infoOf(id, edge);
     const taken = info === undefined ? undefined : this.progress?.edges.get(info.key);
     const mark =
       info !== undefined && taken !== undefined && isTakenEdge(info, taken)

@@ -52,7 +52,7 @@ const SketchNode = memo(function SketchNode({
 
 /** One edge of the sketch along its route. Redrawn only when it changes. */
 const SketchEdge = memo(function SketchEdge({ edge, selected }: { edge: WorkflowFlowEdge; selected: boolean }) {
-  const run = useEdgeRunMark(edge.id);
+  const run = useEdgeRunMark(edge.id, edge.data?.edge);
   const route = edge.data?.route ?? null;
   if (route === null) return null;
   const classes = [

@@ -35,7 +35,7 @@ function WorkflowEdgeView(props: EdgeProps<WorkflowFlowEdge>) {
   }
   const box = data?.labelBox ?? null;
   const worst = data?.diagnostics.worst ?? null;
-  const run = useEdgeRunMark(id);
+  const run = useEdgeRunMark(id, data?.edge);
   const chipClasses = [
     'edge-chip',
     'nodrag',

@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { Edge } from '../../generated/Edge';
 import type { EdgeRunMark, NodeRunMark } from '../flow/flowTypes';
 
 /**
@@ -12,8 +13,11 @@ export interface RunMarks {
   subscribe(listener: () => void): () => void;
   /** The node's mark; the same object while it does not change. */
   node(id: string): NodeRunMark | undefined;
-  /** The edge's mark (undefined when not taken); the same object while it does not change. */
-  edge(id: string): EdgeRunMark | undefined;
+  /**
+   * The mark of canvas edge `id`, which draws workflow edge `edge` (undefined when not taken,
+   * or without a workflow edge); the same object while it does not change.
+   */
+  edge(id: string, edge: Edge | undefined): EdgeRunMark | undefined;
 }
 
 export const RunMarksContext = createContext<RunMarks | null>(null);
@@ -26,10 +30,10 @@ export function useNodeRunMark(id: string): NodeRunMark | undefined {
   return useSyncExternalStore(marks === null ? never : marks.subscribe, () => marks?.node(id));
 }
 
-/** Edge `id`'s run mark (none on a canvas that shows no run, or when not taken). */
-export function useEdgeRunMark(id: string): EdgeRunMark | undefined {
+/** The run mark of edge `id`, drawing workflow edge `edge` (none on a canvas that shows no run, or when not taken). */
+export function useEdgeRunMark(id: string, edge: Edge | undefined): EdgeRunMark | undefined {
   const marks = useContext(RunMarksContext);
-  return useSyncExternalStore(marks === null ? never : marks.subscribe, () => marks?.edge(id));
+  return useSyncExternalStore(marks === null ? never : marks.subscribe, () => marks?.edge(id, edge));
 }
 
 /** Whether the canvas shows a run (its marks come from the context). */
