@@ -30,14 +30,15 @@ function median(values) {
 }
 
 /**
- * Writes a finished run visiting `visits` (each `{ node, visit, status }`, in order) between
+ * Writes a finished run of workflow `dot` (`steps` nodes besides start and exit, as its
+ * manifest counts them) visiting `visits` (each `{ node, visit, status }`, in order) between
  * start and exit, with one output line and a checkpoint per stage. Returns its id, event
  * count and every stage (node, visit and start in ms since the run's start), in order.
  */
-function finishedRun(home, tag, dot, visits) {
+function finishedRun(home, tag, dot, visits, steps = 2) {
   const id = syntheticUlid(tag, 1);
   const start = Date.UTC(2026, 10, 23, 1, 0, 0);
-  const folder = createRunFolder(home, id, tag, 2, start, dot);
+  const folder = createRunFolder(home, id, tag, steps, start, dot);
   const writer = new EventWriter(folder, id, start);
   const all = [{ node: 'start', visit: 1, status: 'success' }, ...visits, { node: 'exit', visit: 1, status: 'success' }];
   const stages = [];
@@ -219,7 +220,7 @@ describe('runs screen on 20,000-stage runs', () => {
   test(`a chain of ${STAGES} nodes`, { timeout: 900_000 }, async (t) => {
     const { server } = env;
     const nodes = Array.from({ length: STAGES }, (_, i) => ({ node: `n${i}`, visit: 1, status: 'success' }));
-    const chain = finishedRun(server.home, 'CH', chainDot('Chain', STAGES), nodes);
+    const chain = finishedRun(server.home, 'CH', chainDot('Chain', STAGES), nodes, STAGES);
     figures.chain_indexed_ms = await indexed(server, chain.id, chain.stages.length);
     const { page, context, pageErrors } = await openPage(env.browser);
     await page.addInitScript(recordLongTasks);
