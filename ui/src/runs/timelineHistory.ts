@@ -1,6 +1,6 @@
 import type { Timeline } from '../generated/Timeline';
 import type { TimelineStage } from '../generated/TimelineStage';
-import { parseTime } from './timeline/timelineLayout';
+import { parseTime, stageTimes } from './timeline/stageTimes';
 import { statusOfOutcome, edgeKey, type NodeProgress, type NodeRunStatus, type RunProgress, type TakenEdge } from './runProgress';
 
 /**
@@ -17,9 +17,9 @@ function timeOf(text: string): number {
   return parseTime(text) ?? Number.NaN;
 }
 
-/** How `stage` stood at `atMs` (epoch ms; it had started by then). */
-function stageStatusAt(stage: TimelineStage, atMs: number): NodeRunStatus {
-  if (stage.ended_at !== null && timeOf(stage.ended_at) <= atMs) return stage.status === 'running' || stage.status === 'interrupted' ? stage.status : statusOfOutcome(stage.status);
+/** How `stage` stood at `atMs` (epoch ms; it had started by then), given when it ended (`endedAt`, NaN: not known). */
+function stageStatusAt(stage: TimelineStage, endedAt: number, atMs: number): NodeRunStatus {
+  if (stage.ended_at !== null && endedAt <= atMs) return stage.status === 'running' || stage.status === 'interrupted' ? stage.status : statusOfOutcome(stage.status);
   if (stage.status === 'interrupted' && atMs === Number.POSITIVE_INFINITY) return 'interrupted';
   const waiting = stage.waits.some((w) => timeOf(w.started_at) <= atMs && (w.ended_at === null || timeOf(w.ended_at) > atMs));
   return waiting ? 'waiting' : 'running';
@@ -39,12 +39,16 @@ export function progressOfTimeline(timeline: Timeline, atMs = Number.POSITIVE_IN
   let current: string | null = null;
   let count = 0;
   let lastEventAt = 0;
-  for (const stage of timeline.stages) {
-    const started = timeOf(stage.started_at);
+  const { starts, ends } = stageTimes(timeline.stages);
+  const { stages } = timeline;
+  for (let i = 0; i < stages.length; i++) {
+    const stage = stages[i];
+    if (stage === undefined) continue;
+    const started = starts[i] ?? Number.NaN;
     if (started > atMs) break;
     count += 1;
     lastEventAt = Math.max(lastEventAt, started);
-    const status = stageStatusAt(stage, atMs);
+    const status = stageStatusAt(stage, ends[i] ?? Number.NaN, atMs);
     const known = nodes.get(stage.node_id);
     nodes.set(stage.node_id, {
       status,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_START, stage, timeline, wait } from './timelineFixture';
-import { layoutTimeline, parseTime, type TimelineBar } from './timelineLayout';
+import { parseTime } from './stageTimes';
+import { layoutTimeline, type TimelineBar } from './timelineLayout';
 import { barPhaseAt, nodeStatesAt, stagesAt } from './timelineMoment';
 
 const bar = (bars: TimelineBar[], key: string): TimelineBar => {

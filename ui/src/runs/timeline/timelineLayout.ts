@@ -2,6 +2,7 @@ import type { HumanWait } from '../../generated/HumanWait';
 import type { Timeline } from '../../generated/Timeline';
 import type { TimelineStage } from '../../generated/TimelineStage';
 import { MinHeap } from './minHeap';
+import { parseTime, stageTimes } from './stageTimes';
 
 /**
  * Where a run's stages sit in time and space. All times are milliseconds since the run's
@@ -68,54 +69,6 @@ export interface WaitSegment {
 /** The lane label for stages outside any parallel branch. */
 export const MAIN_LANE_LABEL = 'main';
 
-/** Milliseconds since the epoch, or null when the text is not a date. */
-export function parseTime(text: string | null): number | null {
-  if (text === null) return null;
-  const ms = utcTime(text) ?? Date.parse(text);
-  return Number.isNaN(ms) ? null : ms;
-}
-
-/** The digits of `text` from `from` (exclusive `to`) as a number; NaN if any is not a digit. */
-function digits(text: string, from: number, to: number): number {
-  let value = 0;
-  for (let i = from; i < to; i += 1) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return NaN;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
-/**
- * `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (what the index writes) read without Date.parse, which
- * costs several times more (a 20,000-stage timeline has 40,000 of them); null for any
- * other form.
- */
-function utcTime(text: string): number | null {
-  const n = text.length;
-  if (n < 20 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[n - 1] !== 'Z') {
-    return null;
-  }
-  let ms = 0;
-  if (n > 20) {
-    if (text[19] !== '.' || n === 21) return null;
-    const fraction = digits(text, 20, Math.min(n - 1, 23));
-    const places = Math.min(n - 1, 23) - 20;
-    ms = fraction * 10 ** (3 - places);
-    if (n - 1 > 23 && Number.isNaN(digits(text, 23, n - 1))) return null;
-  }
-  const time = Date.UTC(
-    digits(text, 0, 4),
-    digits(text, 5, 7) - 1,
-    digits(text, 8, 10),
-    digits(text, 11, 13),
-    digits(text, 14, 16),
-    digits(text, 17, 19),
-    ms,
-  );
-  return Number.isNaN(time) ? null : time;
-}
-
 /**
  * Places every stage of a timeline. `now` (ms since the epoch) ends stages and waits
  * still open while the run is running; it is ignored otherwise. O(n log n).
@@ -123,17 +76,18 @@ function utcTime(text: string): number | null {
 export function layoutTimeline(timeline: Timeline, now: number): TimelineLayout {
   const live = timeline.status === 'running';
   const stages = timeline.stages;
-  // Each time is read once: a long run has tens of thousands.
-  const starts = stages.map((stage) => parseTime(stage.started_at));
-  const ends = stages.map((stage) => parseTime(stage.ended_at));
+  // Each time is read once (and kept for the run's progress): a long run has tens of thousands.
+  const { starts, ends } = stageTimes(stages);
   const origin = runOrigin(starts, live ? now : 0);
   const latest = latestKnownTime(stages, starts, ends, origin, live ? now : null) - origin;
 
   const { lanes, laneOf } = collectLanes(timeline);
   const keys = new Set<string>();
   const bars: TimelineBar[] = stages.map((stage, i) => {
-    const start = (starts[i] ?? origin) - origin;
-    const ended = ends[i] ?? null;
+    const startedAt = starts[i] ?? Number.NaN;
+    const endedAt = ends[i] ?? Number.NaN;
+    const start = (Number.isNaN(startedAt) ? origin : startedAt) - origin;
+    const ended = Number.isNaN(endedAt) ? null : endedAt;
     const open = ended === null;
     const barLive = open && live;
     let end: number;
@@ -162,17 +116,17 @@ export function layoutTimeline(timeline: Timeline, now: number): TimelineLayout 
   return { origin, span, lanes, bars, rowCount };
 }
 
-function runOrigin(starts: readonly (number | null)[], fallback: number): number {
+function runOrigin(starts: Float64Array, fallback: number): number {
   let origin = Infinity;
-  for (const start of starts) if (start !== null && start < origin) origin = start;
+  for (const start of starts) if (start < origin) origin = start;
   return Number.isFinite(origin) ? origin : fallback;
 }
 
 /** The latest time any stage or wait mentions (or `now` when live): ends open stages of a stopped run. */
 function latestKnownTime(
   stages: readonly TimelineStage[],
-  starts: readonly (number | null)[],
-  ends: readonly (number | null)[],
+  starts: Float64Array,
+  ends: Float64Array,
   origin: number,
   now: number | null,
 ): number {
@@ -181,8 +135,8 @@ function latestKnownTime(
     const t = parseTime(text);
     if (t !== null && t > latest) latest = t;
   };
-  for (const t of starts) if (t !== null && t > latest) latest = t;
-  for (const t of ends) if (t !== null && t > latest) latest = t;
+  for (const t of starts) if (t > latest) latest = t;
+  for (const t of ends) if (t > latest) latest = t;
   for (const stage of stages) {
     for (const wait of stage.waits) {
       consider(wait.started_at);
