@@ -8,7 +8,8 @@ import { workflowToFlow } from '../../flow/workflowToFlow';
 import type { Point } from '../../look/shapeGeometry';
 import { layoutLayered } from '../layered/layeredLayout';
 import { layoutFlow } from '../layoutEngine';
-import { foldFlow, simplifyRoute } from './foldFlow';
+import { PointList } from '../pointList';
+import { appendSimplified, foldFlow } from './foldFlow';
 import { bandExtents, bandOf, coveredIntervals, evenCuts, mergedExtents, planFold } from './foldPlan';
 
 interface Box {
@@ -273,19 +274,13 @@ describe('foldFlow', () => {
   });
 
   it('simplifies routes: repeated points and points inside a straight run go, turns stay', () => {
-    const route = [
-      { x: 0, y: 0 },
-      { x: 0, y: 0 },
-      { x: 10, y: 0 },
-      { x: 20, y: 0 },
-      { x: 20, y: 10 },
-      { x: 15, y: 10 },
-    ];
-    expect(simplifyRoute(route)).toEqual([
-      { x: 0, y: 0 },
-      { x: 20, y: 0 },
-      { x: 20, y: 10 },
-      { x: 15, y: 10 },
-    ]);
+    const route = new PointList();
+    for (const [x, y] of [[0, 0], [0, 0], [10, 0], [20, 0], [20, 10], [15, 10]] as const) route.push(x, y);
+    const out = new PointList();
+    // What `out` held before stays as it was: only the appended route is simplified.
+    out.push(0, 0);
+    out.push(-10, 0);
+    appendSimplified(route, out);
+    expect(Array.from(out.toArray())).toEqual([0, 0, -10, 0, 0, 0, 20, 0, 20, 10, 15, 10]);
   });
 });

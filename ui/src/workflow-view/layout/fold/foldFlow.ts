@@ -11,7 +11,6 @@
  */
 import type { FlowDirection } from '../../flow/flowDirection';
 import type { WorkflowFlow, WorkflowFlowNode } from '../../flow/flowTypes';
-import type { Point } from '../../look/shapeGeometry';
 import { placementOf, withPlacement, type FlowPlacement } from '../layered/flowPlacement';
 import { PointList } from '../pointList';
 import { Frame } from './frame';
@@ -55,7 +54,7 @@ function same(a: number, b: number): boolean {
 }
 
 /** Appends `route` to `out` without repeated points and points in the middle of a straight run. */
-function appendSimplified(route: PointList, out: PointList): void {
+export function appendSimplified(route: PointList, out: PointList): void {
   const start = out.length;
   for (let i = 0; i < route.length; i++) {
     const x = route.x(i);
@@ -73,15 +72,6 @@ function appendSimplified(route: PointList, out: PointList): void {
     }
     out.push(x, y);
   }
-}
-
-/** Removes repeated points and points in the middle of a straight run. */
-export function simplifyRoute(route: readonly Point[]): Point[] {
-  const from = new PointList();
-  for (const p of route) from.push(p.x, p.y);
-  const out = new PointList();
-  appendSimplified(from, out);
-  return Array.from({ length: out.length }, (_, i) => ({ x: out.x(i), y: out.y(i) }));
 }
 
 function nodeSize(node: WorkflowFlowNode): { width: number; height: number } {

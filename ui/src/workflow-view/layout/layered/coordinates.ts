@@ -42,7 +42,7 @@ function separation(layering: Layering, a: number, b: number, clusters: readonly
 }
 
 /** Blocks of pooled items while placing a rank: first index, total weight, weighted sum. */
-class Pool {
+export class Pool {
   first = new Int32Array(16);
   weight = new Float64Array(16);
   sum = new Float64Array(16);
@@ -66,7 +66,7 @@ class Pool {
  * violators. Item k wants `wanted[k]` with weight `weights[k]`; `gaps[at + k]` separates item
  * k-1 from item k. The centres go to `placed[k]`.
  */
-function placeRankInto(n: number, wanted: Float64Array, weights: Float64Array, gaps: Float64Array, at: number, placed: Float64Array, pool: Pool): void {
+export function placeRankInto(n: number, wanted: Float64Array, weights: Float64Array, gaps: Float64Array, at: number, placed: Float64Array, pool: Pool): void {
   pool.fit(n);
   const { first, weight, sum, offset } = pool;
   offset[0] = 0;
@@ -91,16 +91,6 @@ function placeRankInto(n: number, wanted: Float64Array, weights: Float64Array, g
     const end = b + 1 < blocks ? (first[b + 1] ?? n) : n;
     for (let k = first[b] ?? 0; k < end; k++) placed[k] = value + (offset[k] ?? 0);
   }
-}
-
-/** `placeRankInto` for one rank given as arrays: `gaps[k]` separates item k-1 from item k. */
-export function placeRank(wanted: readonly number[], weights: readonly number[], gaps: readonly number[]): number[] {
-  const n = wanted.length;
-  const placed = new Float64Array(n);
-  const w = new Float64Array(n).fill(STAY_WEIGHT);
-  weights.forEach((value, k) => (w[k] = value));
-  placeRankInto(n, Float64Array.from(wanted), w, Float64Array.from(gaps), 0, placed, new Pool());
-  return Array.from(placed);
 }
 
 /** Each box's low and high border, by rank: the key is `2 * box` (low) or `2 * box + 1` (high). */

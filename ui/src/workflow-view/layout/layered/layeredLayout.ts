@@ -1,11 +1,9 @@
 import type { WorkflowFlow } from '../../flow/flowTypes';
-import type { Point } from '../../look/shapeGeometry';
 import { withPlacement, type FlowPlacement } from './flowPlacement';
 import { HIGH_BORDER, isBorder, LOW_BORDER, NODE } from './layering';
 import { place, type Placement } from './layeredPlace';
 import { routeEdges } from './layeredRoutes';
-import { PointList } from '../pointList';
-import { appendOrthogonal, Screen } from './layeredScreen';
+import { Screen } from './layeredScreen';
 import { packFlow, type PackedFlow } from './packedFlow';
 
 /**
@@ -55,18 +53,6 @@ function screenBoxes(p: Placement, screen: Screen, nodeCount: number): Float64Ar
     screen.box(cs.low, cs.high, as.low, as.high, boxes, 4 * cluster.index);
   });
   return boxes;
-}
-
-/**
- * The route with a step in the middle of every slanted leg (across the flow, halfway along
- * it), so edges run straight along and across like the ELK canvas's instead of diagonally.
- */
-export function orthogonal(route: readonly Point[], vertical: boolean): Point[] {
-  const from = new PointList();
-  for (const point of route) from.push(point.x, point.y);
-  const out = new PointList();
-  appendOrthogonal(from, out, vertical);
-  return Array.from({ length: out.length }, (_, i) => ({ x: out.x(i), y: out.y(i) }));
 }
 
 /**

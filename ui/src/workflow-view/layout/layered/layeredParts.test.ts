@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { placeRank } from './coordinates';
+import { PointList } from '../pointList';
+import { placeRankInto, Pool } from './coordinates';
+import { appendOrthogonal } from './layeredScreen';
 import { adjacencyOf, crossings } from './ordering';
-import { assignRanks } from './ranking';
-import { orthogonal } from './layeredLayout';
+import { rankNodes } from './ranking';
 
-describe('assignRanks', () => {
+/** `rankNodes` for edges given one by one, as plain numbers. */
+function ranksOf(count: number, edges: readonly { from: number; to: number; minlen: number }[]): number[] {
+  const ranks = rankNodes(count, Int32Array.from(edges, (e) => e.from), Int32Array.from(edges, (e) => e.to), Int32Array.from(edges, (e) => e.minlen));
+  return Array.from(ranks);
+}
+
+/** `placeRankInto` for one rank, its items' numbers given as plain arrays. */
+function placed(wanted: readonly number[], weights: readonly number[], gaps: readonly number[]): number[] {
+  const out = new Float64Array(wanted.length);
+  placeRankInto(wanted.length, Float64Array.from(wanted), Float64Array.from(weights), Float64Array.from(gaps), 0, out, new Pool());
+  return Array.from(out);
+}
+
+describe('rankNodes', () => {
   it('puts each node one step (minlen) below its lowest predecessor', () => {
     // 0 -> 1 -> 2, and 0 -> 2 directly: 2 still goes below 1.
     const edges = [
@@ -12,13 +26,13 @@ describe('assignRanks', () => {
       { from: 1, to: 2, minlen: 1 },
       { from: 0, to: 2, minlen: 1 },
     ];
-    expect(assignRanks(3, edges)).toEqual([0, 1, 2]);
-    expect(assignRanks(3, edges.map((e) => ({ ...e, minlen: 2 })))).toEqual([0, 2, 4]);
+    expect(ranksOf(3, edges)).toEqual([0, 1, 2]);
+    expect(ranksOf(3, edges.map((e) => ({ ...e, minlen: 2 })))).toEqual([0, 2, 4]);
   });
 
   it('moves a second entry point down next to the node it feeds', () => {
     // 0 -> 1 -> 2 -> 3 and a separate source 4 -> 3.
-    const ranks = assignRanks(5, [
+    const ranks = ranksOf(5, [
       { from: 0, to: 1, minlen: 1 },
       { from: 1, to: 2, minlen: 1 },
       { from: 2, to: 3, minlen: 1 },
@@ -28,23 +42,22 @@ describe('assignRanks', () => {
   });
 });
 
-describe('placeRank', () => {
+describe('placeRankInto', () => {
   it('puts items where they want to be when they fit', () => {
-    expect(placeRank([0, 100, 300], [1, 1, 1], [0, 50, 50])).toEqual([0, 100, 300]);
+    expect(placed([0, 100, 300], [1, 1, 1], [0, 50, 50])).toEqual([0, 100, 300]);
   });
 
   it('splits a conflict by weight, keeping the separation exactly', () => {
     // Both want 100, 40 apart: equal weights meet halfway around it.
-    expect(placeRank([100, 100], [1, 1], [0, 40])).toEqual([80, 120]);
+    expect(placed([100, 100], [1, 1], [0, 40])).toEqual([80, 120]);
     // A heavy item hardly moves.
-    const [a, b] = placeRank([100, 100], [9, 1], [0, 40]);
+    const [a, b] = placed([100, 100], [9, 1], [0, 40]);
     expect(a).toBeCloseTo(96);
     expect(b).toBeCloseTo(136);
   });
 
   it('pushes a run of crowded items apart as one block', () => {
-    const placed = placeRank([0, 0, 0, 500], [1, 1, 1, 1], [0, 10, 10, 10]);
-    expect(placed).toEqual([-10, 0, 10, 500]);
+    expect(placed([0, 0, 0, 500], [1, 1, 1, 1], [0, 10, 10, 10])).toEqual([-10, 0, 10, 500]);
   });
 });
 
@@ -79,26 +92,20 @@ describe('crossings', () => {
   });
 });
 
-describe('orthogonal', () => {
+describe('appendOrthogonal', () => {
   it('turns a slanted leg into along-across-along steps, leaving straight legs alone', () => {
-    const route = [
-      { x: 0, y: 0 },
-      { x: 0, y: 10 },
-      { x: 40, y: 30 },
-    ];
-    expect(orthogonal(route, true)).toEqual([
-      { x: 0, y: 0 },
-      { x: 0, y: 10 },
-      { x: 0, y: 20 },
-      { x: 40, y: 20 },
-      { x: 40, y: 30 },
-    ]);
-    expect(orthogonal(route, false)).toEqual([
-      { x: 0, y: 0 },
-      { x: 0, y: 10 },
-      { x: 20, y: 10 },
-      { x: 20, y: 30 },
-      { x: 40, y: 30 },
-    ]);
+    const route = new PointList();
+    route.push(0, 0);
+    route.push(0, 10);
+    route.push(40, 30);
+    const stepped = (vertical: boolean) => {
+      const out = new PointList();
+      out.push(-5, -5);
+      appendOrthogonal(route, out, vertical);
+      return Array.from(out.toArray());
+    };
+    // Appended after what `out` held.
+    expect(stepped(true)).toEqual([-5, -5, 0, 0, 0, 10, 0, 20, 40, 20, 40, 30]);
+    expect(stepped(false)).toEqual([-5, -5, 0, 0, 0, 10, 20, 10, 20, 30, 40, 30]);
   });
 });

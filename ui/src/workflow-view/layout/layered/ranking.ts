@@ -1,10 +1,3 @@
-/** A constraint between two nodes' ranks: `to` lies at least `minlen` ranks below `from`. */
-export interface RankEdge {
-  from: number;
-  to: number;
-  minlen: number;
-}
-
 /**
  * Ranks for nodes `0..count-1` of an acyclic graph whose edge `e` puts node `to[e]` at least
  * `minlen[e]` ranks below node `from[e]`: each node as high as its predecessors allow (longest
@@ -61,12 +54,4 @@ export function rankNodes(count: number, from: Int32Array, to: Int32Array, minle
   for (let v = 0; v < count; v++) lowest = Math.min(lowest, rank[v] ?? 0);
   if (count > 0) for (let v = 0; v < count; v++) rank[v] = (rank[v] ?? 0) - lowest;
   return rank;
-}
-
-/** `rankNodes` for edges given one by one. */
-export function assignRanks(count: number, edges: readonly RankEdge[]): number[] {
-  const from = Int32Array.from(edges, (edge) => edge.from);
-  const to = Int32Array.from(edges, (edge) => edge.to);
-  const minlen = Int32Array.from(edges, (edge) => edge.minlen);
-  return Array.from(rankNodes(count, from, to, minlen));
 }
