@@ -6,6 +6,7 @@ import type { Node } from '../../../generated/Node';
 import type { WorkflowFlow, WorkflowFlowNode } from '../../flow/flowTypes';
 import { workflowToFlow } from '../../flow/workflowToFlow';
 import type { Point } from '../../look/shapeGeometry';
+import { layoutAndFold } from '../layered/layeredAnswer';
 import { layoutLayered } from '../layered/layeredLayout';
 import { layoutFlow } from '../layoutEngine';
 import { PointList } from '../pointList';
@@ -271,6 +272,21 @@ describe('foldFlow', () => {
     const size = extent(five);
     expect(Math.min(ROOM.width / size.width, ROOM.height / size.height)).toBeGreaterThan(0.6);
     expect(foldFlow(five, ROOM)).toBe(five);
+  });
+
+  it('leaves a node whose box names no node where the layout put it, in the page and in the worker', () => {
+    const chain = workflowToFlow(longChain('LR', 30), []);
+    const flow = { ...chain, nodes: chain.nodes.map((n) => (n.id === 's12' ? { ...n, parentId: 'nowhere' } : n)) };
+    const flat = layoutLayered(flow);
+    // Laid out as a top-level node: not moved by its missing box.
+    expect(boxes(flat).get('s12')).toEqual(boxes(layoutLayered(chain)).get('s12'));
+    const page = foldFlow(flat, ROOM);
+    const worker = layoutAndFold(flow, ROOM);
+    expect(worker).toEqual(page);
+    // Only top-level nodes are folded, as before the fold was packed: s12 stays, s11 and s13 move.
+    const [before, after] = [boxes(flat), boxes(page)];
+    expect(after.get('s12')).toEqual(before.get('s12'));
+    for (const id of ['s11', 's13']) expect(after.get(id)).not.toEqual(before.get(id));
   });
 
   it('simplifies routes: repeated points and points inside a straight run go, turns stay', () => {

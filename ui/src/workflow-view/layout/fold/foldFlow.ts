@@ -10,8 +10,9 @@
  * folds what it laid out without making an object per node or point.
  */
 import type { FlowDirection } from '../../flow/flowDirection';
-import type { WorkflowFlow, WorkflowFlowNode } from '../../flow/flowTypes';
+import type { WorkflowFlow } from '../../flow/flowTypes';
 import { placementOf, withPlacement, type FlowPlacement } from '../layered/flowPlacement';
+import { packFlow, TOP_LEVEL, type PackedFlow } from '../layered/packedFlow';
 import { PointList } from '../pointList';
 import { Frame } from './frame';
 import { BAND_GAP, BAND_MARGIN, LANE, bandExtents, bandOf, planFold } from './foldPlan';
@@ -29,7 +30,10 @@ export interface FoldRoom {
 /** What the fold reads of a flow besides where its nodes and edges are (its placement). */
 export interface FoldShape {
   direction: FlowDirection;
-  /** Each node's parent box, as a node index; -1 at the top level (only those are moved). */
+  /**
+   * Each node's parent box, as `PackedFlow.parents` has it: only nodes at the top level
+   * (`TOP_LEVEL`) are moved; one whose parent id names no node (`NO_SUCH_PARENT`) stays put.
+   */
   parents: Int32Array;
   /** width, height of each node as drawn. */
   sizes: Float64Array;
@@ -74,34 +78,28 @@ export function appendSimplified(route: PointList, out: PointList): void {
   }
 }
 
-function nodeSize(node: WorkflowFlowNode): { width: number; height: number } {
-  return node.type === 'subgraph' ? { width: node.width ?? 0, height: node.height ?? 0 } : node.data.box;
-}
-
-/** What the fold reads of `flow` besides its placement. */
-function foldShapeOf(flow: WorkflowFlow): FoldShape {
-  const index = new Map<string, number>();
-  flow.nodes.forEach((node, i) => index.set(node.id, i));
-  const parents = new Int32Array(flow.nodes.length);
-  const sizes = new Float64Array(flow.nodes.length * 2);
-  flow.nodes.forEach((node, i) => {
-    // A node in a box is moved with its box (its position is relative to it).
-    parents[i] = node.parentId === undefined ? -1 : (index.get(node.parentId) ?? flow.nodes.length);
-    const { width, height } = nodeSize(node);
-    sizes[2 * i] = width;
-    sizes[2 * i + 1] = height;
-  });
-  const withData = new Uint8Array(flow.edges.length);
-  const labels = new Float64Array(flow.edges.length * 2).fill(Number.NaN);
-  flow.edges.forEach((edge, e) => {
-    if (edge.data === undefined) return;
-    withData[e] = 1;
-    if (edge.data.labelBox !== null) {
-      labels[2 * e] = edge.data.labelBox.width;
-      labels[2 * e + 1] = edge.data.labelBox.height;
+/**
+ * What the fold reads of a flow packed as `flow` and laid out as `placement`, besides the
+ * placement itself: each box at its laid-out size (or the size it had, or none), each handler
+ * at its own.
+ */
+export function foldShape(flow: PackedFlow, placement: FlowPlacement): FoldShape {
+  const sizes = new Float64Array(flow.sizes.length);
+  for (let i = 0; i < flow.boxes.length; i++) {
+    let width = flow.sizes[2 * i] ?? Number.NaN;
+    let height = flow.sizes[2 * i + 1] ?? Number.NaN;
+    if (flow.boxes[i] === 1) {
+      const laidWidth = placement.sizes[2 * i] ?? Number.NaN;
+      const laidHeight = placement.sizes[2 * i + 1] ?? Number.NaN;
+      if (!Number.isNaN(laidWidth) && !Number.isNaN(laidHeight)) {
+        width = laidWidth;
+        height = laidHeight;
+      }
     }
-  });
-  return { direction: flow.direction, parents, sizes, withData, labels };
+    sizes[2 * i] = Number.isNaN(width) ? 0 : width;
+    sizes[2 * i + 1] = Number.isNaN(height) ? 0 : height;
+  }
+  return { direction: flow.direction, parents: flow.parents, sizes, withData: flow.withData, labels: flow.labels };
 }
 
 /** `laidOut` folded to `room`, or as it is without one (no canvas measured to fold for). */
@@ -115,7 +113,8 @@ export function foldTo(laidOut: WorkflowFlow, room: FoldRoom | null): WorkflowFl
  * stay as they are.
  */
 export function foldFlow(flow: WorkflowFlow, room: FoldRoom): WorkflowFlow {
-  const folded = foldPlacement(foldShapeOf(flow), placementOf(flow), room);
+  const placement = placementOf(flow);
+  const folded = foldPlacement(foldShape(packFlow(flow), placement), placement, room);
   return folded === null ? flow : withPlacement(flow, folded);
 }
 
@@ -125,7 +124,7 @@ export function foldPlacement(shape: FoldShape, placement: FlowPlacement, room: 
   const nodeCount = shape.parents.length;
   const edgeCount = shape.withData.length;
   let topLevel = 0;
-  for (let i = 0; i < nodeCount; i++) if ((shape.parents[i] ?? -1) < 0) topLevel++;
+  for (let i = 0; i < nodeCount; i++) if (shape.parents[i] === TOP_LEVEL) topLevel++;
   if (topLevel < 3) return null;
   const { positions, routeEnds, routePoints, labelCentres } = placement;
   const labelled = (e: number) =>
@@ -141,7 +140,7 @@ export function foldPlacement(shape: FoldShape, placement: FlowPlacement, room: 
   const labelSolid = new Int32Array(edgeCount).fill(-1);
   let solid = 0;
   for (let i = 0; i < nodeCount; i++) {
-    if ((shape.parents[i] ?? -1) >= 0) continue;
+    if (shape.parents[i] !== TOP_LEVEL) continue;
     const x = positions[2 * i] ?? 0;
     const y = positions[2 * i + 1] ?? 0;
     frame.boxToFrame(x, y, shape.sizes[2 * i] ?? 0, shape.sizes[2 * i + 1] ?? 0, solids, 4 * solid);

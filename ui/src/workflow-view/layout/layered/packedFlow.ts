@@ -13,7 +13,7 @@ export interface PackedFlow {
   direction: FlowDirection;
   /** 1 for a subgraph box, 0 for a handler node, one per node in the flow's order. */
   boxes: Uint8Array;
-  /** Each node's parent box, as a node index; -1 at the top level. */
+  /** Each node's parent box, as a node index; `TOP_LEVEL` or `NO_SUCH_PARENT` for none. */
   parents: Int32Array;
   /** width, height of each node: a handler's box, a subgraph's size (NaN while it has none). */
   sizes: Float64Array;
@@ -29,6 +29,15 @@ export interface PackedFlow {
   /** width, height of each edge's label chip; NaN without one. */
   labels: Float64Array;
 }
+
+/** `PackedFlow.parents` of a node without a parent id. */
+export const TOP_LEVEL = -1;
+/**
+ * `PackedFlow.parents` of a node whose parent id names no node of the flow (only a hand-made
+ * flow has one). The layered engine places it as a top-level node; the fold, which moves only
+ * top-level nodes, leaves it where the layout put it, as the flow's own code always did.
+ */
+export const NO_SUCH_PARENT = -2;
 
 /** The arrays of `packed` to hand to `postMessage` as transferables. */
 export function packedBuffers(packed: PackedFlow): ArrayBuffer[] {
@@ -46,7 +55,7 @@ export function packFlow(flow: WorkflowFlow): PackedFlow {
   const sizes = new Float64Array(count * 2).fill(Number.NaN);
   const positions = new Float64Array(count * 2);
   flow.nodes.forEach((node, i) => {
-    parents[i] = node.parentId === undefined ? -1 : (index.get(node.parentId) ?? -1);
+    parents[i] = node.parentId === undefined ? TOP_LEVEL : (index.get(node.parentId) ?? NO_SUCH_PARENT);
     positions[2 * i] = node.position.x;
     positions[2 * i + 1] = node.position.y;
     if (node.type === 'subgraph') {
