@@ -242,8 +242,8 @@ export function foldPlacement(shape: FoldShape, placement: FlowPlacement, room: 
     const lanes = lanesPerGap[gap] ?? 1;
     return gapStart + (BAND_GAP + Math.max(0, lanes - 1) * LANE) / 2 - ((lanes - 1) * LANE) / 2 + lane * LANE;
   };
-  /** Adds frame point (along, cross), moved with its band, to `route` on the screen; returns its band. */
   const route = new PointList();
+  /** Adds frame point (along, cross), moved with its band, to `route` on the screen; returns its band. */
   const pushMoved = (along: number, cross: number): number => {
     const b = bandOf(cuts, along);
     const movedAlong = along - (alongShift[b] ?? 0);

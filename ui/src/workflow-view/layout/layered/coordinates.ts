@@ -134,8 +134,8 @@ export function assignCross(layering: Layering, clusters: readonly LayeredCluste
   const weights = new Float64Array(widest);
   const placed = new Float64Array(widest);
   const pool = new Pool();
-  /** Adds the weighted positions of `item`'s neighbours (up, and down too when `both`) to `acc`. */
   const acc = { sum: 0, total: 0 };
+  /** Adds the weighted positions of `item`'s neighbours in the rank above (`up`) and below (`down`) to `acc`. */
   const neighbours = (item: number, up: boolean, down: boolean) => {
     if (up) {
       for (let n = adj.upStart[item] ?? 0; n < (adj.upStart[item + 1] ?? 0); n++) {
