@@ -14,23 +14,23 @@ export interface Adjacency {
   downWeight: Float64Array;
 }
 
-/** One side of an item's neighbours (see `Adjacency`). */
-export interface Side {
+/** One side of every item's neighbours, as runs of one array (see `Adjacency`). */
+export interface NeighbourRuns {
   start: Int32Array;
   item: Int32Array;
   weight: Float64Array;
 }
 
-export function upSide(adj: Adjacency): Side {
+export function upSide(adj: Adjacency): NeighbourRuns {
   return { start: adj.upStart, item: adj.upItem, weight: adj.upWeight };
 }
 
-export function downSide(adj: Adjacency): Side {
+export function downSide(adj: Adjacency): NeighbourRuns {
   return { start: adj.downStart, item: adj.downItem, weight: adj.downWeight };
 }
 
 /** Runs of `near` per item of `at` (0..count-1), in link order. */
-function runs(count: number, at: Int32Array, near: Int32Array, weights: Float64Array): Side {
+function runs(count: number, at: Int32Array, near: Int32Array, weights: Float64Array): NeighbourRuns {
   const start = new Int32Array(count + 1);
   for (let l = 0; l < at.length; l++) start[(at[l] ?? 0) + 1] = (start[(at[l] ?? 0) + 1] ?? 0) + 1;
   for (let i = 0; i < count; i++) start[i + 1] = (start[i + 1] ?? 0) + (start[i] ?? 0);
@@ -147,7 +147,7 @@ function depthFirstOrder(layering: Layering, adj: Adjacency): void {
  * fixed rank (`side`); an item without any keeps its current place. Written into `position`,
  * which `RankSorter.sort` reads.
  */
-function barycentres(layering: Layering, r: number, side: Side, position: Float64Array, wanted: Float64Array): void {
+function barycentres(layering: Layering, r: number, side: NeighbourRuns, position: Float64Array, wanted: Float64Array): void {
   const from = layering.layerStart[r] ?? 0;
   const until = layering.layerStart[r + 1] ?? 0;
   for (let k = from; k < until; k++) {
