@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Workflow } from '../generated/Workflow';
 import { edge, node, workflow } from '../test-support/workflowBuilder';
 import type { WorkflowFlow } from '../workflow-view/flow/flowTypes';
 import { workflowToFlow } from '../workflow-view/flow/workflowToFlow';
@@ -6,7 +7,18 @@ import { LiveRunMarks } from './liveRunMarks';
 import { progressOf, type NodeProgress } from './runProgress';
 import { eventStream } from './runEvents.testdata';
 
-const flow = workflowToFlow(
+/**
+ * `wf`'s flow, checked to number its edges between each pair of nodes 0 to n-1 as a parsed
+ * workflow does (`edge` makes occurrence 0 unless told), which LiveRunMarks relies on.
+ */
+function parsedLike(wf: Workflow): WorkflowFlow {
+  const occurrences = new Map<string, number[]>();
+  for (const e of wf.edges) occurrences.set(`${e.from} ${e.to}`, [...(occurrences.get(`${e.from} ${e.to}`) ?? []), e.occurrence]);
+  for (const [pair, list] of occurrences) expect([...list].sort((a, b) => a - b), `occurrences of ${pair}`).toEqual(list.map((_, i) => i));
+  return workflowToFlow(wf, []);
+}
+
+const flow = parsedLike(
   workflow({
     nodes: [node('test', { kind: 'command' }), node('fix'), node('done', { kind: 'exit' })],
     edges: [
@@ -16,7 +28,6 @@ const flow = workflowToFlow(
       edge('test', 'fix', { label: 'again', occurrence: 1 }),
     ],
   }),
-  [],
 );
 
 /** The mark of `flow`'s edge `id`, asked as the canvas asks: with the workflow edge it draws. */
@@ -25,6 +36,11 @@ function edgeMark(marks: LiveRunMarks, on: WorkflowFlow, id: string) {
 }
 
 describe('the run on the canvas', () => {
+  it('is tested on edges numbered as parsed ones: a second edge between a pair without its occurrence is caught', () => {
+    const unnumbered = workflow({ nodes: [node('a'), node('b')], edges: [edge('a', 'b'), edge('a', 'b', { label: 'two' })] });
+    expect(() => parsedLike(unnumbered)).toThrow(/occurrences of a b/);
+  });
+
   it('marks node statuses and the edges taken, with the latest one', () => {
     const { events, add } = eventStream();
     add('stage.started', 'test', { visit: 1 });
@@ -88,12 +104,11 @@ describe('the run on the canvas', () => {
   });
 
   it('tells apart three edges with the same endpoints by label, and finds nothing for an unknown edge', () => {
-    const three = workflowToFlow(
+    const three = parsedLike(
       workflow({
         nodes: [node('a'), node('b')],
         edges: [edge('a', 'b', { label: 'one' }), edge('a', 'b', { label: 'two', occurrence: 1 }), edge('a', 'b', { label: 'three', occurrence: 2 }), edge('b', 'a')],
       }),
-      [],
     );
     const { events, add } = eventStream();
     add('edge.selected', undefined, { from: 'a', to: 'b', label: 'three', reason: 'label' });

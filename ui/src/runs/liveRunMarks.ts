@@ -16,9 +16,13 @@ function isTakenEdge(edge: EdgeInfo, taken: TakenEdge): boolean {
 }
 
 /**
- * For endpoints that several of `edges` share: how many do. Only an edge with a later
- * occurrence can share its endpoints (occurrences run from 0), so only those are keyed: a
- * 20,000-edge run's graph is opened without making a key per edge.
+ * For endpoints that several of `edges` share: how many do. This relies on the edges'
+ * occurrences being numbered as a parsed workflow numbers them: the n edges from one node to
+ * another are occurrences 0 to n-1. Then a pair's count is its highest occurrence plus one, and
+ * only an edge with a later occurrence marks its endpoints as shared, so only those are keyed:
+ * a 20,000-edge run's graph is opened without making a key per edge. Edges numbered otherwise
+ * (say two occurrence-0 edges between the same nodes, which only a hand-made workflow has) are
+ * miscounted: such a pair is taken as having one edge, marked whenever the pair is taken.
  */
 function sharedEndpoints(edges: readonly WorkflowFlowEdge[]): Map<string, number> {
   const shared = new Map<string, number>();
