@@ -255,7 +255,10 @@ describe('runs screen on 20,000-stage runs', () => {
       const opening = await drawnIds();
       assert.ok(opening.includes('n0'), 'the start of the chain is drawn at first');
       assert.ok(opening.length < MAX_BARS_IN_PAGE, `${opening.length} graph nodes in the page for ${STAGES}`);
-      const outline = await page.locator('.overview-outline__nodes').boundingBox();
+      // The outline's path is made in a task after the graph's first frame (d="" until then).
+      const outlinePath = page.locator('.overview-outline__nodes[d]:not([d=""])');
+      await outlinePath.waitFor({ state: 'visible', timeout: 60_000 });
+      const outline = await outlinePath.boundingBox();
       await page.mouse.click(outline.x + outline.width - 2, outline.y + outline.height / 2);
       await waitFor(page, `[...document.querySelectorAll('.react-flow__node')].some((n) => Number(n.dataset.id.slice(1)) > ${STAGES / 2})`);
       await waitFor(page, DRAWN_MARKED);
