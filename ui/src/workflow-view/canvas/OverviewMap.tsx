@@ -1,8 +1,8 @@
 import { MiniMap, Panel, useReactFlow, useStore } from '@xyflow/react';
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useMemo, type MouseEvent } from 'react';
 import type { WorkflowFlow, WorkflowFlowNode } from '../flow/flowTypes';
 import { drawingBounds, isWholeInView, type Bounds } from './fitViewport';
-import { overviewOutline, type OverviewOutline } from './overviewOutline';
+import { useOutlineAfterDrawing } from './useOutlineAfterDrawing';
 
 /**
  * From this many nodes on, the overview is one outline path (`overviewOutline`) instead of
@@ -17,26 +17,6 @@ const HEIGHT = 124;
 
 function minimapClass(node: WorkflowFlowNode): string {
   return node.type === 'handler' ? `minimap-node ${node.data.look.tone}` : 'minimap-group';
-}
-
-/**
- * The outline of `nodes`, made in a task of its own after the next frame, the canvas's first
- * with them (null until then): for a 20,000-node graph the path takes tens of milliseconds
- * to make and more to parse, which that frame need not wait for.
- */
-function useOutlineAfterDrawing(nodes: WorkflowFlow['nodes']): OverviewOutline | null {
-  const [made, setMade] = useState<{ nodes: WorkflowFlow['nodes']; outline: OverviewOutline } | null>(null);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setMade({ nodes, outline: overviewOutline(nodes) }), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
-    };
-  }, [nodes]);
-  return made?.nodes === nodes ? made.outline : null;
 }
 
 /** A very large graph's overview: its outline and the part in view; a click centres there. */
