@@ -133,6 +133,22 @@ describe('the layered engine in a worker', () => {
     expect(broken.posted).toBe(1);
   });
 
+  it('refuses a layout whose post throws, lays it out in the page, and still sends later ones', async () => {
+    const worker = new (class extends InProcessWorker {
+      refusals = 2;
+      override postMessage(message: LayeredRequest, transfer: Transferable[]): void {
+        if (this.refusals-- > 0) throw new Error('could not be cloned');
+        super.postMessage(message, transfer);
+      }
+    })();
+    const layouter = layeredInWorker(worker);
+    await expect(layouter.layout(chainFlow(3), null)).rejects.toThrow('could not be cloned');
+    const large = chainFlow(LAYERED_OFF_PAGE_FROM);
+    expect(await layoutLayeredFolded(large, ROOM, () => layouter)).toEqual(layoutAndFold(large, ROOM));
+    expect(await layouter.layout(chainFlow(20), ROOM)).toEqual(layoutAndFold(chainFlow(20), ROOM));
+    expect(worker.requests).toBe(1);
+  });
+
   it('passes on what the engine could not lay out', async () => {
     const refusing = new (class extends EventTarget implements LayeredWorkerPort {
       postMessage(message: LayeredRequest): void {

@@ -65,9 +65,16 @@ export function layeredInWorker(worker: LayeredWorkerPort): LayeredLayouter {
       if (failed !== null) return Promise.reject(failed);
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        pending.set(id, { flow, resolve, reject });
         const packed = packFlow(flow);
-        worker.postMessage({ id, flow: packed, room } satisfies LayeredRequest, packedBuffers(packed));
+        // Waiting before it is posted (the answer cannot come sooner); a post that throws
+        // rejects this layout alone and leaves nothing waiting.
+        pending.set(id, { flow, resolve, reject });
+        try {
+          worker.postMessage({ id, flow: packed, room } satisfies LayeredRequest, packedBuffers(packed));
+        } catch (error) {
+          pending.delete(id);
+          throw error;
+        }
       });
     },
   };
