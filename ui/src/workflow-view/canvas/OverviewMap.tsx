@@ -2,6 +2,7 @@ import { MiniMap, Panel, useReactFlow, useStore } from '@xyflow/react';
 import { useMemo, type MouseEvent } from 'react';
 import type { WorkflowFlow, WorkflowFlowNode } from '../flow/flowTypes';
 import { drawingBounds, isWholeInView, type Bounds } from './fitViewport';
+import { OVERVIEW_SIZE } from './overviewOutline';
 import { useOutlineAfterDrawing } from './useOutlineAfterDrawing';
 
 /**
@@ -11,9 +12,7 @@ import { useOutlineAfterDrawing } from './useOutlineAfterDrawing';
  */
 export const OUTLINE_OVERVIEW_FROM = 1000;
 
-/** The overview's size on screen (px). */
-const WIDTH = 176;
-const HEIGHT = 124;
+const { width: WIDTH, height: HEIGHT } = OVERVIEW_SIZE;
 
 function minimapClass(node: WorkflowFlowNode): string {
   return node.type === 'handler' ? `minimap-node ${node.data.look.tone}` : 'minimap-group';

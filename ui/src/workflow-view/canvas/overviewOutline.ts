@@ -2,38 +2,115 @@ import type { WorkflowFlowNode } from '../flow/flowTypes';
 import type { Bounds } from './fitViewport';
 
 /**
- * The overview of a very large graph as one SVG path: every handler node's box as a
- * rectangle where the layout put it (absolute, in flow coordinates), and the box round them
- * all. One element to draw instead of one per node, so the overview costs a string built
- * once per layout and nothing per pan.
+ * The overview of a very large graph as one SVG path, made at the overview's own
+ * resolution: the drawing is cut into cells a screen pixel of the overview wide, a cell any
+ * handler node's box touches is filled, and the filled cells are written as rectangles (runs
+ * along a row, rows with the same runs joined). A 20,000-node chain is then a few hundred
+ * rectangles rather than 20,000 (which the browser painted again each time the view's frame
+ * moved over them), and looks the same: its boxes are smaller than a pixel there.
+ * The path is in flow coordinates; `bounds` is the box round every node.
  */
 export type OverviewOutline = { path: string; bounds: Bounds | null };
+
+/** The overview's drawing area, in screen pixels. */
+export type OverviewSize = { width: number; height: number };
+
+/** The overview's size on screen. */
+export const OVERVIEW_SIZE: OverviewSize = { width: 176, height: 124 };
 
 /** Rounded to a tenth of a flow unit: the overview is a couple of hundred pixels wide. */
 function short(n: number): string {
   return String(Math.round(n * 10) / 10);
 }
 
-/** The outline of `nodes` (parents precede their children, as in a flow). */
-export function overviewOutline(nodes: readonly WorkflowFlowNode[]): OverviewOutline {
+/** Every node's absolute box (handler nodes flagged), and the bounds of them all. */
+function absoluteBoxes(nodes: readonly WorkflowFlowNode[]): { boxes: Float64Array; handler: Uint8Array; bounds: Bounds | null } {
   const at = new Map<string, { x: number; y: number }>();
-  const parts: string[] = [];
+  const boxes = new Float64Array(nodes.length * 4);
+  const handler = new Uint8Array(nodes.length);
   let left = Infinity;
   let top = Infinity;
   let right = -Infinity;
   let bottom = -Infinity;
-  for (const node of nodes) {
+  nodes.forEach((node, i) => {
     const parent = node.parentId === undefined ? undefined : at.get(node.parentId);
     const x = node.position.x + (parent?.x ?? 0);
     const y = node.position.y + (parent?.y ?? 0);
     at.set(node.id, { x, y });
     const { width, height } = node.type === 'subgraph' ? { width: node.width ?? 0, height: node.height ?? 0 } : node.data.box;
+    boxes[i * 4] = x;
+    boxes[i * 4 + 1] = y;
+    boxes[i * 4 + 2] = width;
+    boxes[i * 4 + 3] = height;
+    handler[i] = node.type === 'handler' ? 1 : 0;
     left = Math.min(left, x);
     top = Math.min(top, y);
     right = Math.max(right, x + width);
     bottom = Math.max(bottom, y + height);
-    if (node.type === 'handler') parts.push(`M${short(x)} ${short(y)}h${short(width)}v${short(height)}h${short(-width)}z`);
-  }
+  });
   const bounds = Number.isFinite(left) ? { x: left, y: top, width: right - left, height: bottom - top } : null;
+  return { boxes, handler, bounds };
+}
+
+/** The filled runs `[from, to)` of row `row` of a `columns`-wide grid, as a flat list. */
+function rowRuns(grid: Uint8Array, columns: number, row: number): number[] {
+  const runs: number[] = [];
+  let c = 0;
+  while (c < columns) {
+    if (grid[row * columns + c] === 0) {
+      c++;
+      continue;
+    }
+    const from = c;
+    while (c < columns && grid[row * columns + c] === 1) c++;
+    runs.push(from, c);
+  }
+  return runs;
+}
+
+function sameRuns(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** The outline of `nodes` (parents precede their children, as in a flow) for an overview of `size`. */
+export function overviewOutline(nodes: readonly WorkflowFlowNode[], size: OverviewSize = OVERVIEW_SIZE): OverviewOutline {
+  const { boxes, handler, bounds } = absoluteBoxes(nodes);
+  if (bounds === null) return { path: '', bounds };
+  // Flow units per cell: one overview pixel at the scale the overview shows the drawing.
+  const cell = Math.max(bounds.width / size.width, bounds.height / size.height, Number.MIN_VALUE);
+  const columns = Math.max(1, Math.ceil(bounds.width / cell));
+  const rows = Math.max(1, Math.ceil(bounds.height / cell));
+  const grid = new Uint8Array(columns * rows);
+  const first = (at: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(at / cell)));
+  // The last cell a box ending at `end` covers: one ending on a cell's start covers none of it.
+  const last = (end: number, count: number) => Math.min(count - 1, Math.ceil(end / cell) - 1);
+  for (let i = 0; i < handler.length; i++) {
+    if (handler[i] === 0) continue;
+    const x = (boxes[i * 4] ?? 0) - bounds.x;
+    const y = (boxes[i * 4 + 1] ?? 0) - bounds.y;
+    const c0 = first(x, columns);
+    const c1 = Math.max(c0, last(x + (boxes[i * 4 + 2] ?? 0), columns));
+    const r0 = first(y, rows);
+    const r1 = Math.max(r0, last(y + (boxes[i * 4 + 3] ?? 0), rows));
+    for (let r = r0; r <= r1; r++) grid.fill(1, r * columns + c0, r * columns + c1 + 1);
+  }
+  const parts: string[] = [];
+  const close = (runs: readonly number[], top: number, bottom: number) => {
+    for (let k = 0; k < runs.length; k += 2) {
+      const from = runs[k] ?? 0;
+      const width = ((runs[k + 1] ?? from) - from) * cell;
+      parts.push(`M${short(bounds.x + from * cell)} ${short(bounds.y + top * cell)}h${short(width)}v${short((bottom - top) * cell)}h${short(-width)}z`);
+    }
+  };
+  let open: number[] = [];
+  let openedAt = 0;
+  for (let r = 0; r < rows; r++) {
+    const runs = rowRuns(grid, columns, r);
+    if (sameRuns(runs, open)) continue;
+    close(open, openedAt, r);
+    open = runs;
+    openedAt = r;
+  }
+  close(open, openedAt, rows);
   return { path: parts.join(''), bounds };
 }

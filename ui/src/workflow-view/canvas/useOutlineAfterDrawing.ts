@@ -4,8 +4,8 @@ import { overviewOutline, type OverviewOutline } from './overviewOutline';
 
 /**
  * The outline of `nodes`, made in a task of its own after the next frame, the canvas's first
- * with them (null until then): for a 20,000-node graph the path takes tens of milliseconds
- * to make and more to parse, which that frame need not wait for.
+ * with them (null until then): for a 20,000-node graph it takes milliseconds to make (a pass
+ * over every node's box), which that frame need not wait for.
  */
 export function useOutlineAfterDrawing(nodes: WorkflowFlow['nodes']): OverviewOutline | null {
   const [made, setMade] = useState<{ nodes: WorkflowFlow['nodes']; outline: OverviewOutline } | null>(null);
