@@ -73,6 +73,21 @@ export class Frame {
     into[at + 3] = Math.max(aCross, bCross);
   }
 
+  /**
+   * Writes the screen box (x, y, width, height) of the frame box from (`alongLow`,
+   * `crossLow`) to (`alongHigh`, `crossHigh`) at `into[at..at + 4)`: `boxToFrame` undone.
+   */
+  boxToScreen(alongLow: number, alongHigh: number, crossLow: number, crossHigh: number, into: Float64Array, at: number): void {
+    const ax = this.x(alongLow, crossLow);
+    const ay = this.y(alongLow, crossLow);
+    const bx = this.x(alongHigh, crossHigh);
+    const by = this.y(alongHigh, crossHigh);
+    into[at] = Math.min(ax, bx);
+    into[at + 1] = Math.min(ay, by);
+    into[at + 2] = Math.abs(bx - ax);
+    into[at + 3] = Math.abs(by - ay);
+  }
+
   /** A canvas of `width` × `height` pixels in this frame: how much room there is along and across. */
   canvas(width: number, height: number): { along: number; cross: number } {
     return this.horizontal ? { along: width, cross: height } : { along: height, cross: width };

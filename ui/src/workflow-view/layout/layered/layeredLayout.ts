@@ -3,14 +3,14 @@ import { withPlacement, type FlowPlacement } from './flowPlacement';
 import { HIGH_BORDER, isBorder, LOW_BORDER, NODE } from './layering';
 import { place, type Placement } from './layeredPlace';
 import { routeEdges } from './layeredRoutes';
-import { Screen } from './layeredScreen';
+import { Frame } from '../fold/frame';
 import { packFlow, type PackedFlow } from './packedFlow';
 
 /**
  * Every handler node's and box's screen box (x, y, width, height at `4 * index`, by the flow's
  * node index; NaN for a node without one), before moving the drawing to 0,0.
  */
-function screenBoxes(p: Placement, screen: Screen, nodeCount: number): Float64Array {
+function screenBoxes(p: Placement, frame: Frame, nodeCount: number): Float64Array {
   const boxes = new Float64Array(nodeCount * 4).fill(Number.NaN);
   const { layering, input } = p;
   const { count, kind } = layering;
@@ -21,7 +21,7 @@ function screenBoxes(p: Placement, screen: Screen, nodeCount: number): Float64Ar
     const a = p.along[i] ?? 0;
     const half = (input.nodeCross[n] ?? 0) / 2;
     const halfAlong = (input.nodeAlong[n] ?? 0) / 2;
-    screen.box(c - half, c + half, a - halfAlong, a + halfAlong, boxes, 4 * (input.nodeIndex[n] ?? 0));
+    frame.boxToScreen(a - halfAlong, a + halfAlong, c - half, c + half, boxes, 4 * (input.nodeIndex[n] ?? 0));
   }
   const { clusters } = input;
   if (clusters.length === 0) return boxes;
@@ -50,7 +50,7 @@ function screenBoxes(p: Placement, screen: Screen, nodeCount: number): Float64Ar
     const cs = crossSpans[c];
     const as = alongSpans[c];
     if (cs === undefined || as === undefined || !Number.isFinite(cs.low) || !Number.isFinite(as.low)) return;
-    screen.box(cs.low, cs.high, as.low, as.high, boxes, 4 * cluster.index);
+    frame.boxToScreen(as.low, as.high, cs.low, cs.high, boxes, 4 * cluster.index);
   });
   return boxes;
 }
@@ -66,9 +66,9 @@ export function layeredPlacement(flow: PackedFlow): FlowPlacement {
   const nodeCount = flow.boxes.length;
   const edgeCount = flow.sources.length;
   const placement = place(flow);
-  const screen = new Screen(flow.direction);
-  const boxes = screenBoxes(placement, screen, nodeCount);
-  const routes = routeEdges(placement, flow.shapes, screen, boxes);
+  const frame = new Frame(flow.direction);
+  const boxes = screenBoxes(placement, frame, nodeCount);
+  const routes = routeEdges(placement, flow.shapes, frame, boxes);
   // Move the drawing so its top-left corner is at the origin.
   let left = Infinity;
   let top = Infinity;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PointList } from '../pointList';
 import { placeRankInto, Pool } from './coordinates';
-import { appendOrthogonal } from './layeredScreen';
+import { appendOrthogonal } from './layeredRoutes';
 import { adjacencyOf, crossings } from './ordering';
 import { rankNodes } from './ranking';
 

@@ -8,8 +8,8 @@ import type { NodeShape } from '../../look/handlerLooks';
 import { outlineAnchor, type Side } from '../../look/shapeGeometry';
 import { isLabelled } from './layeredInput';
 import type { Placement } from './layeredPlace';
+import type { Frame } from '../fold/frame';
 import { PointList } from '../pointList';
-import { appendOrthogonal, type Screen } from './layeredScreen';
 import { LABEL, LOOP_REACH } from './layering';
 
 /** How far a back edge runs out of a node's flank before it turns. */
@@ -27,8 +27,8 @@ export interface LayeredRoutes {
 }
 
 /** The flank a back edge or loop leaves and enters by: the side its bends lie on. */
-function flank(screen: Screen, towardsHigh: boolean): Side {
-  if (screen.vertical) return towardsHigh ? 'right' : 'left';
+function flank(frame: Frame, towardsHigh: boolean): Side {
+  if (!frame.horizontal) return towardsHigh ? 'right' : 'left';
   return towardsHigh ? 'bottom' : 'top';
 }
 
@@ -36,7 +36,7 @@ function flank(screen: Screen, towardsHigh: boolean): Side {
  * Each layout edge's route and label centre, given every node's screen box (x, y, width,
  * height at `4 * index` of `boxes`, by the flow's node index; NaN for none) and outline.
  */
-export function routeEdges(p: Placement, shapes: readonly NodeShape[], screen: Screen, boxes: Float64Array): LayeredRoutes {
+export function routeEdges(p: Placement, shapes: readonly NodeShape[], frame: Frame, boxes: Float64Array): LayeredRoutes {
   const { input, layering } = p;
   const { edgeCount } = input;
   const forward = edgeSides(input.direction);
@@ -58,7 +58,7 @@ export function routeEdges(p: Placement, shapes: readonly NodeShape[], screen: S
     route.push(x + point.x, y + point.y);
     return true;
   };
-  const push = (c: number, a: number) => route.push(screen.x(c, a), screen.y(c, a));
+  const push = (c: number, a: number) => route.push(frame.x(a, c), frame.y(a, c));
   for (let e = 0; e < edgeCount; e++) {
     ends[e] = points.length;
     const from = input.edgeFrom[e] ?? 0;
@@ -74,7 +74,7 @@ export function routeEdges(p: Placement, shapes: readonly NodeShape[], screen: S
     let labelAlong = labelItem < 0 ? Number.NaN : along(labelItem);
     route.clear();
     if (from === to) {
-      if (!anchor(from, flank(screen, true))) continue;
+      if (!anchor(from, flank(frame, true))) continue;
       const c = cross(from);
       const a = along(from);
       const out = c + (input.nodeCross[from] ?? 0) / 2 + LOOP_REACH - 6;
@@ -90,15 +90,15 @@ export function routeEdges(p: Placement, shapes: readonly NodeShape[], screen: S
       if (!anchor(from, forward.source)) continue;
       for (let k = chainFrom + 1; k < chainUntil - 1; k++) push(cross(layering.chainItems[k] ?? 0), along(layering.chainItems[k] ?? 0));
       if (!anchor(to, forward.target)) continue;
-    } else if (!backRoute(p, e, screen, anchor, push)) {
+    } else if (!backRoute(p, e, frame, anchor, push)) {
       continue;
     }
-    appendOrthogonal(route, points, screen.vertical);
+    appendOrthogonal(route, points, !frame.horizontal);
     routed[e] = 1;
     ends[e] = points.length;
     if (!Number.isNaN(labelCross)) {
-      labels[2 * e] = screen.x(labelCross, labelAlong);
-      labels[2 * e + 1] = screen.y(labelCross, labelAlong);
+      labels[2 * e] = frame.x(labelAlong, labelCross);
+      labels[2 * e + 1] = frame.y(labelAlong, labelCross);
     }
   }
   return { routed, ends, points, labels };
@@ -112,7 +112,7 @@ export function routeEdges(p: Placement, shapes: readonly NodeShape[], screen: S
 function backRoute(
   p: Placement,
   e: number,
-  screen: Screen,
+  frame: Frame,
   anchor: (node: number, side: Side) => boolean,
   push: (cross: number, along: number) => void,
 ): boolean {
@@ -143,7 +143,7 @@ function backRoute(
   // rank (outside the node's), so no step lands on the node itself.
   const leaveAt = clear(leaveCross, sourceCross, fromHalf, leaveHigh);
   const enterAt = clear(enterCross, targetCross, toHalf, enterHigh);
-  if (!anchor(fromNode, flank(screen, leaveHigh))) return false;
+  if (!anchor(fromNode, flank(frame, leaveHigh))) return false;
   push(leaveAt, along(sourceItem));
   if (firstBend !== undefined && lastBend !== undefined) {
     push(leaveAt, along(firstBend));
@@ -151,5 +151,33 @@ function backRoute(
     push(enterAt, along(lastBend));
   }
   push(enterAt, along(targetItem));
-  return anchor(toNode, flank(screen, enterHigh));
+  return anchor(toNode, flank(frame, enterHigh));
+}
+
+/**
+ * Appends `route` to `out` with a step in the middle of every slanted leg (across the flow,
+ * halfway along it), so edges run straight along and across like the ELK canvas's instead of
+ * diagonally.
+ */
+export function appendOrthogonal(route: PointList, out: PointList, vertical: boolean): void {
+  for (let i = 0; i < route.length; i++) {
+    const x = route.x(i);
+    const y = route.y(i);
+    if (i > 0) {
+      const bx = route.x(i - 1);
+      const by = route.y(i - 1);
+      if (Math.abs(x - bx) > 0.5 && Math.abs(y - by) > 0.5) {
+        if (vertical) {
+          const middle = (by + y) / 2;
+          out.push(bx, middle);
+          out.push(x, middle);
+        } else {
+          const middle = (bx + x) / 2;
+          out.push(middle, by);
+          out.push(middle, y);
+        }
+      }
+    }
+    out.push(x, y);
+  }
 }
