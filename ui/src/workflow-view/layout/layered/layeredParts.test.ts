@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PointList } from '../pointList';
 import { placeRankInto, Pool } from './coordinates';
 import { appendOrthogonal } from './layeredRoutes';
+import { keyRuns } from './keyRuns';
 import { adjacencyOf, crossings } from './ordering';
 import { rankNodes } from './ranking';
 
@@ -107,5 +108,19 @@ describe('appendOrthogonal', () => {
     // Appended after what `out` held.
     expect(stepped(true)).toEqual([-5, -5, 0, 0, 0, 10, 0, 20, 40, 20, 40, 30]);
     expect(stepped(false)).toEqual([-5, -5, 0, 0, 0, 10, 20, 10, 20, 30, 40, 30]);
+  });
+});
+
+describe('keyRuns', () => {
+  it('groups indices by key, in index order within a key, keys without indices empty', () => {
+    const { start, order } = keyRuns([2, 0, 2, 4, 0], 5);
+    expect(Array.from(start)).toEqual([0, 2, 2, 4, 4, 5]);
+    expect(Array.from(order)).toEqual([1, 4, 0, 2, 3]);
+  });
+
+  it('has one empty run per key without any keys', () => {
+    const { start, order } = keyRuns([], 3);
+    expect(Array.from(start)).toEqual([0, 0, 0, 0]);
+    expect(order).toHaveLength(0);
   });
 });

@@ -1,3 +1,4 @@
+import { keyRuns } from './keyRuns';
 import { isLabelled, type LayeredInput } from './layeredInput';
 
 /**
@@ -178,16 +179,7 @@ export function buildLayering(input: LayeredInput, rank: Int32Array): Layering {
   let depth = 0;
   for (let i = 0; i < count; i++) depth = Math.max(depth, (ranks[i] ?? 0) + 1);
   // Each rank's items, in item order (the ordering rewrites them).
-  const layerStart = new Int32Array(depth + 1);
-  for (let i = 0; i < count; i++) layerStart[(ranks[i] ?? 0) + 1] = (layerStart[(ranks[i] ?? 0) + 1] ?? 0) + 1;
-  for (let r = 0; r < depth; r++) layerStart[r + 1] = (layerStart[r + 1] ?? 0) + (layerStart[r] ?? 0);
-  const layerItems = new Int32Array(count);
-  const filled = layerStart.slice(0, depth);
-  for (let i = 0; i < count; i++) {
-    const r = ranks[i] ?? 0;
-    layerItems[filled[r] ?? 0] = i;
-    filled[r] = (filled[r] ?? 0) + 1;
-  }
+  const { start: layerStart, order: layerItems } = keyRuns(ranks, depth);
   return {
     count,
     kind,

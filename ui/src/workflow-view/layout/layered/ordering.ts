@@ -1,3 +1,4 @@
+import { keyRuns } from './keyRuns';
 import type { LayeredCluster } from './layeredInput';
 import { HIGH_BORDER, isBorder, LOW_BORDER, NODE, type Layering } from './layering';
 
@@ -31,18 +32,13 @@ export function downSide(adj: Adjacency): NeighbourRuns {
 
 /** Runs of `near` per item of `at` (0..count-1), in link order. */
 function runs(count: number, at: Int32Array, near: Int32Array, weights: Float64Array): NeighbourRuns {
-  const start = new Int32Array(count + 1);
-  for (let l = 0; l < at.length; l++) start[(at[l] ?? 0) + 1] = (start[(at[l] ?? 0) + 1] ?? 0) + 1;
-  for (let i = 0; i < count; i++) start[i + 1] = (start[i + 1] ?? 0) + (start[i] ?? 0);
+  const { start, order } = keyRuns(at, count);
   const item = new Int32Array(at.length);
   const weight = new Float64Array(at.length);
-  const filled = start.slice(0, count);
-  for (let l = 0; l < at.length; l++) {
-    const i = at[l] ?? 0;
-    const k = filled[i] ?? 0;
+  for (let k = 0; k < order.length; k++) {
+    const l = order[k] ?? 0;
     item[k] = near[l] ?? 0;
     weight[k] = weights[l] ?? 0;
-    filled[i] = k + 1;
   }
   return { start, item, weight };
 }

@@ -1,3 +1,4 @@
+import { keyRuns } from './keyRuns';
 import { LOW_BORDER, type Layering } from './layering';
 
 /**
@@ -27,34 +28,34 @@ export function packRanks(layering: Layering, gaps: Float64Array, wanted: Float6
     start[head] = value;
     for (const i of group) node[i] = head;
   });
-  // Each constraint, in rank order: `to` at least `gap` after `from`; as runs per `from`.
-  const firstOut = new Int32Array(count + 1);
+  // Each constraint, in rank order: `to` at least `gaps[k]` after `from`, for the pair of
+  // neighbours ending at `layerItems[k]`; at most one per item.
+  const froms = new Int32Array(count);
+  const tos = new Int32Array(count);
+  const slots = new Int32Array(count);
   const indegree = new Int32Array(count);
-  const eachConstraint = (visit: (from: number, to: number, k: number) => void) => {
-    for (let r = 0; r < depth; r++) {
-      for (let k = (layerStart[r] ?? 0) + 1; k < (layerStart[r + 1] ?? 0); k++) {
-        const from = node[layerItems[k - 1] ?? 0] ?? 0;
-        const to = node[layerItems[k] ?? 0] ?? 0;
-        if (from !== to) visit(from, to, k);
-      }
-    }
-  };
   let constraints = 0;
-  eachConstraint((from, to) => {
-    firstOut[from + 1] = (firstOut[from + 1] ?? 0) + 1;
-    indegree[to] = (indegree[to] ?? 0) + 1;
-    constraints++;
-  });
-  for (let i = 0; i < count; i++) firstOut[i + 1] = (firstOut[i + 1] ?? 0) + (firstOut[i] ?? 0);
+  for (let r = 0; r < depth; r++) {
+    for (let k = (layerStart[r] ?? 0) + 1; k < (layerStart[r + 1] ?? 0); k++) {
+      const from = node[layerItems[k - 1] ?? 0] ?? 0;
+      const to = node[layerItems[k] ?? 0] ?? 0;
+      if (from === to) continue;
+      froms[constraints] = from;
+      tos[constraints] = to;
+      slots[constraints] = k;
+      indegree[to] = (indegree[to] ?? 0) + 1;
+      constraints++;
+    }
+  }
+  // As runs per `from`, in rank order within each.
+  const { start: firstOut, order } = keyRuns(froms.subarray(0, constraints), count);
   const outTo = new Int32Array(constraints);
   const outGap = new Float64Array(constraints);
-  const filled = firstOut.slice(0, count);
-  eachConstraint((from, to, k) => {
-    const at = filled[from] ?? 0;
-    outTo[at] = to;
-    outGap[at] = gaps[k] ?? 0;
-    filled[from] = at + 1;
-  });
+  for (let at = 0; at < constraints; at++) {
+    const c = order[at] ?? 0;
+    outTo[at] = tos[c] ?? 0;
+    outGap[at] = gaps[slots[c] ?? 0] ?? 0;
+  }
   const value = new Float64Array(start);
   const queue = new Int32Array(count);
   let queued = 0;

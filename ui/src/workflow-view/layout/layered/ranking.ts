@@ -1,3 +1,5 @@
+import { keyRuns } from './keyRuns';
+
 /**
  * Ranks for nodes `0..count-1` of an acyclic graph whose edge `e` puts node `to[e]` at least
  * `minlen[e]` ranks below node `from[e]`: each node as high as its predecessors allow (longest
@@ -8,20 +10,9 @@
 export function rankNodes(count: number, from: Int32Array, to: Int32Array, minlen: Int32Array): Int32Array {
   const edgeCount = from.length;
   // Each node's out-edges in order, as runs of one array (`firstOut[v]` to `firstOut[v + 1]`).
-  const firstOut = new Int32Array(count + 1);
+  const { start: firstOut, order: outEdges } = keyRuns(from, count);
   const indegree = new Int32Array(count);
-  for (let e = 0; e < edgeCount; e++) {
-    firstOut[(from[e] ?? 0) + 1] = (firstOut[(from[e] ?? 0) + 1] ?? 0) + 1;
-    indegree[to[e] ?? 0] = (indegree[to[e] ?? 0] ?? 0) + 1;
-  }
-  for (let v = 0; v < count; v++) firstOut[v + 1] = (firstOut[v + 1] ?? 0) + (firstOut[v] ?? 0);
-  const outEdges = new Int32Array(edgeCount);
-  const filled = firstOut.slice(0, count);
-  for (let e = 0; e < edgeCount; e++) {
-    const v = from[e] ?? 0;
-    outEdges[filled[v] ?? 0] = e;
-    filled[v] = (filled[v] ?? 0) + 1;
-  }
+  for (let e = 0; e < edgeCount; e++) indegree[to[e] ?? 0] = (indegree[to[e] ?? 0] ?? 0) + 1;
   const rank = new Int32Array(count);
   const order = new Int32Array(count);
   let ordered = 0;
