@@ -6,7 +6,8 @@
 mod sandbox;
 
 use std::io::{BufRead, BufReader};
-use std::process::Stdio;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -28,13 +29,20 @@ fn waiting_gate(sandbox: &Sandbox, run: &str) -> String {
     listed
 }
 
+/// A `heddle run` of the gate workflow, from a terminal, waiting at its gate: the process,
+/// the run's folder and its id.
+fn run_waiting_at_gate(sandbox: &Sandbox) -> (Child, PathBuf, String) {
+    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
+    let mut child = sandbox.run_in_terminal(&flow);
+    let run = wait_for_stage(sandbox, &mut child, "review");
+    let id = run_id(&run);
+    (child, run, id)
+}
+
 #[test]
 fn a_gate_of_a_terminal_run_is_answered_from_another_process() {
     let sandbox = Sandbox::new();
-    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
-    let mut child = sandbox.run_in_terminal(&flow);
-    let run = wait_for_stage(&sandbox, &mut child, "review");
-    let id = run_id(&run);
+    let (mut child, run, id) = run_waiting_at_gate(&sandbox);
     let listed = waiting_gate(&sandbox, &id);
     assert!(listed.contains("Ship it?"), "{listed}");
     assert!(listed.contains("[R] Reject -> no"), "{listed}");
@@ -77,10 +85,7 @@ fn a_gate_of_a_terminal_run_is_answered_from_another_process() {
 #[test]
 fn a_terminal_run_is_cancelled_from_another_process_at_its_checkpoint() {
     let sandbox = Sandbox::new();
-    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
-    let mut child = sandbox.run_in_terminal(&flow);
-    let run = wait_for_stage(&sandbox, &mut child, "review");
-    let id = run_id(&run);
+    let (mut child, run, id) = run_waiting_at_gate(&sandbox);
     waiting_gate(&sandbox, &id);
 
     let out = sandbox.heddle(&["cancel", &id]);
@@ -111,10 +116,7 @@ fn a_terminal_run_is_cancelled_from_another_process_at_its_checkpoint() {
 #[test]
 fn events_follow_prints_a_waiting_run_s_events_before_it_ends() {
     let sandbox = Sandbox::new();
-    let flow = sandbox.write_flow("gate.dot", sandbox::GATE_FLOW);
-    let mut child = sandbox.run_in_terminal(&flow);
-    let run = wait_for_stage(&sandbox, &mut child, "review");
-    let id = run_id(&run);
+    let (mut child, _run, id) = run_waiting_at_gate(&sandbox);
     waiting_gate(&sandbox, &id);
 
     // The follower's output is written a batch at a time: the gate's events must reach the
