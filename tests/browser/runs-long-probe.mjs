@@ -1,5 +1,5 @@
 // Where a 20,000-stage run's time goes (a script, not a test; run by hand):
-//   HEDDLE_BIN=<heddle> PHOME=<a folder kept between runs> [HEDDLE_UI_DIR=<ui dist>] [BROWSER=1] [TAG=name]
+//   HEDDLE_BIN=<heddle> PHOME=<a folder kept between runs> [HEDDLE_UI_DIR=<ui dist>] [BROWSER=1] [PAN=1] [TAG=name]
 //   node tests/browser/runs-long-probe.mjs
 // Writes runs-long's two runs into PHOME once (its index is kept, so a second probe need not
 // wait for it), starts `heddle serve` on it and times the reads the run screen makes (3 each):
@@ -8,7 +8,8 @@
 // answers, records two CPU profiles (for Chrome's DevTools), opening (navigation until the
 // graph is shown) and answering (until both clicks were answered), as
 // test-output/browser/runs-long-probe-<TAG>-<run>-<phase>.cpuprofile, prints the functions
-// that took the most time in each, and when the graph's click reached the page.
+// that took the most time in each, and when the graph's click reached the page. With PAN=1
+// as well, it then drags each run's canvas for 30 frames under a Chromium trace (`tracedPan`).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -77,6 +78,36 @@ if (process.env.SSE) for (const run of [loop, chain]) {
   const text = await r.text();
   console.log(run.id.slice(5, 7), 'sse', Math.round(performance.now() - t), 'ms', text.length, 'bytes');
 }
+/**
+ * With PAN=1: drags the canvas 30 frames under a Chromium trace and sums, over the trace, the
+ * raster tasks (any thread), the renderer main thread's tasks, and how long the 30 frames took
+ * (ms): what a pan costs with the graph and its overview drawn.
+ */
+async function tracedPan(browser, page) {
+  await page.waitForTimeout(300);
+  const pane = await page.locator('.react-flow__pane').boundingBox();
+  const x = pane.x + pane.width / 2;
+  const y = pane.y + pane.height / 2;
+  await page.mouse.move(x, y);
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  const started = performance.now();
+  await page.mouse.down();
+  for (let i = 0; i < 30; i++) {
+    await page.mouse.move(x - i * 8, y - i * 5);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done())));
+  }
+  await page.mouse.up();
+  const frames = Math.round(performance.now() - started);
+  const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+  const threads = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}/${e.tid}`, e.args.name]));
+  const sum = (keep) => Math.round(events.filter((e) => e.ph === 'X' && keep(e)).reduce((total, e) => total + (e.dur ?? 0), 0) / 1000);
+  return {
+    frames_ms: frames,
+    raster_ms: sum((e) => e.name === 'RasterTask'),
+    renderer_main_ms: sum((e) => e.name === 'RunTask' && threads.get(`${e.pid}/${e.tid}`) === 'CrRendererMain'),
+  };
+}
+
 if (process.env.BROWSER) {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   for (const [run, node] of [[loop, 'fix'], [chain, 'n0']]) {
@@ -121,6 +152,7 @@ if (process.env.BROWSER) {
     profiles.answering = (await cdp.send('Profiler.stop')).profile;
     await page.locator('[data-testid="run-screen"][data-events="ended"]').waitFor({ timeout: 180000 });
     f.events_read = await now();
+    if (process.env.PAN) f.pan = await tracedPan(browser, page);
     console.log(run.id.slice(5, 7), 'browser', JSON.stringify(f));
     measuring = false;
     for (const r of requests) {
