@@ -1,5 +1,6 @@
 import type { WorkflowFlowNode } from '../flow/flowTypes';
 import type { Bounds } from './fitViewport';
+import { nodePlaces } from './viewportWindow';
 
 /**
  * The overview of a very large graph as one SVG path, made at the overview's own
@@ -23,33 +24,19 @@ function short(n: number): string {
   return String(Math.round(n * 10) / 10);
 }
 
-/** Every node's absolute box (handler nodes flagged), and the bounds of them all. */
-function absoluteBoxes(nodes: readonly WorkflowFlowNode[]): { boxes: Float64Array; handler: Uint8Array; bounds: Bounds | null } {
-  const at = new Map<string, { x: number; y: number }>();
-  const boxes = new Float64Array(nodes.length * 4);
-  const handler = new Uint8Array(nodes.length);
+/** The box round all of `nodePlaces`' boxes; null without nodes. */
+function boundsOf(boxes: Float64Array): Bounds | null {
   let left = Infinity;
   let top = Infinity;
   let right = -Infinity;
   let bottom = -Infinity;
-  nodes.forEach((node, i) => {
-    const parent = node.parentId === undefined ? undefined : at.get(node.parentId);
-    const x = node.position.x + (parent?.x ?? 0);
-    const y = node.position.y + (parent?.y ?? 0);
-    at.set(node.id, { x, y });
-    const { width, height } = node.type === 'subgraph' ? { width: node.width ?? 0, height: node.height ?? 0 } : node.data.box;
-    boxes[i * 4] = x;
-    boxes[i * 4 + 1] = y;
-    boxes[i * 4 + 2] = width;
-    boxes[i * 4 + 3] = height;
-    handler[i] = node.type === 'handler' ? 1 : 0;
-    left = Math.min(left, x);
-    top = Math.min(top, y);
-    right = Math.max(right, x + width);
-    bottom = Math.max(bottom, y + height);
-  });
-  const bounds = Number.isFinite(left) ? { x: left, y: top, width: right - left, height: bottom - top } : null;
-  return { boxes, handler, bounds };
+  for (let at = 0; at < boxes.length; at += 4) {
+    left = Math.min(left, boxes[at] ?? Infinity);
+    top = Math.min(top, boxes[at + 1] ?? Infinity);
+    right = Math.max(right, boxes[at + 2] ?? -Infinity);
+    bottom = Math.max(bottom, boxes[at + 3] ?? -Infinity);
+  }
+  return Number.isFinite(left) ? { x: left, y: top, width: right - left, height: bottom - top } : null;
 }
 
 /** The filled runs `[from, to)` of row `row` of a `columns`-wide grid, as a flat list. */
@@ -74,7 +61,8 @@ function sameRuns(a: readonly number[], b: readonly number[]): boolean {
 
 /** The outline of `nodes` (parents precede their children, as in a flow) for an overview of `size`. */
 export function overviewOutline(nodes: readonly WorkflowFlowNode[], size: OverviewSize = OVERVIEW_SIZE): OverviewOutline {
-  const { boxes, handler, bounds } = absoluteBoxes(nodes);
+  const boxes = nodePlaces(nodes).nodeBoxes;
+  const bounds = boundsOf(boxes);
   if (bounds === null) return { path: '', bounds };
   // Flow units per cell: one overview pixel at the scale the overview shows the drawing.
   const cell = Math.max(bounds.width / size.width, bounds.height / size.height, Number.MIN_VALUE);
@@ -84,16 +72,14 @@ export function overviewOutline(nodes: readonly WorkflowFlowNode[], size: Overvi
   const first = (at: number, count: number) => Math.min(count - 1, Math.max(0, Math.floor(at / cell)));
   // The last cell a box ending at `end` covers: one ending on a cell's start covers none of it.
   const last = (end: number, count: number) => Math.min(count - 1, Math.ceil(end / cell) - 1);
-  for (let i = 0; i < handler.length; i++) {
-    if (handler[i] === 0) continue;
-    const x = (boxes[i * 4] ?? 0) - bounds.x;
-    const y = (boxes[i * 4 + 1] ?? 0) - bounds.y;
-    const c0 = first(x, columns);
-    const c1 = Math.max(c0, last(x + (boxes[i * 4 + 2] ?? 0), columns));
-    const r0 = first(y, rows);
-    const r1 = Math.max(r0, last(y + (boxes[i * 4 + 3] ?? 0), rows));
+  nodes.forEach((node, i) => {
+    if (node.type !== 'handler') return;
+    const c0 = first((boxes[i * 4] ?? 0) - bounds.x, columns);
+    const c1 = Math.max(c0, last((boxes[i * 4 + 2] ?? 0) - bounds.x, columns));
+    const r0 = first((boxes[i * 4 + 1] ?? 0) - bounds.y, rows);
+    const r1 = Math.max(r0, last((boxes[i * 4 + 3] ?? 0) - bounds.y, rows));
     for (let r = r0; r <= r1; r++) grid.fill(1, r * columns + c0, r * columns + c1 + 1);
-  }
+  });
   const parts: string[] = [];
   const close = (runs: readonly number[], top: number, bottom: number) => {
     for (let k = 0; k < runs.length; k += 2) {

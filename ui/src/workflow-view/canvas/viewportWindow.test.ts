@@ -3,7 +3,7 @@ import { edge, node, subgraph, workflow } from '../../test-support/workflowBuild
 import type { WorkflowFlow } from '../flow/flowTypes';
 import { workflowToFlow } from '../flow/workflowToFlow';
 import { layoutLayered } from '../layout/layered/layeredLayout';
-import { elementsIn, flowPlaces, holds, keepsWindow, viewOf, windowAround } from './viewportWindow';
+import { elementsIn, flowPlaces, holds, keepsWindow, nodePlaces, viewOf, windowAround } from './viewportWindow';
 
 /** A top-down chain of `count` nodes, the middle third in a box. */
 function chain(count: number): WorkflowFlow {
@@ -91,5 +91,17 @@ describe('elementsIn', () => {
     const top = absoluteY(flow, 'n0');
     const { edges } = elementsIn(flowPlaces(unrouted), { x: -1000, y: top, width: 5000, height: 1 });
     expect(edges.map((e) => e.target)).toEqual(['n1']);
+  });
+});
+
+describe('nodePlaces', () => {
+  it('places a boxed node within its box, once per list of nodes', () => {
+    const flow = chain(9);
+    const places = nodePlaces(flow.nodes);
+    const at = (places.nodeIndex.get('n4') ?? -1) * 4;
+    expect(places.nodeBoxes[at + 1]).toBeCloseTo(absoluteY(flow, 'n4'));
+    expect(nodePlaces(flow.nodes)).toBe(places);
+    expect(flowPlaces(flow).nodeBoxes).toBe(places.nodeBoxes);
+    expect(nodePlaces([...flow.nodes])).not.toBe(places);
   });
 });

@@ -31,13 +31,25 @@ function widen(boxes: Float64Array, at: number, left: number, top: number, right
   if (bottom > (boxes[at + 3] ?? -Infinity)) boxes[at + 3] = bottom;
 }
 
-/** The boxes of `flow`'s nodes (children placed within their parents) and of its edges (their
- * route and label, else their two ends). */
-export function flowPlaces(flow: WorkflowFlow): FlowPlaces {
+/** Every node's box in flow coordinates (`left, top, right, bottom` at `4 * index`), and each node's index by id. */
+export interface NodePlaces {
+  nodeBoxes: Float64Array;
+  nodeIndex: Map<string, number>;
+}
+
+const placed = new WeakMap<readonly WorkflowFlowNode[], NodePlaces>();
+
+/**
+ * The boxes of `nodes` (children placed within their parents), worked out once per list of
+ * nodes: the canvas's window and the overview both read them.
+ */
+export function nodePlaces(nodes: readonly WorkflowFlowNode[]): NodePlaces {
+  const known = placed.get(nodes);
+  if (known !== undefined) return known;
   const nodeIndex = new Map<string, number>();
-  const nodeBoxes = new Float64Array(flow.nodes.length * 4);
+  const nodeBoxes = new Float64Array(nodes.length * 4);
   // Parents precede their children.
-  flow.nodes.forEach((node, i) => {
+  nodes.forEach((node, i) => {
     nodeIndex.set(node.id, i);
     const parent = node.parentId === undefined ? undefined : nodeIndex.get(node.parentId);
     const x = node.position.x + (parent === undefined ? 0 : (nodeBoxes[parent * 4] ?? 0));
@@ -49,6 +61,15 @@ export function flowPlaces(flow: WorkflowFlow): FlowPlaces {
     nodeBoxes[i * 4 + 2] = x + width;
     nodeBoxes[i * 4 + 3] = y + height;
   });
+  const places = { nodeBoxes, nodeIndex };
+  placed.set(nodes, places);
+  return places;
+}
+
+/** The boxes of `flow`'s nodes (`nodePlaces`) and of its edges (their route and label, else
+ * their two ends). */
+export function flowPlaces(flow: WorkflowFlow): FlowPlaces {
+  const { nodeBoxes, nodeIndex } = nodePlaces(flow.nodes);
   const edgeBoxes = new Float64Array(flow.edges.length * 4);
   flow.edges.forEach((edge, i) => {
     const at = i * 4;
