@@ -34,7 +34,8 @@ export interface Bounds {
   height: number;
 }
 
-function sizeOf(node: WorkflowFlowNode): { width: number; height: number } {
+/** A node's size as drawn: a box's laid-out size, a handler's own. */
+export function sizeOf(node: WorkflowFlowNode): { width: number; height: number } {
   return node.type === 'subgraph' ? { width: node.width ?? 0, height: node.height ?? 0 } : node.data.box;
 }
 

@@ -6,7 +6,7 @@
  * new window only once the view leaves it. Pure geometry in flow coordinates.
  */
 import type { WorkflowFlow, WorkflowFlowEdge, WorkflowFlowNode } from '../flow/flowTypes';
-import type { Bounds } from './fitViewport';
+import { sizeOf, type Bounds } from './fitViewport';
 
 /** From this many nodes on, React Flow is given only the elements near the view. */
 export const WINDOWED_FROM = 1000;
@@ -18,10 +18,6 @@ export interface FlowPlaces {
   edgeBoxes: Float64Array;
   /** Each node's index in `flow.nodes`, by id. */
   nodeIndex: Map<string, number>;
-}
-
-function sizeOf(node: WorkflowFlowNode): { width: number; height: number } {
-  return node.type === 'subgraph' ? { width: node.width ?? 0, height: node.height ?? 0 } : node.data.box;
 }
 
 function widen(boxes: Float64Array, at: number, left: number, top: number, right: number, bottom: number): void {
