@@ -16,29 +16,21 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, screenshotDir, uiDist } from './support/paths.mjs';
-import { EventWriter, chainDot, concludeRun, createRunFolder, loopDot, syntheticUlid } from './support/syntheticRun.mjs';
+import { chainDot, finishedRun, loopDot, loopVisits, syntheticUlid } from './support/syntheticRun.mjs';
 
 const { chromium } = createRequire(join(repoRoot, 'ui', 'package.json'))('playwright-core');
 const STAGES = 20000;
 const home = process.env.PHOME;
 if (!home || !process.env.HEDDLE_BIN) throw new Error('set HEDDLE_BIN and PHOME');
-function finishedRun(tag, dot, visits, stages = 2) {
+/** runs-long's run `tag` in PHOME, written unless a probe before wrote it: its id and stage count. */
+function probeRun(tag, dot, visits, steps) {
   const id = syntheticUlid(tag, 1);
-  const start = Date.UTC(2026, 10, 23, 1, 0, 0);
-  if (existsSync(join(home, 'runs', `20261123-${id}`))) return { id, stages: visits.length + 2 };
-  const folder = createRunFolder(home, id, tag, stages, start, dot);
-  const writer = new EventWriter(folder, id, start);
-  const all = [{ node: 'start', visit: 1, status: 'success' }, ...visits, { node: 'exit', visit: 1, status: 'success' }];
-  const lines = [writer.runStarted(tag)];
-  all.forEach((stage, i) => { const next = all[i + 1]?.node ?? null; lines.push(...writer.visitLines({ ...stage, next, outputs: 1, checkpoint: true })); });
-  writer.append(lines);
-  concludeRun(folder, id, all.length, writer.clock, writer.clock - start);
-  return { id, stages: all.length };
+  if (!existsSync(join(home, 'runs', `20261123-${id}`))) finishedRun(home, tag, dot, visits, steps);
+  return { id, stages: visits.length + 2 };
 }
 mkdirSync(home, { recursive: true });
-const loopVisits = (n) => Array.from({ length: n }, (_, i) => ({ node: i % 2 === 0 ? 'test' : 'fix', visit: Math.floor(i / 2) + 1, status: i % 2 === 0 && i < n - 1 ? 'fail' : 'success' }));
-const loop = finishedRun('LP', loopDot('Loop'), loopVisits(STAGES - 1));
-const chain = finishedRun('CH', chainDot('Chain', STAGES), Array.from({ length: STAGES }, (_, i) => ({ node: `n${i}`, visit: 1, status: 'success' })), STAGES);
+const loop = probeRun('LP', loopDot('Loop'), loopVisits(STAGES - 1));
+const chain = probeRun('CH', chainDot('Chain', STAGES), Array.from({ length: STAGES }, (_, i) => ({ node: `n${i}`, visit: 1, status: 'success' })), STAGES);
 const ws = mkdtempSync(join(tmpdir(), 'heddle-probe-ws-'));
 const child = spawn(process.env.HEDDLE_BIN, ['serve', '--port', '0', '--workspace', ws, '--ui-dir', uiDist], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HEDDLE_HOME: home, NO_COLOR: '1' } });
 let out = '';

@@ -15,7 +15,7 @@ import { describe, test } from 'node:test';
 import { openPage } from './support/chromium.mjs';
 import { screenshotDir } from './support/paths.mjs';
 import { serverAndBrowser } from './support/suite.mjs';
-import { EventWriter, chainDot, concludeRun, createRunFolder, loopDot, syntheticUlid } from './support/syntheticRun.mjs';
+import { chainDot, finishedRun, loopDot, loopVisits } from './support/syntheticRun.mjs';
 
 const STAGES = 20_000;
 /** How many times each run is opened (a shared, noisy machine: medians are reported). */
@@ -27,40 +27,6 @@ const MAX_BARS_IN_PAGE = 2_000;
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
-}
-
-/**
- * Writes a finished run of workflow `dot` (`steps` nodes besides start and exit, as its
- * manifest counts them) visiting `visits` (each `{ node, visit, status }`, in order) between
- * start and exit, with one output line and a checkpoint per stage. Returns its id, event
- * count and every stage (node, visit and start in ms since the run's start), in order.
- */
-function finishedRun(home, tag, dot, visits, steps = 2) {
-  const id = syntheticUlid(tag, 1);
-  const start = Date.UTC(2026, 10, 23, 1, 0, 0);
-  const folder = createRunFolder(home, id, tag, steps, start, dot);
-  const writer = new EventWriter(folder, id, start);
-  const all = [{ node: 'start', visit: 1, status: 'success' }, ...visits, { node: 'exit', visit: 1, status: 'success' }];
-  const stages = [];
-  const lines = [writer.runStarted(tag)];
-  all.forEach((stage, i) => {
-    stages.push({ node: stage.node, visit: stage.visit, at: writer.clock + 3 - start });
-    const next = all[i + 1]?.node ?? null;
-    lines.push(...writer.visitLines({ ...stage, next, outputs: 1, checkpoint: true }));
-  });
-  writer.append(lines);
-  concludeRun(folder, id, all.length, writer.clock, writer.clock - start);
-  return { id, events: writer.seq, stages };
-}
-
-/** test, fix, test, fix, …, test: `stages` visits (an odd count), every test failing but the last. */
-function loopVisits(stages) {
-  assert.equal(stages % 2, 1, 'a loop that ends with a passing test has an odd number of stages');
-  return Array.from({ length: stages }, (_, i) => {
-    const node = i % 2 === 0 ? 'test' : 'fix';
-    const status = node === 'test' && i < stages - 1 ? 'fail' : 'success';
-    return { node, visit: Math.floor(i / 2) + 1, status };
-  });
 }
 
 /**
