@@ -212,3 +212,21 @@ fn json_shape_is_clean() {
     let back: Workflow = serde_json::from_value(json).unwrap();
     assert_eq!(back.nodes.len(), 2);
 }
+
+#[test]
+fn an_attribute_set_twice_in_one_list_takes_the_later_value() {
+    // As Graphviz reads it; the duplicate_attribute lint warns about it.
+    let w = build(
+        "digraph { a [label=\"first\", shape=box, label=\"second\"]; a -> b [label=\"x\", weight=2, label=\"y\"] }",
+    );
+    let a = w.node("a").unwrap();
+    assert_eq!(a.label, "second");
+    assert_eq!(a.attrs.iter().filter(|e| e.canonical == "label").count(), 1);
+    let edge = &w.edges[0];
+    assert_eq!(edge.label.as_deref(), Some("y"));
+    assert_eq!(edge.weight, 2.0);
+    assert_eq!(
+        edge.attrs.iter().filter(|e| e.canonical == "label").count(),
+        1
+    );
+}

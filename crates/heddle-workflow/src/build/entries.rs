@@ -67,6 +67,23 @@ pub(crate) fn set_entry(attrs: &mut Vec<AttrEntry>, entry: AttrEntry) {
     }
 }
 
+/// Sets each of `entries` in `attrs`, in order (a later one wins). A list still empty takes
+/// `entries` whole when no key repeats in it: a node's list is then allocated once, at its
+/// size (a large workflow has a list per node).
+pub(crate) fn set_entries(attrs: &mut Vec<AttrEntry>, entries: Vec<AttrEntry>) {
+    let repeats = entries
+        .iter()
+        .enumerate()
+        .any(|(i, entry)| entries[..i].iter().any(|e| e.canonical == entry.canonical));
+    if attrs.is_empty() && !repeats {
+        *attrs = entries;
+        return;
+    }
+    for entry in entries {
+        set_entry(attrs, entry);
+    }
+}
+
 /// The entry with canonical key `key`.
 pub(crate) fn find<'a>(attrs: &'a [AttrEntry], key: &str) -> Option<&'a AttrEntry> {
     attrs.iter().find(|e| e.canonical == key)

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use heddle_dot::{Attr, AttrTarget, EdgeOperand, Graph, NodeRef, Span, Stmt, Subgraph};
 
-use super::entries::set_entry;
+use super::entries::{set_entries, set_entry};
 use super::{Built, Occurrence, Owner, Typed};
 use crate::catalog::Scope;
 use crate::condition::{Condition, ConditionError};
@@ -139,9 +139,8 @@ impl<'g, 's> Builder<'g, 's> {
                         self.nodes[index].span = node.span;
                         self.nodes[index].id_span = node.node.span;
                     }
-                    for entry in self.record(Scope::Node, Owner::Node(index), &node.attrs) {
-                        set_entry(&mut self.nodes[index].attrs, entry);
-                    }
+                    let entries = self.record(Scope::Node, Owner::Node(index), &node.attrs);
+                    set_entries(&mut self.nodes[index].attrs, entries);
                 }
                 Stmt::Edge(edge) => self.edge_stmt(edge, frame),
                 Stmt::Attr(attr_stmt) => match attr_stmt.target {
@@ -325,15 +324,8 @@ impl<'g, 's> Builder<'g, 's> {
         let counter = self.edge_counts.entry((from, to)).or_insert(0);
         let occurrence = *counter;
         *counter += 1;
-        let attrs = if frame.edge_defaults.is_empty() {
-            explicit
-        } else {
-            let mut attrs = frame.edge_defaults.clone();
-            for entry in explicit {
-                set_entry(&mut attrs, entry);
-            }
-            attrs
-        };
+        let mut attrs = frame.edge_defaults.clone();
+        set_entries(&mut attrs, explicit);
         self.edges.push(Edge {
             from: self.nodes[from].id.clone(),
             to: self.nodes[to].id.clone(),
