@@ -71,11 +71,10 @@ pub(crate) fn set_entry(attrs: &mut Vec<AttrEntry>, entry: AttrEntry) {
 /// `entries` whole when no key repeats in it: a node's list is then allocated once, at its
 /// size (a large workflow has a list per node).
 pub(crate) fn set_entries(attrs: &mut Vec<AttrEntry>, entries: Vec<AttrEntry>) {
-    let repeats = entries
-        .iter()
-        .enumerate()
-        .any(|(i, entry)| entries[..i].iter().any(|e| e.canonical == entry.canonical));
-    if attrs.is_empty() && !repeats {
+    let repeats = |entries: &[AttrEntry]| {
+        (1..entries.len()).any(|i| find(&entries[..i], &entries[i].canonical).is_some())
+    };
+    if attrs.is_empty() && !repeats(&entries) {
         *attrs = entries;
         return;
     }
