@@ -83,11 +83,15 @@ pub fn open_or_create(heddle_home: &Path, workspace: &Path) -> Result<(PathBuf, 
 const LOG_REF_UPDATES: &str = "core.logAllRefUpdates";
 
 /// Turns reflogs off in a shadow repository created before they were (once: the key is
-/// read first). Reflogs already written stay, and stop growing.
+/// read first, in the repository's own config, so a user's global setting neither stands
+/// in for it nor changes it later). Reflogs already written stay, and stop growing.
 fn stop_reflogs(dir: &Path, repo: &Repository) -> Result<()> {
     let git =
         |e: git2::Error| CheckpointError::git(dir, "turn the shadow repository's reflogs off", &e);
-    let mut config = repo.config().map_err(git)?;
+    let mut config = repo
+        .config()
+        .and_then(|c| c.open_level(git2::ConfigLevel::Local))
+        .map_err(git)?;
     if matches!(config.get_bool(LOG_REF_UPDATES), Ok(false)) {
         return Ok(());
     }

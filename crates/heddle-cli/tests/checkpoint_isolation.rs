@@ -2,7 +2,8 @@
 //! every commit with a key that does not exist, runs hooks from its own folder, names
 //! another author and converts line endings, plus hooks in the repository's own
 //! `.git/hooks`, must change nothing about what `heddle run` records, in worktree mode
-//! and in shadow mode. Checked with the plain `git` CLI, which sees none of that config.
+//! and in shadow mode (nor, for a shadow repository, stand in for its own settings). Checked
+//! with the plain `git` CLI, which sees none of that config.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::ffi::OsStr;
@@ -165,5 +166,42 @@ fn shadow_mode_ignores_signing_hooks_identity_and_line_endings_from_the_users_co
     assert_eq!(
         std::fs::read(fx.repo().join("crlf.txt")).unwrap(),
         b"a\r\nb\r\n"
+    );
+}
+
+#[test]
+fn an_older_shadow_repository_pins_reflogs_off_in_its_own_config_whatever_the_user_s_says() {
+    let fx = Fixture::new();
+    fx.init_repo(&[("keep.txt", "one\n")]);
+    let flow = fx.write_flow("hostile.dot", FLOW);
+    fx.run(&flow, &["--checkpoints", "shadow"], 0);
+    let shadow = fx.shadow_dir();
+    let git_dir = format!("--git-dir={}", shadow.display());
+    // As older versions made it: no key of its own. The user's config turns reflogs off,
+    // which must not stand in for the repository's own setting.
+    git(
+        &fx.repo(),
+        &[&git_dir, "config", "--unset", "core.logAllRefUpdates"],
+    );
+    let config = fx.home().join(".gitconfig");
+    std::fs::write(&config, "[core]\n\tlogAllRefUpdates = false\n").unwrap();
+    let args = ["run", flow.to_str().unwrap(), "--checkpoints", "shadow"];
+    let out = fx.heddle(&args, &[("GIT_CONFIG_GLOBAL", config.as_os_str())]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let local = std::process::Command::new("git")
+        .args([
+            &git_dir,
+            "config",
+            "--local",
+            "--get",
+            "core.logAllRefUpdates",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&local.stdout).trim(),
+        "false",
+        "the shadow repository's own config: {}",
+        String::from_utf8_lossy(&local.stderr)
     );
 }
