@@ -5,7 +5,7 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use git2::Repository;
 use heddle_checkpoint::session::Session;
@@ -15,6 +15,15 @@ use support::{CAP, NOW, checkpoint, write, write_run_files_for};
 
 const FIRST: &str = "01JREFLOGS0000000000000001";
 const SECOND: &str = "01JREFLOGS0000000000000002";
+
+/// A temporary folder (kept while it is alive) holding HEDDLE_HOME and a workspace of one
+/// file.
+fn home_and_workspace() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, workspace) = (dir.path().join("home"), dir.path().join("workspace"));
+    write(&workspace.join("file.txt"), "one file\n");
+    (dir, home, workspace)
+}
 
 /// Sets up run `run` in shadow mode over `workspace`, its folder under `home`.
 fn shadow_run(home: &Path, workspace: &Path, run: &str) -> (RunDir, Setup) {
@@ -48,7 +57,7 @@ fn run_stages(run_dir: &RunDir, setup: &Setup, run: &str, stages: usize) {
     session.finish().unwrap();
 }
 
-fn reflog_of(git_dir: &Path, reference: &str) -> std::path::PathBuf {
+fn reflog_of(git_dir: &Path, reference: &str) -> PathBuf {
     git_dir.join("logs").join(reference)
 }
 
@@ -64,9 +73,7 @@ fn logs_ref_updates(git_dir: &Path) -> Option<bool> {
 
 #[test]
 fn a_shadow_run_s_checkpoints_write_no_reflog() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, workspace) = (dir.path().join("home"), dir.path().join("workspace"));
-    write(&workspace.join("file.txt"), "one file\n");
+    let (_dir, home, workspace) = home_and_workspace();
     let (run_dir, setup) = shadow_run(&home, &workspace, FIRST);
     run_stages(&run_dir, &setup, FIRST, 3);
     let git_dir = &setup.state.git_dir;
@@ -87,9 +94,7 @@ fn a_shadow_run_s_checkpoints_write_no_reflog() {
 
 #[test]
 fn a_shadow_repository_made_with_reflogs_stops_writing_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, workspace) = (dir.path().join("home"), dir.path().join("workspace"));
-    write(&workspace.join("file.txt"), "one file\n");
+    let (_dir, home, workspace) = home_and_workspace();
     let (first_dir, first) = shadow_run(&home, &workspace, FIRST);
     let git_dir = first.state.git_dir.clone();
     // The repository as older versions made it: reflogs on (git's default).
