@@ -30,6 +30,7 @@ mod run_elsewhere;
 mod run_file_policy;
 mod run_file_save;
 mod run_files;
+mod run_graph_cache;
 mod run_host;
 pub mod run_inputs;
 mod run_launch;

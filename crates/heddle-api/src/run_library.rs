@@ -17,6 +17,7 @@ use crate::event_feed::EventFeed;
 use crate::index_feed::IndexFeed;
 use crate::progress_feed::ProgressFeed;
 use crate::run_elsewhere::Located;
+use crate::run_graph_cache::RunGraphCache;
 use crate::runs::HeddleHome;
 use crate::shared_runs::SharedRuns;
 use crate::team_history::TeamMirror;
@@ -40,6 +41,8 @@ pub struct RunLibrary {
     shared: Option<SharedRuns>,
     /// What was fetched from the team's remote so far, for runs executed elsewhere.
     team_mirror: TeamMirror,
+    /// The run graphs parsed lately.
+    graphs: RunGraphCache,
 }
 
 impl RunLibrary {
@@ -52,6 +55,7 @@ impl RunLibrary {
             index,
             shared,
             team_mirror: TeamMirror::default(),
+            graphs: RunGraphCache::default(),
         })
     }
 
@@ -68,6 +72,11 @@ impl RunLibrary {
     /// What was fetched from the team's remote so far.
     pub(crate) fn team_mirror(&self) -> &TeamMirror {
         &self.team_mirror
+    }
+
+    /// The run graphs parsed lately.
+    pub(crate) fn graphs(&self) -> &RunGraphCache {
+        &self.graphs
     }
 
     /// The store run files are shared in, when one is configured.

@@ -3,11 +3,14 @@
 //! hunks, and the workflow the run keeps in its folder (`graph.dot`) as the run screen draws it. Blocking (file and
 //! git work): the doors call these off their async threads.
 
+use std::sync::Arc;
+
 use heddle_artifacts::{JUnitError, JUnitReport};
 use heddle_checkpoint::patch_text::{PatchFiles, read_patch};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::run_files::RunFileRequest;
+use crate::run_graph_cache::GraphFileStamp;
 use crate::run_host::blocking;
 use crate::run_library::RunLibrary;
 use crate::run_types::RunRef;
@@ -58,15 +61,25 @@ impl RunLibrary {
     }
 
     /// The workflow the run keeps in its folder (`graph.dot`, as the run parsed it), as the
-    /// run screen draws it (see [`RunWorkflow`]).
+    /// run screen draws it (see [`RunWorkflow`]). A graph parsed lately and unchanged since
+    /// is answered from the library's cache of them rather than parsed again.
     /// A run another machine ran is read from the copy fetched from the shared store.
     pub async fn run_graph(&self, req: RunRef) -> Result<RunWorkflow, ApiError> {
         let run = self.readable(&req.run_id).await?;
+        let cache = self.graphs().clone();
         blocking(move || {
+            let path = run.graph();
+            let metadata = std::fs::metadata(&path).map_err(|e| ApiError::from_io(&path, &e))?;
+            let stamp = GraphFileStamp::of(&path, &metadata);
+            if let Some(graph) = cache.get(&stamp) {
+                return Ok(RunWorkflow::clone(&graph));
+            }
             let opened = crate::workflows::open_workflow(&OpenWorkflowRequest {
-                path: run.graph().display().to_string(),
+                path: path.display().to_string(),
             })?;
-            Ok(RunWorkflow::of(opened))
+            let graph = RunWorkflow::of(opened);
+            cache.put(stamp, Arc::new(graph.clone()));
+            Ok(graph)
         })
         .await
     }

@@ -145,6 +145,27 @@ async fn a_runs_reports_patches_and_graph_arrive_parsed() {
             );
         }
     }
+    // Asked again, the same graph (from the cache of graphs parsed lately).
+    assert_eq!(
+        server.ok("run_graph", json!({ "run_id": run })).await,
+        graph
+    );
+    // A graph.dot that changed since it was parsed is read again, whether written in place
+    // or written whole and renamed over it.
+    let graph_path = std::path::PathBuf::from(graph["path"].as_str().unwrap());
+    let source = std::fs::read_to_string(&graph_path).unwrap();
+    let renamed = source.replacen("digraph Parsed", "digraph ParsedAgain", 1);
+    assert_ne!(renamed, source, "the fixture's graph is named Parsed");
+    std::fs::write(&graph_path, &renamed).unwrap();
+    let again = server.ok("run_graph", json!({ "run_id": run })).await;
+    assert_eq!(again["workflow"]["name"], "ParsedAgain");
+    let same_length = source.replacen("digraph Parsed", "digraph Reread", 1);
+    let staged = graph_path.with_extension("dot.new");
+    std::fs::write(&staged, &same_length).unwrap();
+    std::fs::rename(&staged, &graph_path).unwrap();
+    let reread = server.ok("run_graph", json!({ "run_id": run })).await;
+    assert_eq!(reread["workflow"]["name"], "Reread");
+
     let (status, error) = server
         .call("run_graph", json!({ "run_id": "01NOSUCHRUN" }))
         .await;
