@@ -256,6 +256,29 @@ describe('RunFollower', () => {
     expect(short.f.current().tailFrom).toBe(0);
   });
 
+  it("knows a long run's tail from its first load, and keeps it while the events are followed", async () => {
+    const record: FakeRecord = { status: 'running', last_seq: 3, event_count: LONG_HISTORY_EVENTS + 1 };
+    const long = follower(record);
+    long.f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    // Before any event is followed: the screen reads the history from this first timeline.
+    expect(long.following()).toBe(false);
+    expect(long.f.current().tailFrom).toBe(3);
+    long.f.follow();
+    expect(long.followedAfter).toEqual([3]);
+    // A reload while following (the run went on) leaves the tail where the stream started.
+    record.last_seq = 9;
+    record.event_count = LONG_HISTORY_EVENTS + 7;
+    long.f.load();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(long.f.current().record?.last_seq).toBe(9);
+    expect(long.f.current().tailFrom).toBe(3);
+    // Followed afresh (after a rollback or resume), from the newer record's last event.
+    long.f.follow();
+    expect(long.followedAfter).toEqual([3, 9]);
+    expect(long.f.current().tailFrom).toBe(9);
+  });
+
   it('takes over the read started when the app opened on the run, for its first load only', async () => {
     const { f, api, loads } = follower({ status: 'success', last_seq: 7 });
     prefetchRunOpening(api, 'R1');

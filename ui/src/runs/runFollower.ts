@@ -148,6 +148,11 @@ export function initialFollowState(): FollowState {
   };
 }
 
+/** Where a run's events are followed from: its last one when its record counts more than LONG_HISTORY_EVENTS, else the start. */
+function tailOf(record: RunRecord): number {
+  return record.event_count > LONG_HISTORY_EVENTS ? record.last_seq : 0;
+}
+
 /**
  * Follows one run, without React: loads its record and timeline, streams its events and
  * applies them in batches (one per frame), hands out state at most every PUBLISH_MS, and
@@ -218,7 +223,11 @@ export class RunFollower {
         if (mine !== this.loads) return;
         this.coveredSeq = record.last_seq;
         this.coveredSettled = record.status !== 'running';
-        this.set({ error: null, record, timeline, shapeVersion: this.state.shapeVersion + 1 });
+        // Known before the events are followed, so the screen reads a long run's history from
+        // this timeline as it first draws it rather than drawing it again once they start.
+        // While they are followed it stays what the stream was asked from.
+        const tailFrom = this.unsubscribe === null ? tailOf(record) : this.state.tailFrom;
+        this.set({ error: null, record, timeline, tailFrom, shapeVersion: this.state.shapeVersion + 1 });
       },
       (reason: unknown) => {
         if (mine === this.loads) this.set({ error: toApiError(reason) });
@@ -244,7 +253,7 @@ export class RunFollower {
   follow(): void {
     this.reset();
     const record = this.state.record;
-    const tailFrom = record !== null && record.event_count > LONG_HISTORY_EVENTS ? record.last_seq : 0;
+    const tailFrom = record === null ? 0 : tailOf(record);
     this.set({ checkpointVersion: this.state.checkpointVersion + 1, artifactVersion: this.state.artifactVersion + 1, tailFrom });
     this.unsubscribe = this.api.followEvents(
       { run_id: this.runId, after_seq: tailFrom },
