@@ -168,6 +168,32 @@ describe('run screens', () => {
       await selectStage(page, 'setup');
       sideBox = await side.boundingBox();
       assert.ok(Math.abs(sideBox.width - dragged) <= 1, `the width is remembered: ${dragged} then ${sideBox.width}`);
+      // In a window too narrow for that width, the panel gives way: the graph keeps its
+      // 360 px from the moment the panel opens, and again as the window narrows further.
+      const wide = page.viewportSize();
+      await page.setViewportSize({ width: 900, height: wide.height });
+      await page.reload();
+      await page.getByTestId('run-screen').waitFor({ timeout: LONG });
+      await selectStage(page, 'setup');
+      sideBox = await side.boundingBox();
+      assert.ok(Math.abs(sideBox.width - (900 - 360)) <= 1, `clamped to leave the graph 360 px of 900: ${sideBox.width}`);
+      assert.ok(!overlaps(sideBox, await graphArea.boundingBox()), 'beside the graph in a narrow window');
+      // The splitter knows the bounds too (what a keyboard or screen reader is told).
+      const splitterSays = (width) =>
+        page.waitForFunction(
+          (w) => {
+            const bar = document.querySelector('[data-testid="run-splitter"]');
+            return Math.abs(Number(bar.getAttribute('aria-valuenow')) - w) <= 1 && Math.abs(Number(bar.getAttribute('aria-valuemax')) - w) <= 1;
+          },
+          width,
+          { timeout: LONG },
+        );
+      await splitterSays(900 - 360);
+      await page.setViewportSize({ width: 800, height: wide.height });
+      await splitterSays(800 - 360);
+      await page.setViewportSize(wide);
+      await page.waitForFunction((w) => Math.abs(document.querySelector('[data-testid="run-side"]').getBoundingClientRect().width - w) <= 1, dragged);
+      assert.equal(Number(await splitter.getAttribute('aria-valuenow')), Math.round(dragged));
 
       // (4) A long log line can be scrolled to its end.
       await page.getByTestId('stage-detail').getByRole('tab', { name: 'stdout', exact: true }).click();

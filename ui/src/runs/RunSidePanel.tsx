@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { SidePanelSplitter } from './SidePanelSplitter';
 import { MIN_SIDE_WIDTH, clampSideWidth, rememberSideWidth, rememberedSideWidth } from './sidePanelWidth';
 
@@ -10,15 +11,20 @@ import { MIN_SIDE_WIDTH, clampSideWidth, rememberSideWidth, rememberedSideWidth 
 export function RunSidePanel({ children }: { children: ReactNode }) {
   const panelRef = useRef<HTMLElement | null>(null);
   const [wanted, setWanted] = useState(rememberedSideWidth);
-  // The width of the run body both sides share (0 until measured).
+  // The width of the run body both sides share (0 until measured: the panel is not clamped).
   const [available, setAvailable] = useState(0);
   useLayoutEffect(() => {
     const body = panelRef.current?.parentElement;
     if (body === null || body === undefined) return;
-    const measure = () => setAvailable(body.clientWidth);
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
+    if (typeof ResizeObserver === 'undefined') {
+      setAvailable(body.clientWidth);
+      return;
+    }
+    // Measured once the frame is laid out (an observer's first report comes before that
+    // frame is painted), not as the panel mounts: reading the width then would lay the whole
+    // screen out an extra time, tens of ms beside a long run's graph and timeline. Applied
+    // at once, so a narrow window never paints the panel unclamped.
+    const observer = new ResizeObserver(() => flushSync(() => setAvailable(body.clientWidth)));
     observer.observe(body);
     return () => observer.disconnect();
   }, []);
