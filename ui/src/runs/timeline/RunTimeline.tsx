@@ -14,7 +14,7 @@ import { useElementWidth } from './useElementWidth';
 import { useLatestRef } from './useLatestRef';
 import { useTimelineGestures } from './useTimelineGestures';
 import { useTimelineViewport } from './useTimelineViewport';
-import { barRows, visibleItems, type BarCluster } from './visibleBars';
+import { barRows, visibleItems, withKeptBar, type BarCluster } from './visibleBars';
 import './timeline.css';
 
 /** The track's width where it cannot be measured. */
@@ -65,10 +65,10 @@ export function RunTimeline({ timeline, now, selected, onSelect, scrubTime, onSc
   );
   const { step, ticks } = useMemo(() => axisTicks(visible, width), [visible, width]);
   const selectedKey = selected === null ? null : `${selected.node_id}#${selected.visit}`;
-  const items = useMemo(
-    () => (measured ? visibleItems(rows, visible, scale, selectedKey) : []),
-    [measured, rows, visible, scale, selectedKey],
-  );
+  // Selecting a visit splits the cluster it is in (when it is in one) rather than going over
+  // the window's 20,000 visits again.
+  const inView = useMemo(() => (measured ? visibleItems(rows, visible, scale) : []), [measured, rows, visible, scale]);
+  const items = useMemo(() => withKeptBar(inView, selectedKey), [inView, selectedKey]);
 
   const latest = useLatestRef({ layout, onSelect });
   const selectBar = useCallback(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TimelineStage } from '../../generated/TimelineStage';
 import { stage, timeline } from './timelineFixture';
 import { layoutTimeline } from './timelineLayout';
-import { CLUSTER_ABOVE, CLUSTER_PX, barRows, firstEndingAfter, firstStartingAfter, visibleItems, type TrackItem } from './visibleBars';
+import { CLUSTER_ABOVE, CLUSTER_PX, barRows, firstEndingAfter, firstStartingAfter, visibleItems, withKeptBar, type TrackItem } from './visibleBars';
 
 /** A test → fix loop of `count` stages, each 10 ms long, 2 ms apart. */
 function loop(count: number): TimelineStage[] {
@@ -114,8 +114,45 @@ describe('visibleItems', () => {
   });
 
   it('draws the kept (selected) bar on its own, even among narrow ones', () => {
-    const items = visibleItems(rows, { start: 0, end: layout.span }, 1300 / layout.span, 'fix#7500');
+    const whole = visibleItems(rows, { start: 0, end: layout.span }, 1300 / layout.span);
+    const items = withKeptBar(whole, 'fix#7500');
     expect(barKeys(items)).toEqual(['fix#7500']);
     expect(drawnVisits(items)).toHaveLength(20_000);
+    // The cluster it was in is split around it, in order, each part keyed by its first visit
+    // as a cluster of its own would be; every other item is left as it was.
+    const from = whole.findIndex((item) => item.type === 'cluster' && item.cluster.bars.some((bar) => bar.key === 'fix#7500'));
+    const split = whole[from];
+    if (split?.type !== 'cluster') throw new Error('fix#7500 is in no cluster at this zoom');
+    const at = split.cluster.bars.findIndex((bar) => bar.key === 'fix#7500');
+    const parts = items.slice(from, items.length - (whole.length - from - 1));
+    expect(parts.flatMap((item) => (item.type === 'bar' ? [item.bar] : item.cluster.bars))).toEqual(split.cluster.bars);
+    expect(parts.map((item) => (item.type === 'bar' ? item.bar.key : 'cluster'))).toContain('fix#7500');
+    // What comes before it keeps the cluster's key: it starts with the same visit.
+    if (at > 1) expect(parts[0]?.type === 'cluster' && parts[0].cluster.key).toBe(split.cluster.key);
+    for (const part of parts) {
+      if (part.type === 'cluster') {
+        expect(part.cluster.key).toBe(`cluster:${split.cluster.row}:${split.cluster.bucket}:${part.cluster.bars[0]?.key}`);
+        expect(part.cluster.start).toBe(part.cluster.bars[0]?.start);
+      }
+    }
+    expect(items.slice(0, from)).toEqual(whole.slice(0, from));
+    expect(items.slice(from + parts.length)).toEqual(whole.slice(from + 1));
+  });
+
+  it('splits a cluster at its first and last visit, and leaves what is drawn already or out of view alone', () => {
+    const whole = visibleItems(rows, { start: 0, end: layout.span }, 1300 / layout.span);
+    const someCluster = whole.find((item) => item.type === 'cluster' && item.cluster.bars.length >= 3);
+    if (someCluster?.type !== 'cluster') throw new Error('no cluster of three visits at this zoom');
+    const { bars } = someCluster.cluster;
+    for (const kept of [bars[0], bars[bars.length - 1]]) {
+      const items = withKeptBar(whole, kept?.key ?? null);
+      expect(items).toHaveLength(whole.length + 1);
+      expect(drawnVisits(items)).toHaveLength(drawnVisits(whole).length);
+      expect(barKeys(items)).toContain(kept?.key);
+    }
+    expect(withKeptBar(whole, null)).toBe(whole);
+    expect(withKeptBar(whole, 'no-such-node#1')).toBe(whole);
+    const zoomed = visibleItems(rows, { start: 180_000, end: 180_240 }, 1300 / 240);
+    expect(withKeptBar(zoomed, 'test#7501')).toBe(zoomed);
   });
 });

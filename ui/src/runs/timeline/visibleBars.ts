@@ -27,6 +27,8 @@ export interface BarCluster {
   /** Stable while panning: the row and the stretch of time it starts in. */
   key: string;
   row: number;
+  /** The CLUSTER_PX stretch its visits start in. */
+  bucket: number;
   /** The first visit's start and the last one's end (ms since the run's start). */
   start: number;
   end: number;
@@ -81,10 +83,10 @@ export function firstStartingAfter(row: readonly TimelineBar[], t: number): numb
  * holding at most CLUSTER_ABOVE bars draws them all. Otherwise bars at least MIN_BAR_PX wide
  * are drawn as they are, and narrower ones are merged with their narrow neighbours that
  * start in the same CLUSTER_PX stretch (a stretch holding one narrow bar draws that bar).
- * `keep` (the selected bar's key) is always drawn as a bar when in the window. Costs
- * O(rows × log n + what is drawn).
+ * Costs O(rows × log n + the bars in the window); the selected bar is drawn on its own by
+ * `withKeptBar`, so selecting one does not go over the window again.
  */
-export function visibleItems(rows: BarRows, window: TimeWindow, scale: number, keep: string | null = null): TrackItem[] {
+export function visibleItems(rows: BarRows, window: TimeWindow, scale: number): TrackItem[] {
   const margin = (window.end - window.start) * OVERSCAN;
   const from = window.start - margin;
   const to = window.end + margin;
@@ -104,7 +106,7 @@ export function visibleItems(rows: BarRows, window: TimeWindow, scale: number, k
       const bar = row[i];
       if (bar === undefined || bar.start > to) break;
       const narrow = clustering && (bar.end - bar.start) * scale < MIN_BAR_PX;
-      if (!narrow || bar.key === keep) {
+      if (!narrow) {
         flush();
         items.push({ type: 'bar', bar });
         continue;
@@ -119,6 +121,29 @@ export function visibleItems(rows: BarRows, window: TimeWindow, scale: number, k
   return items;
 }
 
+/**
+ * `items` with the bar whose key is `keep` (the selected visit) drawn on its own: a cluster
+ * holding it is split into the visits before it, the bar, and the visits after it (each
+ * part of one visit drawn as a bar). The same items when it is drawn already or not in view.
+ * O(the visits in clusters), with no layout.
+ */
+export function withKeptBar(items: TrackItem[], keep: string | null): TrackItem[] {
+  if (keep === null) return items;
+  const at = items.findIndex((item) => item.type === 'cluster' && item.cluster.bars.some((bar) => bar.key === keep));
+  const found = items[at];
+  if (found === undefined || found.type !== 'cluster') return items;
+  const { row, bucket, bars } = found.cluster;
+  const index = bars.findIndex((bar) => bar.key === keep);
+  const kept = bars[index];
+  if (kept === undefined) return items;
+  const part = (some: TimelineBar[]): TrackItem[] => {
+    const [only] = some;
+    if (only === undefined) return [];
+    return some.length === 1 ? [{ type: 'bar', bar: only }] : [{ type: 'cluster', cluster: cluster(row, bucket, some) }];
+  };
+  return [...items.slice(0, at), ...part(bars.slice(0, index)), { type: 'bar', bar: kept }, ...part(bars.slice(index + 1)), ...items.slice(at + 1)];
+}
+
 function cluster(row: number, bucket: number, bars: TimelineBar[]): BarCluster {
   const first = bars[0];
   const last = bars[bars.length - 1];
@@ -131,6 +156,7 @@ function cluster(row: number, bucket: number, bars: TimelineBar[]): BarCluster {
   return {
     key: `cluster:${row}:${bucket}:${first?.key ?? ''}`,
     row,
+    bucket,
     start: first?.start ?? 0,
     end: last?.end ?? 0,
     bars,
