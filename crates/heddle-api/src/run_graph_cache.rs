@@ -5,7 +5,9 @@
 //!
 //! An entry is keyed by the file's path and stands for the file as it was when parsed (its
 //! length, modification time and inode): a file that changed since (a run folder copied over, a
-//! shared run fetched again) is parsed again. The cache keeps the few graphs used last, up
+//! shared run fetched again) is parsed again. The findings kept with a graph are those of
+//! when it was parsed: what else they read (the run's config beside it) is written with the
+//! run folder and does not change either. The cache keeps the few graphs used last, up
 //! to a bound on their files' total size, so that a server left open on a team's runs does
 //! not grow without end.
 
