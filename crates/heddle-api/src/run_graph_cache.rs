@@ -7,9 +7,11 @@
 //! length, modification time and inode): a file that changed since (a run folder copied over, a
 //! shared run fetched again) is parsed again. The findings kept with a graph are those of
 //! when it was parsed: what else they read (the run's config beside it) is written with the
-//! run folder and does not change either. The cache keeps the few graphs used last, up
-//! to a bound on their files' total size, so that a server left open on a team's runs does
-//! not grow without end.
+//! run folder and does not change either. (A rewrite in place that kept the length and fell
+//! within one mtime tick would go unseen; Heddle writes run files whole and renames them
+//! into place, which changes the inode.) The cache keeps the few graphs used last, up to a
+//! bound on their files' total size, so that a server left open on a team's runs does not
+//! grow without end.
 
 use std::collections::VecDeque;
 use std::fs::Metadata;

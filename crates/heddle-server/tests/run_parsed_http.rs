@@ -145,15 +145,31 @@ async fn a_runs_reports_patches_and_graph_arrive_parsed() {
             );
         }
     }
-    // Asked again, the same graph (from the cache of graphs parsed lately).
+    // Asked again, the same graph: from the cache of graphs parsed lately, so even a file
+    // whose text changed behind the cache's back (same inode, length and time) is not read.
     assert_eq!(
         server.ok("run_graph", json!({ "run_id": run })).await,
         graph
     );
-    // A graph.dot that changed since it was parsed is read again, whether written in place
-    // or written whole and renamed over it.
     let graph_path = std::path::PathBuf::from(graph["path"].as_str().unwrap());
     let source = std::fs::read_to_string(&graph_path).unwrap();
+    let modified = std::fs::metadata(&graph_path).unwrap().modified().unwrap();
+    let disguised = source.replacen("digraph Parsed", "digraph Hidden", 1);
+    assert_eq!(disguised.len(), source.len());
+    std::fs::write(&graph_path, &disguised).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&graph_path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let cached = server.ok("run_graph", json!({ "run_id": run })).await;
+    assert_eq!(
+        cached["workflow"]["name"], "Parsed",
+        "served from the cache"
+    );
+    // A graph.dot that changed since it was parsed is read again, whether written in place
+    // or written whole and renamed over it.
     let renamed = source.replacen("digraph Parsed", "digraph ParsedAgain", 1);
     assert_ne!(renamed, source, "the fixture's graph is named Parsed");
     std::fs::write(&graph_path, &renamed).unwrap();
