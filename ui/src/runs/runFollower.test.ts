@@ -273,6 +273,11 @@ describe('RunFollower', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(long.f.current().record?.last_seq).toBe(9);
     expect(long.f.current().tailFrom).toBe(3);
+    // Also once the stream has ended (its events are still those after 3).
+    long.stream().onEnd?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(long.f.current().ended).toBe(true);
+    expect(long.f.current().tailFrom).toBe(3);
     // Followed afresh (after a rollback or resume), from the newer record's last event.
     long.f.follow();
     expect(long.followedAfter).toEqual([3, 9]);

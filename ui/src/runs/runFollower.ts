@@ -184,6 +184,8 @@ export class RunFollower {
   private coveredSettled = false;
   /** Whether a replayed event the load covered would have changed the shape. */
   private coveredShape = false;
+  /** Whether events are followed (since `follow`, until the next `reset`): `tailFrom` then stays what they were asked from. */
+  private following = false;
   /** The last event applied. */
   private appliedSeq = 0;
 
@@ -226,7 +228,7 @@ export class RunFollower {
         // Known before the events are followed, so the screen reads a long run's history from
         // this timeline as it first draws it rather than drawing it again once they start.
         // While they are followed it stays what the stream was asked from.
-        const tailFrom = this.unsubscribe === null ? tailOf(record) : this.state.tailFrom;
+        const tailFrom = this.following ? this.state.tailFrom : tailOf(record);
         this.set({ error: null, record, timeline, tailFrom, shapeVersion: this.state.shapeVersion + 1 });
       },
       (reason: unknown) => {
@@ -243,6 +245,7 @@ export class RunFollower {
     this.progress = new RunProgressBuilder();
     this.appliedSeq = 0;
     this.coveredShape = false;
+    this.following = false;
     this.set({ progress: this.progress.snapshot(), ended: false });
   }
 
@@ -255,6 +258,7 @@ export class RunFollower {
     const record = this.state.record;
     const tailFrom = record === null ? 0 : tailOf(record);
     this.set({ checkpointVersion: this.state.checkpointVersion + 1, artifactVersion: this.state.artifactVersion + 1, tailFrom });
+    this.following = true;
     this.unsubscribe = this.api.followEvents(
       { run_id: this.runId, after_seq: tailFrom },
       {
