@@ -156,6 +156,7 @@ async fn a_runs_reports_patches_and_graph_arrive_parsed() {
     let modified = std::fs::metadata(&graph_path).unwrap().modified().unwrap();
     let disguised = source.replacen("digraph Parsed", "digraph Hidden", 1);
     assert_eq!(disguised.len(), source.len());
+    // Written in place on purpose (the same inode): the one change the stamp cannot see.
     std::fs::write(&graph_path, &disguised).unwrap();
     std::fs::File::options()
         .write(true)
@@ -169,16 +170,14 @@ async fn a_runs_reports_patches_and_graph_arrive_parsed() {
         "served from the cache"
     );
     // A graph.dot that changed since it was parsed is read again, whether written in place
-    // or written whole and renamed over it.
+    // (here a new length) or written whole and renamed over it, as Heddle writes run files.
     let renamed = source.replacen("digraph Parsed", "digraph ParsedAgain", 1);
     assert_ne!(renamed, source, "the fixture's graph is named Parsed");
     std::fs::write(&graph_path, &renamed).unwrap();
     let again = server.ok("run_graph", json!({ "run_id": run })).await;
     assert_eq!(again["workflow"]["name"], "ParsedAgain");
     let same_length = source.replacen("digraph Parsed", "digraph Reread", 1);
-    let staged = graph_path.with_extension("dot.new");
-    std::fs::write(&staged, &same_length).unwrap();
-    std::fs::rename(&staged, &graph_path).unwrap();
+    heddle_engine::atomic_file::replace_file(&graph_path, same_length.as_bytes(), false).unwrap();
     let reread = server.ok("run_graph", json!({ "run_id": run })).await;
     assert_eq!(reread["workflow"]["name"], "Reread");
 
