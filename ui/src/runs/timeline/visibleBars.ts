@@ -129,11 +129,17 @@ export function visibleItems(rows: BarRows, window: TimeWindow, scale: number): 
  */
 export function withKeptBar(items: TrackItem[], keep: string | null): TrackItem[] {
   if (keep === null) return items;
-  const at = items.findIndex((item) => item.type === 'cluster' && item.cluster.bars.some((bar) => bar.key === keep));
-  const found = items[at];
-  if (found === undefined || found.type !== 'cluster') return items;
-  const { row, bucket, bars } = found.cluster;
-  const index = bars.findIndex((bar) => bar.key === keep);
+  for (let at = 0; at < items.length; at += 1) {
+    const item = items[at];
+    if (item?.type !== 'cluster') continue;
+    const index = item.cluster.bars.findIndex((bar) => bar.key === keep);
+    if (index >= 0) return splitAround(items, at, item.cluster, index);
+  }
+  return items;
+}
+
+/** `items` with the cluster at `at` split around its visit `index`, drawn as a bar. */
+function splitAround(items: TrackItem[], at: number, { row, bucket, bars }: BarCluster, index: number): TrackItem[] {
   const kept = bars[index];
   if (kept === undefined) return items;
   const part = (some: TimelineBar[]): TrackItem[] => {
