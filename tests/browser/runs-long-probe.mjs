@@ -10,6 +10,10 @@
 // test-output/browser/runs-long-probe-<TAG>-<run>-<phase>.cpuprofile, prints the functions
 // that took the most time in each, and when the graph's click reached the page. With PAN=1
 // as well, it then drags each run's canvas for 30 frames under a Chromium trace (`tracedPan`).
+// With REOPEN=1 the page opens the run once before the measured opening (as runs-long's later
+// rounds do: the server answers run_graph from its cache). With NOPROF=1 no profile is taken:
+// stopping a profile walks the page's heap on its main thread (about 130 ms for the chain), so
+// with profiles the click is sent that much later and `click_arrived` includes it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -116,11 +120,23 @@ if (process.env.BROWSER) {
       const op = req.url().split('/api/')[1].split('?')[0];
       requests.push({ op, sent: t.startTime, waited: t.responseStart, done: t.responseEnd, bytes: req.postData()?.length ?? 0 });
     });
-    // warm up bundle
-    await page.goto(url); await page.waitForTimeout(1500);
+    // Warms the bundle (and with REOPEN, the server's reads of this run) up.
+    await page.goto(process.env.REOPEN ? u.toString() : url);
+    await page.waitForTimeout(process.env.REOPEN ? 4000 : 1500);
     const cdp = await context.newCDPSession(page);
-    await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-    await cdp.send('Profiler.start');
+    const profiling = !process.env.NOPROF;
+    /** Stops the profile being taken (null without profiles) and, unless it is the last, starts the next. */
+    const profileUntilNow = async (next) => {
+      if (!profiling) return null;
+      const { profile } = await cdp.send('Profiler.stop');
+      if (next) await cdp.send('Profiler.start');
+      return profile;
+    };
+    if (profiling) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     measuring = true;
     await page.goto(u.toString());
     const origin = await page.evaluate(() => performance.timeOrigin);
@@ -130,8 +146,7 @@ if (process.env.BROWSER) {
     f.timeline_shown = await now();
     await page.waitForFunction(`document.querySelector('[data-node-id="start"][data-run-status="succeeded"]') !== null`, undefined, { timeout: 120000, polling: 'raf' });
     f.graph_shown = await now();
-    const profiles = { opening: (await cdp.send('Profiler.stop')).profile };
-    await cdp.send('Profiler.start');
+    const profiles = { opening: await profileUntilNow(true) };
     // When the click reaches the page: the rest of graph_answered is the page's own work.
     await page.evaluate(() => window.addEventListener('pointerdown', () => { window.__pointerDown ??= Math.round(performance.now()); }, true));
     await page.locator(`.react-flow__node[data-id="${node}"]`).click();
@@ -141,7 +156,7 @@ if (process.env.BROWSER) {
     await page.locator('[data-testid="run-timeline"]').getByRole('button', { name: 'Zoom in', exact: true }).click();
     await page.locator('[data-testid="run-timeline"] .run-timeline__zoom button:enabled', { hasText: 'Fit' }).waitFor({ timeout: 120000 });
     f.interactive = await now();
-    profiles.answering = (await cdp.send('Profiler.stop')).profile;
+    profiles.answering = await profileUntilNow(false);
     await page.locator('[data-testid="run-screen"][data-events="ended"]').waitFor({ timeout: 180000 });
     f.events_read = await now();
     if (process.env.PAN) f.pan = await tracedPan(browser, page);
@@ -153,6 +168,7 @@ if (process.env.BROWSER) {
     }
     mkdirSync(screenshotDir, { recursive: true });
     for (const [phase, profile] of Object.entries(profiles)) {
+      if (profile === null) continue;
       writeFileSync(join(screenshotDir, `runs-long-probe-${process.env.TAG ?? 'run'}-${run.id.slice(5, 7)}-${phase}.cpuprofile`), JSON.stringify(profile));
       // Self time per function, the largest first.
       const self = new Map(); const byId = new Map(profile.nodes.map((n) => [n.id, n]));
