@@ -120,9 +120,15 @@ if (process.env.BROWSER) {
       const op = req.url().split('/api/')[1].split('?')[0];
       requests.push({ op, sent: t.startTime, waited: t.responseStart, done: t.responseEnd, bytes: req.postData()?.length ?? 0 });
     });
-    // Warms the bundle (and with REOPEN, the server's reads of this run) up.
-    await page.goto(process.env.REOPEN ? u.toString() : url);
-    await page.waitForTimeout(process.env.REOPEN ? 4000 : 1500);
+    // Warms the bundle up; with REOPEN, opens the run until all its events are read, so the
+    // server has read it once (its graph is then answered from the cache).
+    if (process.env.REOPEN) {
+      await page.goto(u.toString());
+      await page.locator('[data-testid="run-screen"][data-events="ended"]').waitFor({ timeout: 180000 });
+    } else {
+      await page.goto(url);
+      await page.waitForTimeout(1500);
+    }
     const cdp = await context.newCDPSession(page);
     const profiling = !process.env.NOPROF;
     /** Stops the profile being taken (null without profiles) and, unless it is the last, starts the next. */
