@@ -3,16 +3,18 @@
 //! session lives on one dedicated thread and callers send it jobs. The thread owns the
 //! repository, and the mempack in front of its object database that holds a checkpoint's
 //! new objects until they are packed ([`crate::pending_objects`]); the [`OpenSession`]
-//! borrows both.
+//! borrows both. While the session holds checkpoints not yet published
+//! ([`crate::grouping`]), the thread waits for its next job only until they are due, and
+//! publishes them then; it publishes what it holds before it ends.
 
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 
 use heddle_engine::RunDir;
 
 use crate::error::{CheckpointError, Result};
 use crate::pending_objects::{MEMPACK_PRIORITY, PendingObjects};
-use crate::session::{OpenSession, SessionParts};
+use crate::session::{OpenSession, SessionOptions, SessionParts};
 use crate::state::GitState;
 
 type Job = Box<dyn FnOnce(&mut OpenSession<'_>) + Send>;
@@ -25,22 +27,26 @@ pub struct SessionHandle {
 
 impl SessionHandle {
     /// Opens the session of `run_dir` on a new thread.
-    pub fn spawn(run_dir: &RunDir, state: GitState, watch: bool) -> Result<SessionHandle> {
-        Self::spawn_joinable(run_dir, state, watch).map(|(handle, _)| handle)
+    pub fn spawn(
+        run_dir: &RunDir,
+        state: GitState,
+        options: SessionOptions,
+    ) -> Result<SessionHandle> {
+        Self::spawn_joinable(run_dir, state, options).map(|(handle, _)| handle)
     }
 
     /// [`SessionHandle::spawn`], with the thread to wait for once every handle is dropped.
     pub fn spawn_joinable(
         run_dir: &RunDir,
         state: GitState,
-        watch: bool,
+        options: SessionOptions,
     ) -> Result<(SessionHandle, JoinHandle<()>)> {
         let (jobs, inbox) = mpsc::channel::<Job>();
         let (opened, result) = mpsc::sync_channel::<Result<()>>(1);
         let run_dir = run_dir.clone();
         let thread = std::thread::Builder::new()
             .name(format!("heddle-git-{}", state.run_id))
-            .spawn(move || serve(&run_dir, state, watch, &opened, &inbox))
+            .spawn(move || serve(&run_dir, state, options, &opened, &inbox))
             .map_err(|e| CheckpointError::io(".", &e))?;
         result.recv().map_err(|_| stopped())??;
         Ok((SessionHandle { jobs }, thread))
@@ -84,7 +90,7 @@ impl SessionHandle {
 fn serve(
     run_dir: &RunDir,
     state: GitState,
-    watch: bool,
+    options: SessionOptions,
     opened: &mpsc::SyncSender<Result<()>>,
     inbox: &mpsc::Receiver<Job>,
 ) {
@@ -93,7 +99,7 @@ fn serve(
         opened,
     };
     loop {
-        carried = match serve_on_one_repository(run_dir, watch, carried, inbox) {
+        carried = match serve_on_one_repository(run_dir, options, carried, inbox) {
             Some(parts) => Carried::Parts(Box::new(parts)),
             None => return,
         };
@@ -114,7 +120,7 @@ enum Carried<'a> {
 /// repository cannot be opened again: the next call then finds the thread stopped).
 fn serve_on_one_repository(
     run_dir: &RunDir,
-    watch: bool,
+    options: SessionOptions,
     carried: Carried<'_>,
     inbox: &mpsc::Receiver<Job>,
 ) -> Option<SessionParts> {
@@ -142,7 +148,7 @@ fn serve_on_one_repository(
     };
     let objects = PendingObjects::new(&repo, mempack);
     let session = match carried {
-        Carried::Fresh { state, .. } => OpenSession::open(run_dir, *state, watch, &repo, objects),
+        Carried::Fresh { state, .. } => OpenSession::open(run_dir, *state, options, &repo, objects),
         Carried::Parts(parts) => OpenSession::from_parts(*parts, &repo, objects),
     };
     let mut session = match session {
@@ -152,13 +158,32 @@ fn serve_on_one_repository(
     if let Some(opened) = opened {
         let _ = opened.send(Ok(()));
     }
-    while let Ok(job) = inbox.recv() {
-        job(&mut session);
+    while let Some(job) = next_job(&mut session, inbox) {
+        if let Some(job) = job {
+            job(&mut session);
+        }
         if session.merged_packs() {
             return Some(session.into_parts());
         }
     }
+    session.publish_now_from_thread();
     None
+}
+
+/// The session's next job (`Some(None)`: none came before its held checkpoints were due,
+/// and they were published); `None` once every handle is gone.
+fn next_job(session: &mut OpenSession<'_>, inbox: &mpsc::Receiver<Job>) -> Option<Option<Job>> {
+    let Some(due_in) = session.publish_due_in() else {
+        return inbox.recv().ok().map(Some);
+    };
+    match inbox.recv_timeout(due_in) {
+        Ok(job) => Some(Some(job)),
+        Err(RecvTimeoutError::Timeout) => {
+            session.publish_now_from_thread();
+            Some(None)
+        }
+        Err(RecvTimeoutError::Disconnected) => None,
+    }
 }
 
 /// Tells the opener of a fresh session (`opened`) that it could not be opened; a

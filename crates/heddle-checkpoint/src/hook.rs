@@ -15,6 +15,8 @@ use heddle_engine::{Checkpoint, Clock, Manifest, RunDir};
 
 use crate::actor::SessionHandle;
 use crate::error::CheckpointError;
+use crate::grouping::Grouping;
+use crate::session::SessionOptions;
 use crate::setup::{ModeChoice, SetupContext, set_up};
 use crate::state::{DEFAULT_SIZE_CAP, GitState};
 
@@ -27,6 +29,7 @@ pub struct GitCheckpoints {
     choice: ModeChoice,
     size_cap: u64,
     watch: bool,
+    grouping: Grouping,
     clock: Arc<dyn Clock>,
     sessions: Arc<Sessions>,
 }
@@ -46,6 +49,7 @@ impl GitCheckpoints {
             choice,
             size_cap: DEFAULT_SIZE_CAP,
             watch: true,
+            grouping: Grouping::QUIET_STAGES,
             clock,
             sessions: Arc::new(Mutex::new(HashMap::new())),
         }
@@ -65,6 +69,21 @@ impl GitCheckpoints {
         self
     }
 
+    /// Sets which checkpoints may wait to be published together (by default those of
+    /// stages followed by a quiet node, [`Grouping::QUIET_STAGES`]).
+    #[must_use]
+    pub fn with_grouping(mut self, grouping: Grouping) -> Self {
+        self.grouping = grouping;
+        self
+    }
+
+    fn options(&self) -> SessionOptions {
+        SessionOptions {
+            watch: self.watch,
+            grouping: self.grouping,
+        }
+    }
+
     fn session(&self, run_dir: &RunDir) -> Result<Option<SessionHandle>, CheckpointError> {
         let key = run_dir.root().to_path_buf();
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
@@ -74,7 +93,7 @@ impl GitCheckpoints {
         let Some(state) = GitState::load(run_dir)? else {
             return Ok(None);
         };
-        let session = SessionHandle::spawn(run_dir, state, self.watch)?;
+        let session = SessionHandle::spawn(run_dir, state, self.options())?;
         sessions.insert(key, session.clone());
         Ok(Some(session))
     }
@@ -117,7 +136,7 @@ impl CheckpointHook for GitCheckpoints {
             exclude_globs(run.workflow),
         )
         .map_err(HookError::from)?;
-        let session = SessionHandle::spawn(run.run_dir, setup.state.clone(), self.watch)
+        let session = SessionHandle::spawn(run.run_dir, setup.state.clone(), self.options())
             .map_err(HookError::from)?;
         self.sessions
             .lock()

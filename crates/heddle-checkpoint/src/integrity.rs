@@ -2,7 +2,10 @@
 //! base commit, every timeline branch, the metadata history and the commit checkpoint.json
 //! names must all be there and readable. A missing object is a "not found" error, an
 //! unreadable one a storage error, so a person knows whether to look for a lost ref or to
-//! repair the repository; nothing is written either way.
+//! repair the repository; nothing is written either way. The one exception: the commit
+//! checkpoint.json names may be missing when it is not the run branch's tip, since a
+//! session publishes the checkpoints of quiet stages together ([`crate::grouping`]) and a
+//! killed process leaves those it still held unwritten; resuming records it again.
 
 use git2::{Oid, Repository};
 use heddle_engine::{Checkpoint, RunDir};
@@ -56,19 +59,28 @@ pub fn verify(repo: &Repository, state: &GitState, checkpoint_sha: Option<&str>)
         let head = required_ref(repo, state, branch, "run branch")?;
         readable_commit(repo, state, head, &format!("the tip of {branch}"))?;
     }
+    // A checkpoint its session held, not yet published, when the process stopped
+    // (crate::grouping): resuming records it again. It is never the branch's tip.
+    let head = required_ref(repo, state, &state.branch, "run branch")?;
+    let named = match checkpoint_sha {
+        Some(sha) => Some(parse(state, sha, "checkpoint.json's git_commit_sha")?),
+        None => None,
+    };
+    let unpublished = match named {
+        Some(oid) if oid != head => !has_object(repo, state, oid)?,
+        _ => false,
+    };
     // The metadata history starts with the first checkpoint: a run stopped before it has
     // none yet, and its branch is still at the base.
-    let head = required_ref(repo, state, &state.branch, "run branch")?;
-    let started =
-        tip(repo, &state.metadata_ref)?.is_some() || head != base || checkpoint_sha.is_some();
+    let started = tip(repo, &state.metadata_ref)?.is_some()
+        || head != base
+        || (named.is_some() && !unpublished);
     if started {
         let metadata = required_ref(repo, state, &state.metadata_ref, "metadata history")?;
         readable_commit(repo, state, metadata, "the tip of the metadata history")?;
     }
-    if let Some(sha) = checkpoint_sha {
-        let oid = parse(state, sha, "checkpoint.json's git_commit_sha")?;
+    if let Some(oid) = named.filter(|_| !unpublished) {
         readable_commit(repo, state, oid, "the commit checkpoint.json names")?;
-        let head = required_ref(repo, state, &state.branch, "run branch")?;
         let on_branch = oid == head
             || repo
                 .graph_descendant_of(head, oid)
@@ -87,6 +99,14 @@ pub fn verify(repo: &Repository, state: &GitState, checkpoint_sha: Option<&str>)
         }
     }
     Ok(())
+}
+
+/// Whether `repo` has object `oid` (read or not).
+pub fn has_object(repo: &Repository, state: &GitState, oid: Oid) -> Result<bool> {
+    let odb = repo
+        .odb()
+        .map_err(|e| CheckpointError::git(&state.git_dir, "object database", &e))?;
+    Ok(odb.exists(oid))
 }
 
 fn parse(state: &GitState, sha: &str, what: &str) -> Result<Oid> {

@@ -101,7 +101,7 @@ pub fn commit_metadata_with(
     blobs: &mut RootBlobs,
 ) -> Result<Oid> {
     let parts = MetadataParts {
-        reference,
+        parent: tip(repo, reference)?,
         stage_dirs,
         message,
         signature,
@@ -152,8 +152,9 @@ pub struct CheckpointHead<'a> {
 /// What a metadata commit records besides the run's root files.
 #[derive(Clone, Copy)]
 pub struct MetadataParts<'a> {
-    /// The metadata ref it goes on.
-    pub reference: &'a str,
+    /// The commit it builds on: the metadata ref's tip, or the newest metadata commit a
+    /// session holds unpublished (`None`: the history starts with it).
+    pub parent: Option<Oid>,
     /// Stage folders (names under `nodes/`) whose trace files it adds.
     pub stage_dirs: &'a [String],
     /// Its message.
@@ -164,8 +165,8 @@ pub struct MetadataParts<'a> {
     pub head: Option<CheckpointHead<'a>>,
 }
 
-/// Writes the metadata commit [`commit_metadata_with`] makes, without moving `reference`
-/// (a checkpoint session moves it once the commit's objects are on disk). checkpoint.json
+/// Writes the metadata commit [`commit_metadata_with`] makes on `parent`, without moving
+/// the ref (a checkpoint session moves it once the commit's objects are on disk). checkpoint.json
 /// is `head` when given (the session has it in memory), else read as the run stands.
 pub fn metadata_commit(
     repo: &Repository,
@@ -174,13 +175,12 @@ pub fn metadata_commit(
     blobs: &mut RootBlobs,
 ) -> Result<MetadataCommit> {
     let MetadataParts {
-        reference,
+        parent,
         stage_dirs,
         message,
         signature,
         head,
     } = commit;
-    let parent = tip(repo, reference)?;
     let base = base_tree(repo, parent)?;
     let mut update = TreeUpdateBuilder::new();
     for name in ROOT_FILES.iter().filter(|name| **name != CHECKPOINT_FILE) {

@@ -99,7 +99,10 @@ impl<'r> PendingObjects<'r> {
         let git = |what: &str, e: &git2::Error| CheckpointError::git(self.repo.path(), what, e);
         let odb = self.repo.odb().map_err(|e| git("object database", &e))?;
         let mut entries = Vec::with_capacity(self.named.len());
-        for &id in &self.named {
+        // A pack holds each object once; checkpoints published together can name one
+        // twice (a file put back as it was two stages before).
+        let mut seen = std::collections::HashSet::with_capacity(self.named.len());
+        for &id in self.named.iter().filter(|id| seen.insert(**id)) {
             let object = odb
                 .read(id)
                 .map_err(|e| git(&format!("read object {id}"), &e))?;

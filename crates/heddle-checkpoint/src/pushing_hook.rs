@@ -11,6 +11,7 @@ use heddle_engine::hooks::{
 };
 use heddle_engine::{Checkpoint, Manifest, RunDir};
 
+use crate::grouping::Grouping;
 use crate::hook::GitCheckpoints;
 use crate::team_remote::push_with_retries;
 
@@ -23,10 +24,11 @@ pub struct PushingCheckpoints {
 }
 
 impl PushingCheckpoints {
-    /// `inner`'s checkpoints, pushed from the clone `repository` to `remote`.
+    /// `inner`'s checkpoints, pushed from the clone `repository` to `remote`. Each is
+    /// published before it is pushed ([`Grouping::OFF`]): a push sends what is on disk.
     pub fn new(inner: GitCheckpoints, repository: PathBuf, remote: String) -> Self {
         PushingCheckpoints {
-            inner,
+            inner: inner.with_grouping(Grouping::OFF),
             repository,
             remote,
         }

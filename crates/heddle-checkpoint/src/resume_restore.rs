@@ -72,7 +72,9 @@ pub fn restore_interrupted(
 /// was being recorded when the process died, after its stage had completed (the next stage
 /// starts only once the commit is recorded), so the work tree holds exactly that stage's
 /// effect: the commit is made now, as the checkpoint would have made it, so the next crash
-/// has a checkpoint to go back to.
+/// has a checkpoint to go back to. The same goes for a commit checkpoint.json names that is
+/// not in the repository: its session held it, unpublished, when the process died, and
+/// only nodes that leave the work tree alone ran after it ([`crate::grouping`]).
 fn last_checkpoint(run_dir: &RunDir, state: &GitState, repo: &Repository) -> Result<Oid> {
     let path = run_dir.checkpoint();
     if !path.exists() {
@@ -83,8 +85,16 @@ fn last_checkpoint(run_dir: &RunDir, state: &GitState, repo: &Repository) -> Res
     }
     let mut checkpoint = Checkpoint::load(&path)?;
     if let Some(sha) = &checkpoint.git_commit_sha {
-        return Oid::from_str(sha)
-            .map_err(|e| CheckpointError::git(&path, "checkpoint.json's git_commit_sha", &e));
+        let named = Oid::from_str(sha)
+            .map_err(|e| CheckpointError::git(&path, "checkpoint.json's git_commit_sha", &e))?;
+        if crate::integrity::has_object(repo, state, named)? {
+            return Ok(named);
+        }
+        tracing::info!(
+            run = %state.run_id,
+            commit = %named,
+            "the last checkpoint was not yet written when the run stopped; recording it again"
+        );
     }
     let mut session = Session::open(run_dir, state.clone(), false)?;
     let recorded = session.checkpoint(&checkpoint)?;

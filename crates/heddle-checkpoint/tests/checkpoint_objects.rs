@@ -215,7 +215,10 @@ fn after_merging_its_packs_a_session_lets_go_of_the_removed_ones() {
     let (handle, thread) = heddle_checkpoint::actor::SessionHandle::spawn_joinable(
         &run.run_dir,
         run.state.clone(),
-        false,
+        heddle_checkpoint::session::SessionOptions {
+            watch: false,
+            grouping: heddle_checkpoint::grouping::Grouping::OFF,
+        },
     )
     .unwrap();
     let mut state = checkpoint();

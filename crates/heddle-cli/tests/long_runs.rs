@@ -92,6 +92,18 @@ fn a_run_leaves_its_repository_packed_and_whole() {
         log.starts_with(&format!("heddle({id}): exit (success)")),
         "{log}"
     );
+    // Checkpoints of routing nodes are published in groups, and each keeps its own
+    // commit, in order.
+    let nodes: Vec<&str> = log
+        .lines()
+        .filter_map(|subject| subject.strip_prefix(&format!("heddle({id}): ")))
+        .filter_map(|rest| rest.split(' ').next())
+        .collect();
+    let mut expected = vec!["start".to_string()];
+    expected.extend((0..20).map(|i| format!("n{i}")));
+    expected.push("exit".into());
+    expected.reverse();
+    assert_eq!(nodes, expected, "{log}");
     git(
         &work,
         &[

@@ -5,16 +5,18 @@
 //!
 //! A checkpoint's new objects are held in memory and written as one pack before any ref
 //! or the index names them ([`PendingObjects`]); the small packs are merged every
-//! [`PACK_EVERY`] checkpoints and at the end ([`SessionPacks`]), with any loose objects
-//! other writers left.
+//! [`PACK_EVERY`](crate::pack::PACK_EVERY) checkpoints and at the end ([`SessionPacks`]),
+//! with any loose objects other writers left.
+//!
+//! A session may hold the checkpoints of stages followed by a quiet node and publish them
+//! together ([`crate::grouping`]); everything else it does publishes what it holds first.
 //!
 //! The session lives on a thread of its own ([`crate::actor`]), which owns the repository
 //! the session borrows; [`Session`] is that thread seen as a plain value.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use git2::{DiffOptions, Index, Oid, Repository};
+use git2::{Index, Oid, Repository};
 use heddle_engine::hooks::GitCheckpoint;
 use heddle_engine::{Checkpoint, RunDir};
 use heddle_workflow::HandlerKind;
@@ -22,22 +24,36 @@ use heddle_workflow::HandlerKind;
 use crate::actor::SessionHandle;
 use crate::error::{CheckpointError, Result};
 use crate::filters::Filters;
+use crate::grouping::{Grouping, Unpublished};
 use crate::message::{CheckpointType, CommitFacts, MessageParts, shadow_message, worktree_message};
 use crate::metadata::{CheckpointHead, MetadataParts, RootBlobs, metadata_commit};
-use crate::pack::{MIN_LOOSE, PACK_EVERY, pack_loose};
+use crate::pack::pack_loose;
 use crate::pending_objects::PendingObjects;
-use crate::repo::{commit, compare_and_swap, open_index, signature, tip};
+use crate::repo::{commit, open_index, signature, tip};
+use crate::run_nodes::RunNodes;
 use crate::session_packs::SessionPacks;
 use crate::snapshot::{refresh, tree_of};
 use crate::state::{GitState, Mode};
 use crate::tracker::{Changes, Tracker};
-use crate::tree_diff::{diff_trees, patch_bytes};
+
+mod publish;
+mod stage_files;
 
 /// diff.patch files larger than this are cut, with a note.
 const PATCH_LIMIT: usize = 4 * 1024 * 1024;
 
+/// How a session follows its work tree and publishes its checkpoints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// Watch the work tree (otherwise every checkpoint rescans it).
+    pub watch: bool,
+    /// Which checkpoints may wait to be published together.
+    pub grouping: Grouping,
+}
+
 /// An open session owned by its caller (a one-off checkpoint, tests): the session runs on
-/// its own thread, and each call waits for it. Dropping it closes the session.
+/// its own thread, and each call waits for it; every checkpoint is published before the
+/// call returns. Dropping it closes the session.
 pub struct Session {
     handle: Option<SessionHandle>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -46,7 +62,11 @@ pub struct Session {
 impl Session {
     /// Opens the session of the run in `run_dir`, watching its work tree when `watch`.
     pub fn open(run_dir: &RunDir, state: GitState, watch: bool) -> Result<Session> {
-        let (handle, thread) = SessionHandle::spawn_joinable(run_dir, state, watch)?;
+        let options = SessionOptions {
+            watch,
+            grouping: Grouping::OFF,
+        };
+        let (handle, thread) = SessionHandle::spawn_joinable(run_dir, state, options)?;
         Ok(Session {
             handle: Some(handle),
             thread: Some(thread),
@@ -109,9 +129,13 @@ pub struct SessionParts {
     index: Index,
     filters: Filters,
     tracker: Tracker,
-    labels: BTreeMap<String, String>,
-    /// Checkpoints recorded by this session (the packs are merged every [`PACK_EVERY`]).
-    recorded: u64,
+    nodes: RunNodes,
+    grouping: Grouping,
+    /// Checkpoints made and not yet published.
+    unpublished: Option<Unpublished>,
+    /// Checkpoints published since the packs were last merged (they are merged every
+    /// [`PACK_EVERY`](crate::pack::PACK_EVERY)).
+    since_merge: u64,
     /// The run's root files as last stored in the metadata history.
     root_blobs: RootBlobs,
     /// The index in memory may differ from its file.
@@ -129,30 +153,31 @@ impl SessionParts {
 
 impl<'r> OpenSession<'r> {
     /// Opens the session of the run in `run_dir` on `repo` (opened with
-    /// [`crate::repo::open`]), its new objects going to `objects`, watching its work tree
-    /// when `watch`.
+    /// [`crate::repo::open`]), its new objects going to `objects`, with `options`.
     pub fn open(
         run_dir: &RunDir,
         state: GitState,
-        watch: bool,
+        options: SessionOptions,
         repo: &'r Repository,
         objects: PendingObjects<'r>,
     ) -> Result<OpenSession<'r>> {
         let index = open_index(repo, &state)?;
         let filters = Filters::for_state(&state);
-        let tracker = if watch {
+        let tracker = if options.watch {
             Tracker::start(&state.work_tree, &run_dir.root().join(".watch-sync"))
         } else {
             Tracker::disabled()
         };
         let kept = SessionParts {
-            labels: labels(run_dir),
+            nodes: RunNodes::read(run_dir),
+            grouping: options.grouping,
+            unpublished: None,
             state,
             run_dir: run_dir.clone(),
             index,
             filters,
             tracker,
-            recorded: 0,
+            since_merge: 0,
             root_blobs: RootBlobs::default(),
             index_changed: false,
             packs: SessionPacks::default(),
@@ -200,7 +225,9 @@ impl<'r> OpenSession<'r> {
     /// Brings the index up to date with the work tree and saves it; the tree it names, and
     /// warnings.
     pub fn snapshot(&mut self, changes: &Changes) -> Result<(Oid, Vec<String>)> {
-        let (tree, warnings) = self.tree_of(changes)?;
+        let published = self.publish()?;
+        let (tree, mut warnings) = self.tree_of(changes)?;
+        warnings.extend(published);
         let committed = match tip(self.repo, &self.kept.state.branch)? {
             Some(tip) => Some(commit(self.repo, tip)?.tree_id()),
             None => None,
@@ -260,19 +287,15 @@ impl<'r> OpenSession<'r> {
     /// Records the checkpoint the engine just saved.
     pub fn checkpoint(&mut self, checkpoint: &Checkpoint) -> Result<GitCheckpoint> {
         let (tree_id, warnings) = self.snapshot_changes()?;
-        let branch = self.kept.state.branch.clone();
-        let parent_id = tip(self.repo, &branch)?.ok_or_else(|| CheckpointError::NotFound {
-            what: format!("run branch {branch}"),
-            repo: self.kept.state.git_dir.clone(),
-        })?;
+        let parent_id = self.branch_tip()?;
         let parent = commit(self.repo, parent_id)?;
         let node = checkpoint
             .current_node
             .clone()
             .unwrap_or_else(|| "run".into());
-        if self.kept.labels.is_empty() {
+        if self.kept.nodes.is_empty() {
             // graph.dot is written after a new run's session opened.
-            self.kept.labels = labels(&self.kept.run_dir);
+            self.kept.nodes = RunNodes::read(&self.kept.run_dir);
         }
         let record = checkpoint.timeline.iter().rev().find(|r| r.node_id == node);
         let stage_dir = record.map(|r| {
@@ -300,7 +323,7 @@ impl<'r> OpenSession<'r> {
         // then; head lines of timeline.jsonl stand for it).
         let checkpoint_json = checkpoint.head_bytes(&self.kept.run_dir.checkpoint())?;
         let parts = MetadataParts {
-            reference: &self.kept.state.metadata_ref,
+            parent: self.metadata_tip()?,
             stage_dirs: &stage_dirs,
             message: &metadata_message,
             signature: &sig,
@@ -330,11 +353,7 @@ impl<'r> OpenSession<'r> {
                     status,
                     record.is_some_and(|r| r.kind == HandlerKind::Exit),
                 ),
-                label: self
-                    .kept
-                    .labels
-                    .get(&node)
-                    .map_or(node.as_str(), String::as_str),
+                label: self.kept.nodes.label(&node).unwrap_or(node.as_str()),
                 timestamp: &checkpoint.timestamp,
                 duration_ms: record.map_or(0, |r| r.duration_ms),
             }),
@@ -343,28 +362,17 @@ impl<'r> OpenSession<'r> {
             .repo
             .commit(None, &sig, &sig, &message, &tree, &[&parent])
             .map_err(|e| git("checkpoint commit", &e))?;
-        // Everything the refs and the index name is on disk before they are written.
         self.objects.add_commit(new, Some(old_tree.id()), tree_id)?;
         self.objects
             .add_commit(metadata.commit, Some(metadata.parent_tree), metadata.tree)?;
-        self.flush_objects()?;
-        self.save_index()?;
-        metadata.move_ref(self.repo, &self.kept.state.metadata_ref)?;
-        compare_and_swap(
-            self.repo,
-            &branch,
-            Some(parent_id),
-            new,
-            "heddle: checkpoint",
-        )?;
-        self.kept.recorded += 1;
+        let held = self.hold(parent_id, new, &metadata);
+        let next_is_quiet = checkpoint
+            .next_node_id
+            .as_deref()
+            .is_some_and(|next| self.kept.nodes.is_quiet(next));
         let mut warnings = warnings;
-        if self.kept.recorded.is_multiple_of(PACK_EVERY) {
-            // A packing failure leaves the objects where they are: worth a warning, not
-            // the run.
-            if let Err(e) = self.pack(MIN_LOOSE) {
-                warnings.push(format!("packing the repository's objects failed: {e}"));
-            }
+        if !self.kept.grouping.may_hold(held, next_is_quiet) {
+            warnings.extend(self.publish()?);
         }
         Ok(GitCheckpoint {
             sha: new.to_string(),
@@ -387,84 +395,4 @@ impl<'r> OpenSession<'r> {
         self.merged |= self.kept.packs.merge(self.repo)?.pack.is_some();
         pack_loose(self.repo, min_loose).map(|_| ())
     }
-
-    /// Writes `nodes/{stage}/diff.patch` for the change from `old` to `new`; the paths.
-    fn write_stage_diff(
-        &self,
-        old: &git2::Tree<'_>,
-        new: &git2::Tree<'_>,
-        stage_dir: Option<&str>,
-    ) -> Result<Vec<String>> {
-        let git = |e: &git2::Error| CheckpointError::git(&self.kept.state.git_dir, "diff", e);
-        let diff = diff_trees(self.repo, old, new, DiffOptions::new().show_binary(false))
-            .map_err(|e| git(&e))?;
-        let Some(diff) = diff else {
-            return Ok(Vec::new());
-        };
-        let files: Vec<String> = diff
-            .deltas()
-            .filter_map(|d| d.new_file().path().or_else(|| d.old_file().path()))
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
-        let Some(stage) = stage_dir.filter(|_| !files.is_empty()) else {
-            return Ok(files);
-        };
-        let (mut patch, cut) = patch_bytes(&diff, PATCH_LIMIT).map_err(|e| git(&e))?;
-        if cut {
-            patch.push(b'\n');
-            patch.extend_from_slice(crate::patch_text::CUT_NOTE.as_bytes());
-            patch.push(b'\n');
-        }
-        let path = self.kept.run_dir.nodes_dir().join(stage).join("diff.patch");
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| CheckpointError::io(parent, &e))?;
-        }
-        std::fs::write(&path, &patch).map_err(|e| CheckpointError::io(&path, &e))?;
-        Ok(files)
-    }
-
-    /// Writes final.patch (the base commit to the branch tip), merges the packs the session
-    /// wrote and packs the loose objects left (the run's set-up writes some).
-    pub fn finish(&mut self) -> Result<()> {
-        self.write_final_patch()?;
-        self.pack(1)
-    }
-
-    fn write_final_patch(&mut self) -> Result<()> {
-        let base = Oid::from_str(&self.kept.state.base_sha)
-            .map_err(|e| CheckpointError::git(&self.kept.state.git_dir, "base sha", &e))?;
-        let Some(head) = tip(self.repo, &self.kept.state.branch)? else {
-            return Ok(());
-        };
-        let git =
-            |e: &git2::Error| CheckpointError::git(&self.kept.state.git_dir, "final.patch", e);
-        let old = commit(self.repo, base)?.tree().map_err(|e| git(&e))?;
-        let new = commit(self.repo, head)?.tree().map_err(|e| git(&e))?;
-        let patch = match diff_trees(self.repo, &old, &new, &mut DiffOptions::new())
-            .map_err(|e| git(&e))?
-        {
-            Some(diff) => patch_bytes(&diff, usize::MAX).map_err(|e| git(&e))?.0,
-            None => Vec::new(),
-        };
-        let path = self.kept.run_dir.final_patch();
-        std::fs::write(&path, &patch).map_err(|e| CheckpointError::io(&path, &e))
-    }
-}
-
-/// Node labels of the run's graph, for shadow messages.
-fn labels(run_dir: &RunDir) -> BTreeMap<String, String> {
-    let Ok(source) = std::fs::read_to_string(run_dir.graph()) else {
-        return BTreeMap::new();
-    };
-    let loaded = heddle_workflow::load_source(&source, &run_dir.graph(), &heddle_workflow::OsFiles);
-    loaded
-        .workflow
-        .map(|w| {
-            w.nodes
-                .iter()
-                // The model keeps `label` (or the id when unset) in its own field.
-                .map(|n| (n.id.clone(), n.label.clone()))
-                .collect()
-        })
-        .unwrap_or_default()
 }
