@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use git2::{FileMode, Index, IndexEntry, Repository};
 
+use crate::changing_file::{Added, add_settled};
 use crate::error::{CheckpointError, Result};
 use crate::filters::{Filters, Verdict};
 use crate::folder_listing::{Listing, ReadAhead, read_ahead, read_folder};
@@ -42,30 +43,61 @@ struct ScanPlan {
 
 impl ScanPlan {
     /// Carries the plan out on `index`: `remove` drops a path's entries, `add` hashes a file
-    /// into it and gives the blob and mode of its entry (`None`: no entry came of it).
+    /// into it and gives the blob and mode of its entry (`None`: no entry came of it), or
+    /// says it kept changing ([`crate::changing_file`]; its entry stays as it was).
     fn apply<I>(
         self,
         repo: &Repository,
         index: &mut I,
         remove: impl Fn(&mut I, &Path) -> std::result::Result<(), git2::Error>,
-        mut add: impl FnMut(&mut I, &Path) -> std::result::Result<Option<(git2::Oid, u32)>, git2::Error>,
+        mut add: impl FnMut(&mut I, &Path) -> std::result::Result<ScanAdd, git2::Error>,
     ) -> Result<Scanned> {
         let git = |path: &Path, e: &git2::Error| {
             CheckpointError::git(repo.path(), &format!("scan {}", path.display()), e)
         };
         let mut tree_changed = !self.remove.is_empty();
+        let mut warnings = self.warnings;
         for path in &self.remove {
             remove(index, path).map_err(|e| git(path, &e))?;
         }
         for (path, was) in &self.add {
-            let now = add(index, path).map_err(|e| git(path, &e))?;
-            tree_changed |= now.is_none() || now != *was;
+            match add(index, path).map_err(|e| git(path, &e))? {
+                ScanAdd::Entry(now) => tree_changed |= now.is_none() || now != *was,
+                ScanAdd::KeptChanging(warning) => warnings.push(warning),
+            }
         }
         Ok(Scanned {
-            warnings: self.warnings,
+            warnings,
             tree_changed,
         })
     }
+}
+
+/// What adding one file of a scan's plan came to.
+enum ScanAdd {
+    /// The blob and mode of the file's entry now (`None`: no entry came of it).
+    Entry(Option<(git2::Oid, u32)>),
+    /// It kept changing while it was read: the warning.
+    KeptChanging(String),
+}
+
+/// Adds `path` to `index` (attached to `repo`), reading it again while it changes.
+fn add_to(
+    repo: &Repository,
+    index: &mut Index,
+    path: &Path,
+) -> std::result::Result<(ScanAdd, Option<IndexEntry>), git2::Error> {
+    let root = repo.workdir().unwrap_or(Path::new("."));
+    Ok(match add_settled(index, root, path)? {
+        Added::Stored => {
+            let entry = index.get_path(path, 0);
+            (
+                ScanAdd::Entry(entry.as_ref().map(|e| (e.id, e.mode))),
+                entry,
+            )
+        }
+        Added::KeptChanging(warning) => (ScanAdd::KeptChanging(warning), None),
+    })
 }
 
 /// Scans the work tree of `repo` into `index`.
@@ -80,10 +112,7 @@ pub fn full_scan(repo: &Repository, index: &mut Index, filters: &mut Filters) ->
         repo,
         index,
         |index, path| index.remove_path(path),
-        |index, path| {
-            index.add_path(path)?;
-            Ok(index.get_path(path, 0).map(|e| (e.id, e.mode)))
-        },
+        |index, path| add_to(repo, index, path).map(|(added, _)| added),
     )
 }
 
@@ -115,12 +144,11 @@ pub fn full_scan_run_index(
             Ok(())
         },
         |index, path| {
-            scratch.add_path(path)?;
-            Ok(scratch.get_path(path, 0).map(|entry| {
-                let now = (entry.id, entry.mode);
+            let (added, entry) = add_to(repo, &mut scratch, path)?;
+            if let Some(entry) = entry {
                 index.put(entry);
-                now
-            }))
+            }
+            Ok(added)
         },
     )
 }

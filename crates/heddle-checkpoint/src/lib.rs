@@ -14,6 +14,7 @@
 //! [`GitCheckpoints`] plugs all of it into the engine as its checkpoint hook.
 
 pub mod actor;
+pub mod changing_file;
 pub mod diff;
 pub mod error;
 pub mod filters;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use git2::{Index, Oid, Repository};
 
+use crate::changing_file::{Added, add_settled};
 use crate::error::{CheckpointError, Result};
 use crate::filters::{Filters, Verdict};
 use crate::tracker::Changes;
@@ -82,7 +83,14 @@ fn update_path(
         Ok(_) => {
             let tracked = index.get_path(relative, 0).is_some();
             match filters.verdict(repo, relative, tracked) {
-                Verdict::Store => index.add_path(relative).map_err(git)?,
+                Verdict::Store => {
+                    let root = filters_path(repo, Path::new(""));
+                    if let Added::KeptChanging(w) =
+                        add_settled(index, &root, relative).map_err(git)?
+                    {
+                        warnings.push(w);
+                    }
+                }
                 Verdict::Leave => {}
                 Verdict::Skip(w) => {
                     warnings.push(w);

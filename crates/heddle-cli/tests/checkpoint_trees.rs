@@ -1,9 +1,10 @@
 //! Trees that break naive tools, checkpointed by `heddle run` and checked with the plain
 //! `git` CLI: a nested git repository, ignored files, Git LFS files, symlinks, a file name
-//! that is not UTF-8 and a file over the 50 MB size cap. Each is either stored as git
-//! stores it or skipped with a warning naming it, and never changed on disk. In shadow
-//! mode they exist before the run (the setup scan) and are also made by a stage (the
-//! watcher's path); in worktree mode a stage makes them in the run's worktree.
+//! that is not UTF-8, a file over the 50 MB size cap and a file still being written. Each
+//! is either stored as git stores it or skipped with a warning naming it, and never
+//! changed on disk. In shadow mode they exist before the run (the setup scan) and are also
+//! made by a stage (the watcher's path); in worktree mode a stage makes them in the run's
+//! worktree.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::BTreeSet;
@@ -266,4 +267,51 @@ fn shadow_checkpoints_store_what_git_add_all_would_after_every_stage() {
     let fx = Fixture::new();
     fx.write("seed.txt", b"seed\n");
     assert_checkpoints_match_git_add_all(&fx, "shadow");
+}
+
+/// A chain of `n` conditional nodes.
+fn chain(n: usize) -> String {
+    let nodes: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+    format!(
+        "digraph Chain {{ start [shape=Mdiamond]; exit [shape=Msquare];\n{}\nstart -> {} -> exit; }}",
+        nodes
+            .iter()
+            .map(|n| format!("{n} [shape=diamond];"))
+            .collect::<String>(),
+        nodes.join(" -> ")
+    )
+}
+
+#[test]
+fn a_run_whose_output_goes_to_a_file_in_its_own_workspace_still_checkpoints() {
+    // `heddle run flow.dot > run.log 2>&1` from the workspace: the file grows while
+    // checkpoints read it. That used to fail the run ("failed to read file into stream").
+    let fx = Fixture::new();
+    fx.write("keep.txt", b"keep\n");
+    let flow = fx.write_flow("chain.dot", &chain(300));
+    let log = std::fs::File::create(fx.repo().join("run.log")).unwrap();
+    let out = fx
+        .heddle_command(&["run", flow.to_str().unwrap()], &[])
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .output()
+        .unwrap();
+    let written = std::fs::read_to_string(fx.repo().join("run.log")).unwrap();
+    let tail: String = written.lines().rev().take(8).collect::<Vec<_>>().join("\n");
+    assert!(out.status.success(), "run.log ends (newest first):\n{tail}");
+    assert!(written.contains("c299"), "{tail}");
+    let shadow = fx.shadow_dir();
+    let git_dir = format!("--git-dir={}", shadow.display());
+    let id = run_id(&fx.only_run());
+    let files = git(
+        &fx.repo(),
+        &[
+            &git_dir,
+            "ls-tree",
+            "--name-only",
+            &format!("heddle/run/{id}"),
+        ],
+    );
+    assert!(files.lines().any(|f| f == "keep.txt"), "{files}");
+    assert!(git_ok(&fx.root(), &[&git_dir, "fsck", "--strict"]));
 }
