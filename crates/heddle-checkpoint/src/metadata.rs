@@ -129,14 +129,19 @@ impl MetadataCommit {
     /// Moves `reference` from the parent to the commit, failing if another writer moved it
     /// in between.
     pub fn move_ref(&self, repo: &Repository, reference: &str) -> Result<()> {
-        compare_and_swap(
-            repo,
-            reference,
-            self.parent,
-            self.commit,
-            "heddle: checkpoint metadata",
-        )
+        move_metadata_ref(repo, reference, self.parent, self.commit)
     }
+}
+
+/// Moves the metadata ref `reference` from `from` (`None`: it must not exist yet) to `to`,
+/// failing if another writer moved it in between.
+pub fn move_metadata_ref(
+    repo: &Repository,
+    reference: &str,
+    from: Option<Oid>,
+    to: Oid,
+) -> Result<()> {
+    compare_and_swap(repo, reference, from, to, "heddle: checkpoint metadata")
 }
 
 /// checkpoint.json's content for a metadata commit, and how much of timeline.jsonl it covers

@@ -9,7 +9,7 @@ use git2::Oid;
 use super::OpenSession;
 use crate::error::{CheckpointError, Result};
 use crate::grouping::{RETRY_AFTER, Unpublished};
-use crate::metadata::MetadataCommit;
+use crate::metadata::{MetadataCommit, move_metadata_ref};
 use crate::pack::{MIN_LOOSE, PACK_EVERY};
 use crate::repo::{compare_and_swap, tip};
 
@@ -77,12 +77,11 @@ impl OpenSession<'_> {
         self.flush_objects()?;
         self.save_index()?;
         if held.metadata_on_disk != Some(held.metadata_tip) {
-            compare_and_swap(
+            move_metadata_ref(
                 self.repo,
                 &self.kept.state.metadata_ref,
                 held.metadata_on_disk,
                 held.metadata_tip,
-                "heddle: checkpoint metadata",
             )?;
             held.metadata_on_disk = Some(held.metadata_tip);
         }
