@@ -54,7 +54,7 @@ impl OpenSession<'_> {
         self.pack(1)
     }
 
-    pub(super) fn write_final_patch(&mut self) -> Result<()> {
+    fn write_final_patch(&mut self) -> Result<()> {
         let base = Oid::from_str(&self.kept.state.base_sha)
             .map_err(|e| CheckpointError::git(&self.kept.state.git_dir, "base sha", &e))?;
         let Some(head) = tip(self.repo, &self.kept.state.branch)? else {
