@@ -15,10 +15,9 @@ use git2::{Oid, Repository};
 use heddle_checkpoint::actor::SessionHandle;
 use heddle_checkpoint::grouping::Grouping;
 use heddle_checkpoint::session::SessionOptions;
-use heddle_checkpoint::setup::{ModeChoice, SetupContext, set_up};
 use heddle_checkpoint::state::GitState;
 use heddle_engine::{Checkpoint, RunDir};
-use support::{CAP, NOW, checkpoint, write, write_run_files_for};
+use support::{NOW, checkpoint, write};
 
 const RUN: &str = "01JGROUPING000000000000000";
 
@@ -28,8 +27,13 @@ const GRAPH: &str = "digraph g {\n  start [shape=Mdiamond];\n  work [shape=paral
                      [shape=diamond];\n  exit [shape=Msquare];\n  start -> work -> c1 -> c2 \
                      -> c3 -> exit;\n}\n";
 
-const HOUR: Duration = Duration::from_secs(3600);
+/// Holds up to 16 checkpoints for an hour: in these tests only what they call publishes.
+const HOLD: Grouping = Grouping {
+    max_checkpoints: 16,
+    max_delay: Duration::from_secs(3600),
+};
 
+/// A shadow run over [`GRAPH`], with the checkpoint its engine would keep.
 struct ShadowRun {
     _dir: tempfile::TempDir,
     run_dir: RunDir,
@@ -39,29 +43,21 @@ struct ShadowRun {
 }
 
 fn shadow_run() -> ShadowRun {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let workspace = dir.path().join("workspace");
-    write(&workspace.join("file.txt"), "one file\n");
-    let run_dir = RunDir::create(home.join("runs").join(format!("20260102-{RUN}"))).unwrap();
-    write_run_files_for(&run_dir, RUN, "shadow");
+    let support::ShadowRun {
+        dir,
+        run_dir,
+        work,
+        state,
+    } = support::shadow_run(RUN);
     std::fs::write(run_dir.graph(), GRAPH).unwrap();
-    let context = SetupContext {
-        heddle_home: &home,
-        user_home: None,
-        choice: ModeChoice::Shadow,
-        size_cap: CAP,
-        now: NOW,
-    };
-    let setup = set_up(&context, RUN, &run_dir, &workspace, "t", Vec::new()).unwrap();
-    let mut state = checkpoint();
-    state.run_id = RUN.into();
+    let mut checkpoint = checkpoint();
+    checkpoint.run_id = RUN.into();
     ShadowRun {
         _dir: dir,
         run_dir,
-        work: setup.work_dir,
-        state: setup.state,
-        checkpoint: state,
+        work,
+        state,
+        checkpoint,
     }
 }
 
@@ -125,10 +121,7 @@ fn line(git_dir: &Path, tip: Oid, base: Oid) -> Vec<Oid> {
 #[test]
 fn checkpoints_before_quiet_nodes_wait_and_the_next_busy_one_publishes_them_all() {
     let mut run = shadow_run();
-    let (session, thread) = run.session(Grouping {
-        max_checkpoints: 16,
-        max_delay: HOUR,
-    });
+    let (session, thread) = run.session(HOLD);
     write(&run.work.join("file.txt"), "changed by work\n");
     let work = run.after_node(&session, "work", "c1");
     let c1 = run.after_node(&session, "c1", "c2");
@@ -163,7 +156,7 @@ fn a_full_group_is_published_at_once() {
     let mut run = shadow_run();
     let (session, thread) = run.session(Grouping {
         max_checkpoints: 3,
-        max_delay: HOUR,
+        ..HOLD
     });
     run.after_node(&session, "c1", "c2");
     run.after_node(&session, "c2", "c3");
@@ -201,10 +194,7 @@ fn held_checkpoints_are_published_when_their_time_is_up_without_another_call() {
 #[test]
 fn closing_the_session_publishes_what_it_holds() {
     let mut run = shadow_run();
-    let (session, thread) = run.session(Grouping {
-        max_checkpoints: 16,
-        max_delay: HOUR,
-    });
+    let (session, thread) = run.session(HOLD);
     let first = run.after_node(&session, "c1", "c2");
     let second = run.after_node(&session, "c2", "c3");
     assert_eq!(run.branch_on_disk(), run.base());
@@ -224,10 +214,7 @@ fn closing_the_session_publishes_what_it_holds() {
 /// work tree, on top of what was published.
 fn killed_while_holding(published_before: bool) {
     let mut run = shadow_run();
-    let (session, thread) = run.session(Grouping {
-        max_checkpoints: 16,
-        max_delay: HOUR,
-    });
+    let (session, thread) = run.session(HOLD);
     let published = published_before.then(|| run.after_node(&session, "start", "work"));
     let on_disk = published.unwrap_or(run.base());
     write(&run.work.join("file.txt"), "changed by work\n");

@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 use git2::{Oid, Repository, TreeWalkMode, TreeWalkResult};
 use heddle_checkpoint::pack::{loose_objects, pack_index_ids};
 use heddle_checkpoint::session::Session;
-use heddle_checkpoint::setup::{ModeChoice, SetupContext, set_up};
-use heddle_checkpoint::state::GitState;
-use heddle_engine::RunDir;
-use support::{CAP, NOW, checkpoint, write, write_run_files_for};
+use support::{ShadowRun, checkpoint, write};
 
 const RUN: &str = "01JOBJECTS0000000000000000";
 
@@ -72,34 +69,8 @@ fn read_all(git_dir: &Path, commit: Oid) -> usize {
     commits
 }
 
-struct ShadowRun {
-    _dir: tempfile::TempDir,
-    run_dir: RunDir,
-    work: PathBuf,
-    state: GitState,
-}
-
 fn shadow_run() -> ShadowRun {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path().join("home");
-    let workspace = dir.path().join("workspace");
-    write(&workspace.join("file.txt"), "one file\n");
-    let run_dir = RunDir::create(home.join("runs").join(format!("20260102-{RUN}"))).unwrap();
-    write_run_files_for(&run_dir, RUN, "shadow");
-    let context = SetupContext {
-        heddle_home: &home,
-        user_home: None,
-        choice: ModeChoice::Shadow,
-        size_cap: CAP,
-        now: NOW,
-    };
-    let setup = set_up(&context, RUN, &run_dir, &workspace, "t", Vec::new()).unwrap();
-    ShadowRun {
-        _dir: dir,
-        run_dir,
-        work: setup.work_dir,
-        state: setup.state,
-    }
+    support::shadow_run(RUN)
 }
 
 #[test]

@@ -9,6 +9,7 @@ use std::process::Command;
 use heddle_checkpoint::rollback::{RollbackReport, rollback};
 use heddle_checkpoint::session::Session;
 use heddle_checkpoint::setup::{ModeChoice, SetupContext, set_up};
+use heddle_checkpoint::state::GitState;
 use heddle_engine::checkpoint::CHECKPOINT_VERSION;
 use heddle_engine::{Checkpoint, Manifest, RunDir};
 
@@ -207,5 +208,38 @@ pub fn checkpoint() -> Checkpoint {
         branches: Vec::new(),
         stages: 0,
         history_bytes: None,
+    }
+}
+
+/// A shadow-mode run over a plain folder holding `file.txt`, set up as `heddle run` sets
+/// one up (its run files written first).
+pub struct ShadowRun {
+    pub dir: tempfile::TempDir,
+    pub run_dir: RunDir,
+    pub work: PathBuf,
+    pub state: GitState,
+}
+
+/// Sets up shadow-mode run `run_id` ([`ShadowRun`]).
+pub fn shadow_run(run_id: &str) -> ShadowRun {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let workspace = dir.path().join("workspace");
+    write(&workspace.join("file.txt"), "one file\n");
+    let run_dir = RunDir::create(home.join("runs").join(format!("20260102-{run_id}"))).unwrap();
+    write_run_files_for(&run_dir, run_id, "shadow");
+    let context = SetupContext {
+        heddle_home: &home,
+        user_home: None,
+        choice: ModeChoice::Shadow,
+        size_cap: CAP,
+        now: NOW,
+    };
+    let setup = set_up(&context, run_id, &run_dir, &workspace, "t", Vec::new()).unwrap();
+    ShadowRun {
+        dir,
+        run_dir,
+        work: setup.work_dir,
+        state: setup.state,
     }
 }
