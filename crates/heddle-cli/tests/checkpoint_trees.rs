@@ -269,26 +269,13 @@ fn shadow_checkpoints_store_what_git_add_all_would_after_every_stage() {
     assert_checkpoints_match_git_add_all(&fx, "shadow");
 }
 
-/// A chain of `n` conditional nodes.
-fn chain(n: usize) -> String {
-    let nodes: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
-    format!(
-        "digraph Chain {{ start [shape=Mdiamond]; exit [shape=Msquare];\n{}\nstart -> {} -> exit; }}",
-        nodes
-            .iter()
-            .map(|n| format!("{n} [shape=diamond];"))
-            .collect::<String>(),
-        nodes.join(" -> ")
-    )
-}
-
 #[test]
 fn a_run_whose_output_goes_to_a_file_in_its_own_workspace_still_checkpoints() {
     // `heddle run flow.dot > run.log 2>&1` from the workspace: the file grows while
     // checkpoints read it. That used to fail the run ("failed to read file into stream").
     let fx = Fixture::new();
     fx.write("keep.txt", b"keep\n");
-    let flow = fx.write_flow("chain.dot", &chain(300));
+    let flow = fx.write_flow("chain.dot", &sandbox::chain_of_conditions(300));
     let log = std::fs::File::create(fx.repo().join("run.log")).unwrap();
     let out = fx
         .heddle_command(&["run", flow.to_str().unwrap()], &[])
@@ -299,7 +286,7 @@ fn a_run_whose_output_goes_to_a_file_in_its_own_workspace_still_checkpoints() {
     let written = std::fs::read_to_string(fx.repo().join("run.log")).unwrap();
     let tail: String = written.lines().rev().take(8).collect::<Vec<_>>().join("\n");
     assert!(out.status.success(), "run.log ends (newest first):\n{tail}");
-    assert!(written.contains("c299"), "{tail}");
+    assert!(written.contains("n299"), "{tail}");
     let shadow = fx.shadow_dir();
     let git_dir = format!("--git-dir={}", shadow.display());
     let id = run_id(&fx.only_run());

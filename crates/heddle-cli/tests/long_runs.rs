@@ -9,28 +9,16 @@ mod sandbox;
 use std::path::Path;
 
 use sandbox::{
-    Sandbox, completed_nodes, describe, git, json, loaded_checkpoint, run_id, wait_for_stage,
+    Sandbox, chain_of_conditions, completed_nodes, describe, git, json, loaded_checkpoint, run_id,
+    wait_for_stage,
 };
 use serde_json::Value;
-
-/// A chain of `n` no-op conditional nodes.
-fn chain(n: usize) -> String {
-    let nodes: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
-    format!(
-        "digraph C {{ start [shape=Mdiamond]; exit [shape=Msquare];\n{}\nstart -> {} -> exit; }}",
-        nodes
-            .iter()
-            .map(|n| format!("{n} [shape=diamond];"))
-            .collect::<String>(),
-        nodes.join(" -> ")
-    )
-}
 
 #[test]
 fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
     let sandbox = Sandbox::new();
     sandbox.clean_repo();
-    let flow = sandbox.write_flow("c.dot", &chain(40));
+    let flow = sandbox.write_flow("c.dot", &chain_of_conditions(40));
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
     let id = run_id(&sandbox.only_run());
@@ -77,7 +65,7 @@ fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
 fn a_run_leaves_its_repository_packed_and_whole() {
     let sandbox = Sandbox::new();
     sandbox.clean_repo();
-    let flow = sandbox.write_flow("c.dot", &chain(20));
+    let flow = sandbox.write_flow("c.dot", &chain_of_conditions(20));
     let out = sandbox.heddle(&["run", flow.to_str().unwrap()]);
     assert!(out.status.success(), "{}", describe(&out));
     let id = run_id(&sandbox.only_run());

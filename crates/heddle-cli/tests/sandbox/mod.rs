@@ -453,3 +453,16 @@ pub const GATE_FLOW: &str = r#"digraph Gate {
     no -> exit;
 }
 "#;
+
+/// A workflow of `n` no-op conditional nodes `n0`..`n{n-1}` in a line.
+pub fn chain_of_conditions(n: usize) -> String {
+    let nodes: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+    format!(
+        "digraph C {{ start [shape=Mdiamond]; exit [shape=Msquare];\n{}\nstart -> {} -> exit; }}",
+        nodes
+            .iter()
+            .map(|n| format!("{n} [shape=diamond];"))
+            .collect::<String>(),
+        nodes.join(" -> ")
+    )
+}
