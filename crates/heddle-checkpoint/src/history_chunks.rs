@@ -1,7 +1,7 @@
 //! The run's timeline.jsonl in the metadata tree, cut into fixed-size chunks so a metadata
 //! commit stores only what changed: chunk `k` holds bytes `[k * CHUNK_BYTES, (k + 1) *
-//! CHUNK_BYTES)` of the file, at `timeline/{k / 256:03}/{k % 256:03}.jsonl`. After a stage
-//! only the last chunk (and the two small trees above it) is new, however long the run.
+//! CHUNK_BYTES)` of the file, at the tree's layout's [`MetadataLayout::chunk_path`]. After
+//! a stage only the last chunk (and the small trees above it) is new, however long the run.
 //!
 //! Which chunks to write is found from the end: each chunk of the local file is hashed and
 //! compared with the tree's, going back until one matches. Normally that is the one before
@@ -16,14 +16,10 @@ use git2::build::TreeUpdateBuilder;
 use git2::{FileMode, ObjectType, Oid, Repository, Tree};
 
 use crate::error::{CheckpointError, Result};
+use crate::metadata_layout::MetadataLayout;
 
 /// Bytes of timeline.jsonl per chunk.
 pub const CHUNK_BYTES: u64 = 16 * 1024;
-
-/// The tree path of chunk `k`.
-pub fn chunk_path(k: u64) -> String {
-    format!("timeline/{:03}/{:03}.jsonl", k / 256, k % 256)
-}
 
 /// Adds to `update` the chunks of the first `bytes` bytes of the file at `path` that
 /// differ from those in `base`, and removes chunks of `base` past them.
@@ -87,6 +83,8 @@ fn update_chunks_with(
     mut read: impl FnMut(u64, u64) -> Result<Vec<u8>>,
 ) -> Result<()> {
     let git = |e: &git2::Error| CheckpointError::git(repo.path(), what, e);
+    let layout = MetadataLayout::of(base);
+    let chunk_path = |k: u64| layout.chunk_path(k);
     let count = bytes.div_ceil(CHUNK_BYTES);
     let mut stale = count;
     while base.get_path(Path::new(&chunk_path(stale))).is_ok() {
@@ -112,9 +110,10 @@ fn update_chunks_with(
 
 /// The first `bytes` bytes of timeline.jsonl as the metadata tree `tree` holds them.
 pub fn read_chunks(repo: &Repository, tree: &Tree<'_>, bytes: u64) -> Result<Vec<u8>> {
+    let layout = MetadataLayout::of(tree);
     let mut text = Vec::with_capacity(usize::try_from(bytes).unwrap_or(0));
     for k in 0..bytes.div_ceil(CHUNK_BYTES) {
-        let name = chunk_path(k);
+        let name = layout.chunk_path(k);
         let git = |e: &git2::Error| CheckpointError::git(repo.path(), &name, e);
         let entry = tree.get_path(Path::new(&name)).map_err(|e| git(&e))?;
         let blob = repo.find_blob(entry.id()).map_err(|e| git(&e))?;

@@ -38,6 +38,7 @@ pub mod index_tree;
 pub mod integrity;
 pub mod message;
 pub mod metadata;
+pub mod metadata_layout;
 pub mod pack;
 pub mod pack_format;
 pub mod patch_text;

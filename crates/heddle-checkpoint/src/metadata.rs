@@ -4,23 +4,22 @@
 //! trace files of each stage under 512 KB, so a run can be inspected and resumed from git
 //! alone.
 //!
-//! A stage's trace files are at `nodes/{shard}/{stage}/{file}`, `shard` being the first two
-//! hex digits of the git blob id of the stage folder's name ([`trace_path`]): 256 small
-//! trees instead of one that grows with every stage and is rewritten by every commit.
-//! Metadata histories written before (`nodes/{stage}/{file}`) are read the same way by
-//! [`read_trace_file`].
+//! Where a stage's trace files and the timeline's chunks go in the tree is the history's
+//! [`MetadataLayout`]: sharded so that no tree a stage rewrites grows with the run. Every
+//! layout Heddle has written is read by [`read_trace_file`].
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use git2::build::TreeUpdateBuilder;
-use git2::{FileMode, ObjectType, Oid, Repository, Signature};
+use git2::{FileMode, Oid, Repository, Signature};
 use heddle_engine::timeline_file::History;
 use heddle_engine::{Checkpoint, RunDir};
 
 use crate::error::{CheckpointError, Result};
 use crate::history_chunks;
+use crate::metadata_layout::{MetadataLayout, trace_paths};
 use crate::repo::{compare_and_swap, tip};
 
 /// Trace files larger than this stay out of the metadata history.
@@ -57,20 +56,13 @@ pub struct RootBlobs {
 /// How long before it was read a file must have last changed for its blob to be reused.
 pub const SETTLED: Duration = Duration::from_secs(2);
 
-/// The tree path of trace file `name` of stage folder `stage` (a name under `nodes/`).
-pub fn trace_path(stage: &str, name: &str) -> String {
-    let id = Oid::hash_object(ObjectType::Blob, stage.as_bytes())
-        .map(|oid| oid.to_string())
-        .unwrap_or_default();
-    let shard = id.get(..2).unwrap_or("00");
-    format!("nodes/{shard}/{stage}/{name}")
-}
-
-/// Trace file `name` of stage folder `stage` in metadata commit `commit`, in either layout
-/// (sharded, or the older `nodes/{stage}/{name}`).
+/// Trace file `name` of stage folder `stage` in metadata commit `commit`, in whichever
+/// layout the history was written ([`trace_paths`]).
 pub fn read_trace_file(repo: &Repository, commit: Oid, stage: &str, name: &str) -> Result<Vec<u8>> {
-    read_file(repo, commit, &trace_path(stage, name))
-        .or_else(|_| read_file(repo, commit, &format!("nodes/{stage}/{name}")))
+    let [newest, older, flat] = trace_paths(stage, name);
+    read_file(repo, commit, &newest)
+        .or_else(|_| read_file(repo, commit, &older))
+        .or_else(|_| read_file(repo, commit, &flat))
 }
 
 /// Commits the run's current root files and the trace files of `stage_dirs` (names under
@@ -214,11 +206,12 @@ pub fn metadata_commit(
             history_chunks::update_chunks(repo, &mut update, &base, &history, bytes)?;
         }
     }
+    let layout = MetadataLayout::of(&base);
     for stage in stage_dirs {
         let dir = run_dir.nodes_dir().join(stage);
         for name in TRACE_FILES {
             if let Some(blob) = blob_of(repo, &dir.join(name), TRACE_LIMIT)? {
-                update.upsert(trace_path(stage, name), blob, FileMode::Blob);
+                update.upsert(layout.trace_path(stage, name), blob, FileMode::Blob);
             }
         }
     }

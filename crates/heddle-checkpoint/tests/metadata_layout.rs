@@ -1,12 +1,17 @@
-//! The metadata history's layout for long runs: each stage's trace files go under a shard
-//! of `nodes/` (no tree holds more than 256 entries, however many stages ran), the older
-//! flat layout still reads, and a root file that did not change is not stored again.
+//! The metadata history's layout for long runs: each stage's trace files go under three
+//! levels of shards of `stages/` and the timeline's chunks under three levels of `timeline/`
+//! (no tree a stage rewrites holds more than 16 entries, however many stages ran); a
+//! history begun in an older layout goes on in it; every older layout still reads; a root
+//! file that did not change is not stored again.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use git2::build::TreeUpdateBuilder;
 use git2::{Oid, Repository, Signature, Tree};
+use heddle_checkpoint::history_chunks::{CHUNK_BYTES, read_chunks, update_chunks_from_text};
 use heddle_checkpoint::metadata::{
-    RootBlobs, commit_metadata, commit_metadata_with, read_trace_file, trace_path,
+    RootBlobs, commit_metadata, commit_metadata_with, read_trace_file,
 };
+use heddle_checkpoint::metadata_layout::MetadataLayout;
 use heddle_engine::RunDir;
 
 fn largest_tree(repo: &Repository, tree: &Tree<'_>) -> usize {
@@ -39,7 +44,7 @@ fn add_stage(run_dir: &RunDir, stage: &str) {
 }
 
 #[test]
-fn trace_files_are_sharded_so_no_tree_grows_with_the_stages() {
+fn trace_files_are_sharded_so_no_tree_a_stage_rewrites_grows_with_the_stages() {
     let (_dir, repo, run_dir) = setup();
     let signature = Signature::now("t", "t@t").unwrap();
     let mut blobs = RootBlobs::default();
@@ -62,13 +67,25 @@ fn trace_files_are_sharded_so_no_tree_grows_with_the_stages() {
     }
     let tip = repo.find_commit(last.unwrap()).unwrap();
     let tree = tip.tree().unwrap();
+    // 600 stages: the innermost shards hold a stage or two; every tree above, 16 at most.
     assert!(
-        largest_tree(&repo, &tree) <= 256,
-        "a tree grew past 256 entries"
+        largest_tree(&repo, &tree) <= 16,
+        "a tree grew past 16 entries"
     );
-    let path = trace_path("n599", "status.json");
-    assert!(path.starts_with("nodes/") && path.ends_with("/n599/status.json"));
-    assert_eq!(path.split('/').nth(1).unwrap().len(), 2, "{path}");
+    assert!(tree.get_name("nodes").is_none());
+    let path = MetadataLayout::Fanout16.trace_path("n599", "status.json");
+    assert!(
+        tree.get_path(std::path::Path::new(&path)).is_ok(),
+        "no {path}"
+    );
+    assert!(path.starts_with("stages/") && path.ends_with("/n599/status.json"));
+    assert!(
+        path.split('/')
+            .skip(1)
+            .take(3)
+            .all(|shard| shard.len() == 1),
+        "{path}"
+    );
     assert_eq!(
         read_trace_file(&repo, tip.id(), "n599", "status.json").unwrap(),
         b"{\"stage\":\"n599\"}"
@@ -100,6 +117,104 @@ fn trace_files_of_the_older_flat_layout_still_read() {
         read_trace_file(&repo, commit, "test", "status.json").unwrap(),
         b"old"
     );
+}
+
+/// A commit on `reference` of `root` (a tree) with no parent.
+fn commit_tree(repo: &Repository, reference: &str, root: Oid) -> Oid {
+    let signature = Signature::now("t", "t@t").unwrap();
+    let root = repo.find_tree(root).unwrap();
+    repo.commit(Some(reference), &signature, &signature, "old", &root, &[])
+        .unwrap()
+}
+
+#[test]
+fn a_history_begun_in_the_older_layout_goes_on_in_it() {
+    let (_dir, repo, run_dir) = setup();
+    // An older Heddle's history: n0's files in a two-digit shard of `nodes/`.
+    let blob = repo.blob(b"{\"stage\":\"n0\"}").unwrap();
+    let old = MetadataLayout::Fanout256.trace_path("n0", "status.json");
+    let mut update = TreeUpdateBuilder::new();
+    update.upsert(&old, blob, git2::FileMode::Blob);
+    let empty = repo
+        .find_tree(repo.treebuilder(None).unwrap().write().unwrap())
+        .unwrap();
+    let root = update.create_updated(&repo, &empty).unwrap();
+    let reference = "refs/heddle/run";
+    commit_tree(&repo, reference, root);
+
+    add_stage(&run_dir, "n1");
+    let signature = Signature::now("t", "t@t").unwrap();
+    let tip = commit_metadata(&repo, &run_dir, reference, &["n1".into()], "m", &signature).unwrap();
+    let tree = repo.find_commit(tip).unwrap().tree().unwrap();
+    assert_eq!(MetadataLayout::of(&tree), MetadataLayout::Fanout256);
+    let path = MetadataLayout::Fanout256.trace_path("n1", "status.json");
+    assert!(
+        tree.get_path(std::path::Path::new(&path)).is_ok(),
+        "no {path}"
+    );
+    assert!(
+        tree.get_name("stages").is_none(),
+        "a second layout was begun"
+    );
+    for stage in ["n0", "n1"] {
+        assert_eq!(
+            read_trace_file(&repo, tip, stage, "status.json").unwrap(),
+            format!("{{\"stage\":\"{stage}\"}}").into_bytes()
+        );
+    }
+}
+
+#[test]
+fn timeline_chunks_stay_in_the_layout_their_history_began_with() {
+    let (_dir, repo, _run_dir) = setup();
+    let empty = repo
+        .find_tree(repo.treebuilder(None).unwrap().write().unwrap())
+        .unwrap();
+    let chunk = usize::try_from(CHUNK_BYTES).unwrap();
+    let text: Vec<u8> = (0..chunk * 2 + 10).map(|i| b'a' + (i % 26) as u8).collect();
+
+    // A new history: chunks under `timeline/{x}/{x}/{x}.jsonl`.
+    let mut update = TreeUpdateBuilder::new();
+    update_chunks_from_text(&repo, &mut update, &empty, &text).unwrap();
+    let fresh = repo
+        .find_tree(update.create_updated(&repo, &empty).unwrap())
+        .unwrap();
+    assert_eq!(MetadataLayout::of(&fresh), MetadataLayout::Fanout16);
+    for k in 0..3 {
+        let path = MetadataLayout::Fanout16.chunk_path(k);
+        assert!(
+            fresh.get_path(std::path::Path::new(&path)).is_ok(),
+            "no {path}"
+        );
+    }
+    assert_eq!(read_chunks(&repo, &fresh, text.len() as u64).unwrap(), text);
+
+    // An older history holding the first chunk as `timeline/000/000.jsonl` grows in its layout.
+    let mut update = TreeUpdateBuilder::new();
+    let first = repo.blob(&text[..chunk]).unwrap();
+    update.upsert(
+        MetadataLayout::Fanout256.chunk_path(0),
+        first,
+        git2::FileMode::Blob,
+    );
+    let older = repo
+        .find_tree(update.create_updated(&repo, &empty).unwrap())
+        .unwrap();
+    assert_eq!(MetadataLayout::of(&older), MetadataLayout::Fanout256);
+    let mut update = TreeUpdateBuilder::new();
+    update_chunks_from_text(&repo, &mut update, &older, &text).unwrap();
+    let grown = repo
+        .find_tree(update.create_updated(&repo, &older).unwrap())
+        .unwrap();
+    for k in 0..3 {
+        let path = MetadataLayout::Fanout256.chunk_path(k);
+        assert!(
+            grown.get_path(std::path::Path::new(&path)).is_ok(),
+            "no {path}"
+        );
+    }
+    assert!(grown.get_path(std::path::Path::new("timeline/0")).is_err());
+    assert_eq!(read_chunks(&repo, &grown, text.len() as u64).unwrap(), text);
 }
 
 #[test]

@@ -124,8 +124,8 @@ fn worktree_mode_commits_every_node_with_trailers_and_a_metadata_history() {
     for wanted in ["manifest.json", "graph.dot", "checkpoint.json"] {
         assert!(files.contains(wanted), "no {wanted} in {meta}: {files:?}");
     }
-    // Trace files: `nodes/{shard}/{stage}/{file}`, the shard being the first two hex digits
-    // of the git blob id of the stage folder's name.
+    // Trace files: `stages/{a}/{b}/{c}/{stage}/{file}`, `abc` being the first three hex
+    // digits of the git blob id of the stage folder's name.
     let scratch = tempfile::tempdir().unwrap();
     for (stage, file) in [
         ("start", "status.json"),
@@ -136,7 +136,12 @@ fn worktree_mode_commits_every_node_with_trailers_and_a_metadata_history() {
         let name = scratch.path().join(stage);
         std::fs::write(&name, stage).unwrap();
         let id = git(&repo, &["hash-object", name.to_str().unwrap()]);
-        let wanted = format!("nodes/{}/{stage}/{file}", &id[..2]);
+        let wanted = format!(
+            "stages/{}/{}/{}/{stage}/{file}",
+            &id[0..1],
+            &id[1..2],
+            &id[2..3]
+        );
         assert!(files.contains(&wanted), "no {wanted} in {meta}: {files:?}");
     }
     let stored = git(&repo, &["show", &format!("{meta}:manifest.json")]);

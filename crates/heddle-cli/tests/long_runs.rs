@@ -36,7 +36,7 @@ fn metadata_commits_add_only_the_new_chunk_and_the_repository_ends_packed() {
             .parse()
             .unwrap()
     };
-    assert!(size_of("timeline/000/000.jsonl") > 0);
+    assert!(size_of("timeline/0/0/0.jsonl") > 0);
     // The head holds no copy of the history.
     let head = git(
         &work,
