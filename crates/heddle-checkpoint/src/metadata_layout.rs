@@ -123,21 +123,13 @@ mod tests {
         );
         let old = MetadataLayout::Fanout256.trace_path("n0", "status.json");
         assert_eq!(old, format!("nodes/{}/n0/status.json", &id[..2]));
-        assert_eq!(
-            MetadataLayout::Fanout16.chunk_path(0),
-            "timeline/0/0/0.jsonl"
-        );
-        assert_eq!(
-            MetadataLayout::Fanout16.chunk_path(4_095),
-            "timeline/f/f/f.jsonl"
-        );
-        assert_eq!(
-            MetadataLayout::Fanout16.chunk_path(4_096),
-            "timeline/10/0/0.jsonl"
-        );
-        assert_eq!(
-            MetadataLayout::Fanout256.chunk_path(257),
-            "timeline/001/001.jsonl"
-        );
+        for (layout, k, path) in [
+            (MetadataLayout::Fanout16, 0, "timeline/0/0/0.jsonl"),
+            (MetadataLayout::Fanout16, 4_095, "timeline/f/f/f.jsonl"),
+            (MetadataLayout::Fanout16, 4_096, "timeline/10/0/0.jsonl"),
+            (MetadataLayout::Fanout256, 257, "timeline/001/001.jsonl"),
+        ] {
+            assert_eq!(layout.chunk_path(k), path, "{layout:?} chunk {k}");
+        }
     }
 }
