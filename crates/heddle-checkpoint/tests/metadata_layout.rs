@@ -74,10 +74,7 @@ fn trace_files_are_sharded_so_no_tree_a_stage_rewrites_grows_with_the_stages() {
     );
     assert!(tree.get_name("nodes").is_none());
     let path = MetadataLayout::Fanout16.trace_path("n599", "status.json");
-    assert!(
-        tree.get_path(std::path::Path::new(&path)).is_ok(),
-        "no {path}"
-    );
+    assert_holds(&tree, &path);
     assert!(path.starts_with("stages/") && path.ends_with("/n599/status.json"));
     assert!(
         path.split('/')
@@ -100,15 +97,7 @@ fn trace_files_are_sharded_so_no_tree_a_stage_rewrites_grows_with_the_stages() {
 fn trace_files_of_the_older_flat_layout_still_read() {
     let (_dir, repo, _run_dir) = setup();
     let blob = repo.blob(b"old").unwrap();
-    let mut stage = repo.treebuilder(None).unwrap();
-    stage.insert("status.json", blob, 0o100644).unwrap();
-    let stage = stage.write().unwrap();
-    let mut nodes = repo.treebuilder(None).unwrap();
-    nodes.insert("test", stage, 0o040000).unwrap();
-    let nodes = nodes.write().unwrap();
-    let mut root = repo.treebuilder(None).unwrap();
-    root.insert("nodes", nodes, 0o040000).unwrap();
-    let root = repo.find_tree(root.write().unwrap()).unwrap();
+    let root = tree_of(&repo, &[("nodes/test/status.json", blob)]);
     let signature = Signature::now("t", "t@t").unwrap();
     let commit: Oid = repo
         .commit(None, &signature, &signature, "old", &root, &[])
@@ -119,12 +108,25 @@ fn trace_files_of_the_older_flat_layout_still_read() {
     );
 }
 
-/// A commit on `reference` of `root` (a tree) with no parent.
-fn commit_tree(repo: &Repository, reference: &str, root: Oid) -> Oid {
-    let signature = Signature::now("t", "t@t").unwrap();
-    let root = repo.find_tree(root).unwrap();
-    repo.commit(Some(reference), &signature, &signature, "old", &root, &[])
+/// A tree of `files` (path, blob) alone.
+fn tree_of<'r>(repo: &'r Repository, files: &[(&str, Oid)]) -> Tree<'r> {
+    let empty = repo
+        .find_tree(repo.treebuilder(None).unwrap().write().unwrap())
+        .unwrap();
+    let mut update = TreeUpdateBuilder::new();
+    for (path, blob) in files {
+        update.upsert(*path, *blob, git2::FileMode::Blob);
+    }
+    repo.find_tree(update.create_updated(repo, &empty).unwrap())
         .unwrap()
+}
+
+/// Asserts that `tree` holds `path`.
+fn assert_holds(tree: &Tree<'_>, path: &str) {
+    assert!(
+        tree.get_path(std::path::Path::new(path)).is_ok(),
+        "no {path}"
+    );
 }
 
 #[test]
@@ -133,24 +135,19 @@ fn a_history_begun_in_the_older_layout_goes_on_in_it() {
     // An older Heddle's history: n0's files in a two-digit shard of `nodes/`.
     let blob = repo.blob(b"{\"stage\":\"n0\"}").unwrap();
     let old = MetadataLayout::Fanout256.trace_path("n0", "status.json");
-    let mut update = TreeUpdateBuilder::new();
-    update.upsert(&old, blob, git2::FileMode::Blob);
-    let empty = repo
-        .find_tree(repo.treebuilder(None).unwrap().write().unwrap())
-        .unwrap();
-    let root = update.create_updated(&repo, &empty).unwrap();
+    let root = tree_of(&repo, &[(&old, blob)]);
     let reference = "refs/heddle/run";
-    commit_tree(&repo, reference, root);
+    let signature = Signature::now("t", "t@t").unwrap();
+    repo.commit(Some(reference), &signature, &signature, "old", &root, &[])
+        .unwrap();
 
     add_stage(&run_dir, "n1");
-    let signature = Signature::now("t", "t@t").unwrap();
     let tip = commit_metadata(&repo, &run_dir, reference, &["n1".into()], "m", &signature).unwrap();
     let tree = repo.find_commit(tip).unwrap().tree().unwrap();
     assert_eq!(MetadataLayout::of(&tree), MetadataLayout::Fanout256);
-    let path = MetadataLayout::Fanout256.trace_path("n1", "status.json");
-    assert!(
-        tree.get_path(std::path::Path::new(&path)).is_ok(),
-        "no {path}"
+    assert_holds(
+        &tree,
+        &MetadataLayout::Fanout256.trace_path("n1", "status.json"),
     );
     assert!(
         tree.get_name("stages").is_none(),
@@ -167,9 +164,7 @@ fn a_history_begun_in_the_older_layout_goes_on_in_it() {
 #[test]
 fn timeline_chunks_stay_in_the_layout_their_history_began_with() {
     let (_dir, repo, _run_dir) = setup();
-    let empty = repo
-        .find_tree(repo.treebuilder(None).unwrap().write().unwrap())
-        .unwrap();
+    let empty = tree_of(&repo, &[]);
     let chunk = usize::try_from(CHUNK_BYTES).unwrap();
     let text: Vec<u8> = (0..chunk * 2 + 10).map(|i| b'a' + (i % 26) as u8).collect();
 
@@ -181,25 +176,13 @@ fn timeline_chunks_stay_in_the_layout_their_history_began_with() {
         .unwrap();
     assert_eq!(MetadataLayout::of(&fresh), MetadataLayout::Fanout16);
     for k in 0..3 {
-        let path = MetadataLayout::Fanout16.chunk_path(k);
-        assert!(
-            fresh.get_path(std::path::Path::new(&path)).is_ok(),
-            "no {path}"
-        );
+        assert_holds(&fresh, &MetadataLayout::Fanout16.chunk_path(k));
     }
     assert_eq!(read_chunks(&repo, &fresh, text.len() as u64).unwrap(), text);
 
     // An older history holding the first chunk as `timeline/000/000.jsonl` grows in its layout.
-    let mut update = TreeUpdateBuilder::new();
     let first = repo.blob(&text[..chunk]).unwrap();
-    update.upsert(
-        MetadataLayout::Fanout256.chunk_path(0),
-        first,
-        git2::FileMode::Blob,
-    );
-    let older = repo
-        .find_tree(update.create_updated(&repo, &empty).unwrap())
-        .unwrap();
+    let older = tree_of(&repo, &[(&MetadataLayout::Fanout256.chunk_path(0), first)]);
     assert_eq!(MetadataLayout::of(&older), MetadataLayout::Fanout256);
     let mut update = TreeUpdateBuilder::new();
     update_chunks_from_text(&repo, &mut update, &older, &text).unwrap();
@@ -207,11 +190,7 @@ fn timeline_chunks_stay_in_the_layout_their_history_began_with() {
         .find_tree(update.create_updated(&repo, &older).unwrap())
         .unwrap();
     for k in 0..3 {
-        let path = MetadataLayout::Fanout256.chunk_path(k);
-        assert!(
-            grown.get_path(std::path::Path::new(&path)).is_ok(),
-            "no {path}"
-        );
+        assert_holds(&grown, &MetadataLayout::Fanout256.chunk_path(k));
     }
     assert!(grown.get_path(std::path::Path::new("timeline/0")).is_err());
     assert_eq!(read_chunks(&repo, &grown, text.len() as u64).unwrap(), text);
